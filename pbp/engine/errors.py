@@ -1,0 +1,44 @@
+"""The engine's errors: few, specific, all `ValueError`s, each able to say where the problem is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: the file (when known), the field path inside it and what is wrong."""
+
+    path: str
+    message: str
+    file: str | None = None
+
+    def with_file(self, file: str) -> Problem:
+        return Problem(self.path, self.message, file)
+
+    def __str__(self) -> str:
+        where = f"{self.file}: " if self.file else ""
+        return f"{where}{self.path}: {self.message}" if self.path else f"{where}{self.message}"
+
+
+class EngineError(ValueError):
+    """Base of every error the engine raises on bad input."""
+
+
+class BadInput(EngineError):
+    """The input is malformed: every problem found is listed, not just the first."""
+
+    def __init__(self, problems: list[Problem] | Problem):
+        self.problems = [problems] if isinstance(problems, Problem) else list(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+    def in_file(self, file: str) -> BadInput:
+        return BadInput([p if p.file else p.with_file(file) for p in self.problems])
+
+
+class DiceExhausted(EngineError):
+    """A scripted dice source ran out: the script was shorter than the rules needed."""
+
+    def __init__(self, used: int):
+        self.used = used
+        super().__init__(f"dice exhausted after {used}")

@@ -1,0 +1,78 @@
+"""The ruleset protocol: the only thing the rest of pbp calls. Rulesets are found by id.
+
+A second ruleset (seeds 000-003) plugs in by implementing this protocol and registering itself in
+`_REGISTRY`; nothing outside its own package changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pbp.engine.dice import DiceSource
+from pbp.engine.errors import Problem
+
+
+@dataclass
+class Resolution:
+    """What resolving rounds produces: the new encounter state and the ordered events (the facts)."""
+
+    state: dict[str, Any]
+    events: list[dict[str, Any]]
+    unused_overrides: list[str] = field(default_factory=list)
+
+
+class Ruleset(Protocol):
+    """What every ruleset offers the core."""
+
+    id: str
+    #: Every event type `resolve` may emit, with a one-line description (narration must cover each).
+    event_types: dict[str, str]
+
+    def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
+        """Every problem in a parsed campaign pack (paths are key paths inside the pack)."""
+        ...
+
+    def validate_character(self, pack: dict[str, Any], sheet: dict[str, Any]) -> list[Problem]:
+        """Every problem in a character sheet under the pack's rules (levels, budgets, gear limits)."""
+        ...
+
+    def validate_encounter(self, encounter: dict[str, Any], pack: dict[str, Any] | None = None) -> list[Problem]:
+        """Every problem in an encounter; `pack` supplies defaults (skill -> parent stat) the encounter omits."""
+        ...
+
+    def validate_orders(self, orders: dict[str, Any], encounter: dict[str, Any]) -> list[Problem]:
+        """Every problem in a set of orders against an encounter (unknown unit or weapon, bad type)."""
+        ...
+
+    def resolve(
+        self,
+        encounter: dict[str, Any],
+        orders: dict[str, Any],
+        dice: DiceSource,
+        *,
+        rounds: int = 1,
+        overrides: list[dict[str, Any]] | None = None,
+        pack: dict[str, Any] | None = None,
+    ) -> Resolution:
+        """Play `rounds` rounds. Raises BadInput for malformed input; never mutates its arguments."""
+        ...
+
+
+def _registry() -> dict[str, Ruleset]:
+    from pbp.engine.pool import POOL
+
+    return {POOL.id: POOL}
+
+
+def ruleset_ids() -> list[str]:
+    return sorted(_registry())
+
+
+def find_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset registered under `ruleset_id`; KeyError names the known ones."""
+    reg = _registry()
+    try:
+        return reg[ruleset_id]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {ruleset_id!r} (known: {', '.join(sorted(reg))})") from None

@@ -1,0 +1,15 @@
+"""Errors that the layers above the engine raise for a user's bad request.
+
+Every one of them is a `ValueError` with a message fit to show as is: the CLI prints it on one line and exits 2,
+the web app shows it beside the field.
+"""
+
+from __future__ import annotations
+
+
+class UserError(ValueError):
+    """A request refused for a reason the user can fix; nothing was changed."""
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        super().__init__(message)
