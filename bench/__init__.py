@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`). Each prints ratios against a baseline measured in the same run."""
