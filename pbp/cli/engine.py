@@ -1,0 +1,174 @@
+"""`pbp engine resolve | check | odds`: the engine's fixed command-line contract (spec/engine-cli.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset
+from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL, roll_check
+from pbp.engine.odds import distribution, opposed, p_at_least
+from pbp.engine.overrides import validate_overrides
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(engine)
+
+
+@click.group()
+def engine() -> None:
+    """Drive the rules engine directly (JSON in, JSON out)."""
+
+
+def read_json(path: str, what: str) -> Any:
+    """Parse a JSON file; any failure is bad input naming the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise BadInput(Problem("", f"cannot read {what}: {e.strerror}", path)) from None
+    except UnicodeDecodeError:
+        raise BadInput(Problem("", f"{what} is not UTF-8 text", path)) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BadInput(Problem("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", path)) from None
+
+
+def parse_dice(text: str) -> list[int]:
+    dice = []
+    for i, part in enumerate(text.split(",")):
+        part = part.strip()
+        if not (part.isdigit() and 1 <= int(part) <= 6):
+            raise BadInput(Problem(f"--dice[{i}]", f"{part!r} is not a d6 result (1..6)"))
+        dice.append(int(part))
+    return dice
+
+
+def dice_source(seed: str | None, dice: str | None) -> DiceSource:
+    if (seed is None) == (dice is None):
+        raise BadInput(Problem("--seed/--dice", "give exactly one of --seed TEXT or --dice 3,1,6,..."))
+    return SeededDice(seed) if seed is not None else ScriptedDice(parse_dice(dice))
+
+
+def emit(obj: dict) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+
+
+def in_range(value: int, lo: int, hi: int | None, name: str) -> None:
+    if value < lo or (hi is not None and value > hi):
+        raise BadInput(Problem(name, f"{value} is outside {lo}..{hi if hi is not None else '∞'}"))
+
+
+def load_pack_data(pack_dir: str | None) -> dict:
+    """The campaign pack's parsed data (`--pack DIR`, default: the demo campaign)."""
+    from pbp.packs import load_valid_pack
+    from pbp.paths import DEMO_PACK_DIR
+
+    return load_valid_pack(Path(pack_dir) if pack_dir else DEMO_PACK_DIR).data
+
+
+@engine.command()
+@click.argument("encounter_file", metavar="ENCOUNTER.json")
+@click.option("--orders", "orders_file", metavar="ORDERS.json", help="Orders for the units (default: none).")
+@click.option("--seed", help="Seed of the verifiable dice stream.")
+@click.option("--dice", help="Scripted d6 results, comma-separated, consumed in rules order.")
+@click.option("--rounds", default=1, show_default=True, type=int, help="Rounds to play with the same orders.")
+@click.option("--overrides", "overrides_file", metavar="FILE", help="GM overrides by check id (R-GM-1).")
+@click.option("--pack", "pack_dir", metavar="DIR", help="Campaign pack for defaults (default: the demo's).")
+def resolve(
+    encounter_file: str,
+    orders_file: str | None,
+    seed: str | None,
+    dice: str | None,
+    rounds: int,
+    overrides_file: str | None,
+    pack_dir: str | None,
+) -> None:
+    """Resolve rounds of an encounter and print the new state and the events."""
+    encounter = read_json(encounter_file, "the encounter")
+    orders = read_json(orders_file, "the orders") if orders_file else {"orders": []}
+    overrides: list = []
+    if overrides_file:
+        doc = read_json(overrides_file, "the overrides")
+        overrides = doc.get("overrides") if isinstance(doc, dict) else doc
+        problems = validate_overrides(overrides)
+        if problems:
+            raise BadInput(problems).in_file(overrides_file)
+    in_range(rounds, 1, None, "--rounds")
+    source = dice_source(seed, dice)
+    rs = find_ruleset(encounter.get("ruleset", "pool") if isinstance(encounter, dict) else "pool")
+    pack = load_pack_data(pack_dir)
+    problems = rs.validate_encounter(encounter, pack)
+    if problems:
+        raise BadInput(problems).in_file(encounter_file)
+    problems = rs.validate_orders(orders, encounter, pack)
+    if problems:
+        raise BadInput(problems).in_file(orders_file or "--orders")
+    result = rs.resolve(encounter, orders, source, rounds=rounds, overrides=overrides, pack=pack)
+    emit({
+        "state": result.state,
+        "events": result.events,
+        "dice_left": source.left(),
+        "dice_used": source.used,
+        "seed": seed,
+        "unused_overrides": result.unused_overrides,
+    })  # fmt: skip
+
+
+def _check_ruleset(ruleset: str) -> None:
+    try:
+        find_ruleset(ruleset)
+    except KeyError as e:
+        raise BadInput(Problem("--ruleset", e.args[0])) from None
+
+
+@engine.command()
+@click.option("--ruleset", default="pool", show_default=True)
+@click.option("--stat", required=True, type=int, help="The parent stat: the number of dice.")
+@click.option("--skill-level", required=True, type=int, help="The skill level: faces at most this succeed.")
+@click.option("--dice-bonus", default=0, type=int, help="Extra dice (items, effects).")
+@click.option("--success-bonus", default=0, type=int, help="Successes added after counting.")
+@click.option("--need", type=int, help="Successes needed (N成功).")
+@click.option("--seed")
+@click.option("--dice")
+def check(
+    ruleset: str, stat: int, skill_level: int, dice_bonus: int, success_bonus: int, need: int | None,
+    seed: str | None, dice: str | None,
+) -> None:  # fmt: skip
+    """Roll one success-count check (R-CHECK-1/2)."""
+    _check_ruleset(ruleset)
+    in_range(stat, 0, None, "--stat")
+    in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
+    source = dice_source(seed, dice)
+    result = roll_check(source, max(0, stat + dice_bonus), skill_level, success_bonus=success_bonus, need=need)
+    emit(result.to_json())
+
+
+@engine.command()
+@click.option("--ruleset", default="pool", show_default=True)
+@click.option("--stat", required=True, type=int)
+@click.option("--skill-level", required=True, type=int)
+@click.option("--need", type=int, help="Print P(successes >= NEED).")
+@click.option("--vs-stat", type=int, help="Opposed check (R-HIT-2): the evader's dice.")
+@click.option("--vs-level", type=int, help="Opposed check: the evader's skill level.")
+def odds(
+    ruleset: str, stat: int, skill_level: int, need: int | None, vs_stat: int | None, vs_level: int | None
+) -> None:
+    """Exact probabilities of a check (never sampled)."""
+    _check_ruleset(ruleset)
+    in_range(stat, 0, None, "--stat")
+    in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
+    if (vs_stat is None) != (vs_level is None):
+        raise BadInput(Problem("--vs-stat/--vs-level", "an opposed check needs both --vs-stat and --vs-level"))
+    if vs_stat is not None:
+        in_range(vs_stat, 0, None, "--vs-stat")
+        in_range(vs_level, MIN_LEVEL, MAX_LEVEL, "--vs-level")
+        p_hit, margin = opposed(stat, skill_level, vs_stat, vs_level)
+        emit({"p_hit": float(p_hit), "expected_margin_given_hit": float(margin)})
+    elif need is not None:
+        emit({"p_success": float(p_at_least(stat, skill_level, need))})
+    else:
+        emit({"distribution": {str(k): float(p) for k, p in sorted(distribution(stat, skill_level).items())}})

@@ -1,0 +1,77 @@
+"""The `pool` ruleset object: validation first, then resolution (the protocol of pbp.engine.ruleset)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbp.engine.dice import DiceSource
+from pbp.engine.errors import BadInput, Problem
+from pbp.engine.overrides import validate_overrides
+from pbp.engine.pool import schema
+from pbp.engine.pool.battle import Battle
+from pbp.engine.pool.events import EVENT_TYPES
+from pbp.engine.ruleset import Resolution
+
+
+def _pack_skill_stats(pack: dict[str, Any] | None) -> dict[str, str] | None:
+    if pack is None:
+        return None
+    from pbp.engine.pool.pack import skill_stats
+
+    return skill_stats(pack)
+
+
+class PoolRuleset:
+    """Seed 004's success-count rules."""
+
+    id = "pool"
+    event_types = EVENT_TYPES
+
+    def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
+        from pbp.engine.pool.pack import validate_pack
+
+        return validate_pack(pack)
+
+    def validate_character(self, pack: dict[str, Any], sheet: dict[str, Any]) -> list[Problem]:
+        from pbp.engine.pool.pack import validate_character
+
+        return validate_character(pack, sheet)
+
+    def validate_encounter(self, encounter: dict[str, Any], pack: dict[str, Any] | None = None) -> list[Problem]:
+        return schema.validate_encounter(encounter, _pack_skill_stats(pack))
+
+    def validate_orders(
+        self, orders: dict[str, Any], encounter: dict[str, Any], pack: dict[str, Any] | None = None
+    ) -> list[Problem]:
+        return schema.validate_orders(orders, encounter, _pack_skill_stats(pack))
+
+    def resolve(
+        self,
+        encounter: dict[str, Any],
+        orders: dict[str, Any],
+        dice: DiceSource,
+        *,
+        rounds: int = 1,
+        overrides: list[dict[str, Any]] | None = None,
+        pack: dict[str, Any] | None = None,
+    ) -> Resolution:
+        skill_stats = _pack_skill_stats(pack)
+        problems = schema.validate_encounter(encounter, skill_stats)
+        if problems:
+            raise BadInput(problems)
+        problems = schema.validate_orders(orders, encounter, skill_stats)
+        problems += validate_overrides(overrides or [])
+        if rounds < 1:
+            problems.append(Problem("rounds", f"must be at least 1, got {rounds}"))
+        if problems:
+            raise BadInput(problems)
+        # A private copy: resolve never mutates its arguments (a JSON round trip is the fastest deep copy here).
+        state = json.loads(json.dumps(encounter))
+        battle = Battle(state, orders, dice, overrides or [], skill_stats)
+        battle.run(rounds)
+        unused = sorted(set(battle.overrides) - battle.used_overrides)
+        return Resolution(state=state, events=battle.events, unused_overrides=unused)
+
+
+POOL = PoolRuleset()

@@ -1,0 +1,357 @@
+"""Validation of encounters, orders and overrides: every problem at once, each with its field path.
+
+Checking is separate from doing: `resolve` calls these first and trusts its input afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbp.engine.errors import Problem
+from pbp.engine.pool import rules
+
+_NUM = (int, float)
+
+
+class _Checker:
+    """Collects problems under field paths such as `units[2].skills.射撃`."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def bad(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def is_int(self, value: Any, path: str, lo: int | None = None, hi: int | None = None) -> bool:
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.bad(path, f"must be a whole number, got {value!r}")
+            return False
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            rng = f"{lo if lo is not None else '-∞'}..{hi if hi is not None else '∞'}"
+            self.bad(path, f"{value} is outside {rng}")
+            return False
+        return True
+
+    def is_dict(self, value: Any, path: str) -> bool:
+        if not isinstance(value, dict):
+            self.bad(path, f"must be an object, got {type(value).__name__}")
+            return False
+        return True
+
+    def is_list(self, value: Any, path: str) -> bool:
+        if not isinstance(value, list):
+            self.bad(path, f"must be a list, got {type(value).__name__}")
+            return False
+        return True
+
+    def is_str(self, value: Any, path: str) -> bool:
+        if not isinstance(value, str) or not value:
+            self.bad(path, f"must be a non-empty string, got {value!r}")
+            return False
+        return True
+
+    def one_of(self, value: Any, choices: tuple, path: str) -> bool:
+        if value not in choices:
+            self.bad(path, f"{value!r} is not one of {', '.join(map(str, choices))}")
+            return False
+        return True
+
+    def point(self, value: Any, path: str) -> bool:
+        if not (isinstance(value, list) and len(value) == 2 and all(_is_num(v) for v in value)):
+            self.bad(path, f"must be a point [x, y] in metres, got {value!r}")
+            return False
+        return True
+
+    def rect(self, value: Any, path: str) -> None:
+        if not (isinstance(value, list) and len(value) == 2):
+            self.bad(path, "must be [[x1, y1], [x2, y2]]")
+            return
+        self.point(value[0], f"{path}[0]")
+        self.point(value[1], f"{path}[1]")
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, _NUM) and not isinstance(v, bool)
+
+
+def effective_skill_stats(unit: dict, pack_skill_stats: dict[str, str] | None) -> dict[str, str]:
+    """The unit's skill -> parent stat map; the pack fills what the unit omits (R-CHECK-4)."""
+    merged = dict(pack_skill_stats or {})
+    merged.update(unit.get("skill_stats") or {})
+    return merged
+
+
+def _gauge(c: _Checker, g: Any, path: str) -> None:
+    if not c.is_dict(g, path):
+        return
+    cap, taken = g.get("capacity"), g.get("taken")
+    for name, arr, lo in (("capacity", cap, 1), ("taken", taken, 0)):
+        if not (isinstance(arr, list) and len(arr) == rules.STAGES):
+            c.bad(f"{path}.{name}", f"must list {rules.STAGES} stages (R-GAUGE-1), got {arr!r}")
+            return
+        for i, v in enumerate(arr):
+            c.is_int(v, f"{path}.{name}[{i}]", lo)
+    for i, (t, k) in enumerate(zip(taken, cap, strict=True)):
+        if isinstance(t, int) and isinstance(k, int) and t > k:
+            c.bad(f"{path}.taken[{i}]", f"{t} is more than the stage's capacity {k}")
+
+
+def _weapon(c: _Checker, w: Any, path: str, stats: dict) -> None:
+    if not c.is_dict(w, path):
+        return
+    c.is_str(w.get("id"), f"{path}.id")
+    if c.is_str(w.get("skill"), f"{path}.skill") and w["skill"] not in stats:
+        c.bad(f"{path}.skill", f"skill {w['skill']!r} has no parent stat (add it to skill_stats or the pack)")
+    c.is_int(w.get("damage"), f"{path}.damage", 0)
+    for key in ("ammo", "ammo_max"):
+        if w.get(key) is not None:
+            c.is_int(w[key], f"{path}.{key}", 0)
+    if (w.get("ammo") is None) != (w.get("ammo_max") is None):
+        c.bad(f"{path}.ammo", "ammo and ammo_max must both be null (no ammunition) or both be numbers")
+    rng = w.get("range")
+    if not (isinstance(rng, list) and len(rng) == 2 and all(_is_num(v) and v >= 0 for v in rng) and rng[0] <= rng[1]):
+        c.bad(f"{path}.range", f"must be [min, max] metres with 0 <= min <= max, got {rng!r}")
+    c.one_of(w.get("slot", "arm"), rules.SLOTS, f"{path}.slot")
+    if w.get("gauge") is not None:
+        c.one_of(w["gauge"], rules.GAUGES, f"{path}.gauge")
+    if w.get("inflicts") is not None:
+        c.one_of(w["inflicts"], rules.STATUSES, f"{path}.inflicts")
+    if "targets" in w:
+        c.is_int(w["targets"], f"{path}.targets", 1)
+
+
+def _effects(c: _Checker, effects: Any, path: str) -> None:
+    if not c.is_list(effects, path):
+        return
+    for i, e in enumerate(effects):
+        p = f"{path}[{i}]"
+        if not c.is_dict(e, p) or not c.one_of(e.get("kind"), rules.EFFECT_KINDS, f"{p}.kind"):
+            continue
+        kind = e["kind"]
+        if kind in ("dice", "successes", "restore"):
+            c.is_int(e.get("value"), f"{p}.value")
+        if kind in ("dice", "successes"):
+            if e.get("rounds") is not None:
+                c.is_int(e["rounds"], f"{p}.rounds", 1)
+            if e.get("skills") is not None and not c.is_list(e["skills"], f"{p}.skills"):
+                continue
+        if kind in ("status", "cure"):
+            c.is_str(e.get("id"), f"{p}.id")
+        if kind == "restore":
+            c.one_of(e.get("gauge"), rules.GAUGES, f"{p}.gauge")
+        if e.get("on") is not None:
+            c.one_of(e["on"], rules.EFFECT_TARGETS, f"{p}.on")
+
+
+def _unit(c: _Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
+    if not c.is_dict(u, path):
+        return
+    c.is_str(u.get("id"), f"{path}.id")
+    c.one_of(u.get("side"), rules.SIDES, f"{path}.side")
+    stats = u.get("stats")
+    if c.is_dict(stats, f"{path}.stats"):
+        for k, v in stats.items():
+            c.is_int(v, f"{path}.stats.{k}", 0)
+    else:
+        stats = {}
+    skill_stats = effective_skill_stats(u, pack_skill_stats)
+    for skill, stat in skill_stats.items():
+        if stat not in stats:
+            c.bad(f"{path}.skill_stats.{skill}", f"parent stat {stat!r} is not among the unit's stats")
+    skills = u.get("skills", {})
+    if c.is_dict(skills, f"{path}.skills"):
+        for k, v in skills.items():
+            c.is_int(v, f"{path}.skills.{k}", 1, 5)  # R-CHECK-3
+            if k not in skill_stats:
+                c.bad(f"{path}.skills.{k}", f"skill {k!r} has no parent stat (skill_stats or the pack)")
+    _gauge(c, u.get("injury"), f"{path}.injury")
+    if u.get("move") is not None:
+        c.is_int(u["move"], f"{path}.move", 0)
+    ids: set[str] = set()
+    arsenals = [("weapons", u.get("weapons", []))]
+    vehicle = u.get("vehicle")
+    if vehicle is not None and c.is_dict(vehicle, f"{path}.vehicle"):
+        vp = f"{path}.vehicle"
+        c.is_int(vehicle.get("move"), f"{vp}.move", 0)
+        c.one_of(vehicle.get("movement", "ground"), rules.MOVEMENTS, f"{vp}.movement")
+        mods = vehicle.get("stat_mods", {})
+        if c.is_dict(mods, f"{vp}.stat_mods"):
+            for k, v in mods.items():
+                c.is_int(v, f"{vp}.stat_mods.{k}")
+        _gauge(c, vehicle.get("damage"), f"{vp}.damage")
+        arsenals.append(("vehicle.weapons", vehicle.get("weapons", [])))
+    for key, weapons in arsenals:
+        if not c.is_list(weapons, f"{path}.{key}"):
+            continue
+        for i, w in enumerate(weapons):
+            _weapon(c, w, f"{path}.{key}[{i}]", skill_stats)
+            wid = w.get("id") if isinstance(w, dict) else None
+            if wid in ids:
+                c.bad(f"{path}.{key}[{i}].id", f"weapon id {wid!r} is used twice in this unit")
+            ids.add(wid)
+    items = u.get("items", [])
+    if c.is_list(items, f"{path}.items"):
+        for i, it in enumerate(items):
+            p = f"{path}.items[{i}]"
+            if c.is_dict(it, p):
+                c.is_str(it.get("id"), f"{p}.id")
+                c.is_int(it.get("dice", 0), f"{p}.dice")
+                c.is_int(it.get("successes", 0), f"{p}.successes")
+    statuses = u.get("statuses", [])
+    if c.is_list(statuses, f"{path}.statuses"):
+        for i, s in enumerate(statuses):
+            if c.is_dict(s, f"{path}.statuses[{i}]"):
+                c.is_str(s.get("id"), f"{path}.statuses[{i}].id")
+    for i, ab in enumerate(u.get("abilities") or []):
+        p = f"{path}.abilities[{i}]"
+        if c.is_dict(ab, p):
+            c.is_str(ab.get("id"), f"{p}.id")
+            c.one_of(ab.get("timing"), rules.TIMINGS, f"{p}.timing")
+            if ab.get("uses") is not None:
+                c.is_int(ab["uses"], f"{p}.uses", 0)
+            _effects(c, ab.get("effects", []), f"{p}.effects")
+    c.point(u.get("position"), f"{path}.position")
+    if u.get("engagement") is not None:
+        c.is_str(u["engagement"], f"{path}.engagement")
+
+
+def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
+    """Every problem in an ENCOUNTER.json (spec/engine-cli.md)."""
+    c = _Checker()
+    if not c.is_dict(encounter, ""):
+        return c.problems
+    if encounter.get("ruleset", "pool") != "pool":
+        c.bad("ruleset", f"{encounter.get('ruleset')!r} is not this ruleset ('pool')")
+    c.is_int(encounter.get("round", 1), "round", 1)
+    options = encounter.get("options", {})
+    if c.is_dict(options, "options"):
+        for k, v in options.items():
+            if k not in rules.DEFAULT_OPTIONS:
+                c.bad(f"options.{k}", f"unknown option (known: {', '.join(rules.DEFAULT_OPTIONS)})")
+            elif not isinstance(v, bool):
+                c.bad(f"options.{k}", f"must be true or false, got {v!r}")
+    units = encounter.get("units")
+    if c.is_list(units, "units"):
+        seen: set[str] = set()
+        for i, u in enumerate(units):
+            _unit(c, u, f"units[{i}]", pack_skill_stats)
+            uid = u.get("id") if isinstance(u, dict) else None
+            if uid in seen:
+                c.bad(f"units[{i}].id", f"unit id {uid!r} is used twice")
+            seen.add(uid)
+    for i, t in enumerate(encounter.get("terrain") or []):
+        p = f"terrain[{i}]"
+        if c.is_dict(t, p):
+            c.rect(t.get("rect"), f"{p}.rect")
+            r = t.get("rough", 1)
+            if not (_is_num(r) and 0 < r <= 1):
+                c.bad(f"{p}.rough", f"must be a factor in (0, 1], got {r!r}")
+    for i, g in enumerate(encounter.get("gimmicks") or []):
+        p = f"gimmicks[{i}]"
+        if c.is_dict(g, p):
+            c.is_str(g.get("id"), f"{p}.id")
+            c.one_of(g.get("timing"), rules.GIMMICK_TIMINGS, f"{p}.timing")
+            if g.get("area") is not None:
+                c.rect(g["area"], f"{p}.area")
+            _effects(c, g.get("effects", []), f"{p}.effects")
+    return c.problems
+
+
+def _find(items: list, key: str, value: Any) -> dict | None:
+    return next((x for x in items if isinstance(x, dict) and x.get(key) == value), None)
+
+
+def _all_weapons(u: dict) -> list[dict]:
+    return list(u.get("weapons") or []) + list((u.get("vehicle") or {}).get("weapons") or [])
+
+
+def _toward(c: _Checker, act: dict, path: str, unit_ids: set, required: bool) -> None:
+    t = act.get("toward")
+    if t is None:
+        if required:
+            c.bad(f"{path}.toward", "is required: a unit id or a point [x, y]")
+    elif isinstance(t, str):
+        if t not in unit_ids:
+            c.bad(f"{path}.toward", f"unknown unit {t!r}")
+    else:
+        c.point(t, f"{path}.toward")
+
+
+def _action(c: _Checker, act: Any, path: str, kind: str, u: dict, units: dict, skill_stats: dict) -> None:
+    if act is None or not c.is_dict(act, path):
+        return
+    types = rules.MINOR_TYPES if kind == "minor" else rules.MAJOR_TYPES
+    if not c.one_of(act.get("type"), types, f"{path}.type"):
+        return
+    t = act["type"]
+    weapons = _all_weapons(u)
+    item_ids = {it.get("id") for it in u.get("items") or []}
+    if t in ("move", "full_move", "leave"):
+        _toward(c, act, path, set(units), required=t != "leave")
+    elif t == "reload":
+        if _find(weapons, "id", act.get("weapon")) is None:
+            c.bad(f"{path}.weapon", f"unit {u['id']!r} has no weapon {act.get('weapon')!r}")
+    elif t == "swap":
+        for key in ("weapon", "with"):
+            if _find(weapons, "id", act.get(key)) is None:
+                c.bad(f"{path}.{key}", f"unit {u['id']!r} has no weapon {act.get(key)!r}")
+    elif t == "attack":
+        w = _find(weapons, "id", act.get("weapon"))
+        if w is None:
+            c.bad(f"{path}.weapon", f"unit {u['id']!r} has no weapon {act.get('weapon')!r}")
+        targets = act.get("targets")
+        if not (isinstance(targets, list) and targets):
+            c.bad(f"{path}.targets", "must name at least one target unit")
+        else:
+            for i, tid in enumerate(targets):
+                if tid not in units:
+                    c.bad(f"{path}.targets[{i}]", f"unknown unit {tid!r}")
+            if len(set(targets)) != len(targets):
+                c.bad(f"{path}.targets", "names a target twice")
+            if w is not None and len(targets) > w.get("targets", 1):
+                c.bad(f"{path}.targets", f"weapon {w['id']!r} takes at most {w.get('targets', 1)} target(s)")
+    elif t == "recover":
+        c.is_str(act.get("status"), f"{path}.status")
+    elif t == "ability":
+        if _find(u.get("abilities") or [], "id", act.get("id")) is None:
+            c.bad(f"{path}.id", f"unit {u['id']!r} has no ability {act.get('id')!r}")
+        if act.get("target") is not None and act["target"] not in units:
+            c.bad(f"{path}.target", f"unknown unit {act['target']!r}")
+    elif t == "check":
+        if c.is_str(act.get("skill"), f"{path}.skill") and act["skill"] not in skill_stats:
+            c.bad(f"{path}.skill", f"skill {act['skill']!r} has no parent stat")
+        c.is_int(act.get("need"), f"{path}.need")
+    if act.get("item") is not None and act["item"] not in item_ids:
+        c.bad(f"{path}.item", f"unit {u['id']!r} has no item {act['item']!r}")
+
+
+def validate_orders(orders: Any, encounter: dict, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
+    """Every problem in an ORDERS.json against its (valid) encounter."""
+    c = _Checker()
+    if not c.is_dict(orders, "") or not c.is_list(orders.get("orders", []), "orders"):
+        return c.problems
+    units = {u["id"]: u for u in encounter["units"]}
+    seen: set[str] = set()
+    for i, o in enumerate(orders.get("orders", [])):
+        p = f"orders[{i}]"
+        if not c.is_dict(o, p):
+            continue
+        uid = o.get("unit")
+        if uid not in units:
+            c.bad(f"{p}.unit", f"unknown unit {uid!r}")
+            continue
+        if uid in seen:
+            c.bad(f"{p}.unit", f"unit {uid!r} has two orders")
+        seen.add(uid)
+        u = units[uid]
+        skill_stats = effective_skill_stats(u, pack_skill_stats)
+        _action(c, o.get("minor"), f"{p}.minor", "minor", u, units, skill_stats)
+        _action(c, o.get("major"), f"{p}.major", "major", u, units, skill_stats)
+        if o.get("damage_to") is not None:
+            c.one_of(o["damage_to"], rules.GAUGES, f"{p}.damage_to")
+        if o.get("evade_item") is not None and _find(u.get("items") or [], "id", o["evade_item"]) is None:
+            c.bad(f"{p}.evade_item", f"unit {uid!r} has no item {o['evade_item']!r}")
+        for j, ab in enumerate(o.get("setup") or []):
+            if _find(u.get("abilities") or [], "id", ab) is None:
+                c.bad(f"{p}.setup[{j}]", f"unit {uid!r} has no ability {ab!r}")
+    return c.problems
