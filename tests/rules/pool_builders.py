@@ -102,7 +102,7 @@ def _unit(base: dict, kw: dict) -> dict:
 
 
 def pc(uid: str = "aoi", **kw: Any) -> dict:
-    """A PC riding a Savior: 肉体3 感覚4 理知2 文化2; 射撃3 回避2 白兵2 情報処理2; rifle (8, 6 ammo, 0-1000 m) and blade."""
+    """A PC riding a Savior: 肉体3 感覚4 理知2 文化2; 射撃3 回避2 白兵2 情報処理2; rifle and blade."""
     base = {
         "id": uid,
         "name": uid,
@@ -122,7 +122,7 @@ def pc(uid: str = "aoi", **kw: Any) -> dict:
 
 
 def enemy(uid: str = "oni1", **kw: Any) -> dict:
-    """A Yamatsukami: 肉体2 感覚3 理知1 文化1; 射撃2 回避2 白兵3; claw (melee 6) and spit (4, 3 ammo, 0-800 m, torso)."""
+    """A Yamatsukami: 肉体2 感覚3 理知1 文化1; 射撃2 回避2 白兵3; claw and spit (torso)."""
     base = {
         "id": uid,
         "name": uid,
