@@ -1,0 +1,154 @@
+"""Campaign packs: the TOML folders under campaigns/ that hold every number the seeds leave open.
+
+This package reads the files (the engine reads none): it parses every `*.toml` of a pack folder, merges them into
+one dict and remembers which file each table came from, so that every problem, the loader's or the ruleset's,
+names its file. The format is documented in docs/campaign-packs.md.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import zoneinfo
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbp.engine import BadInput, Problem, find_ruleset
+from pbp.paths import CAMPAIGNS_DIR
+
+_PACK_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A parsed campaign pack. `data` is the merged TOML; `origins` maps `section` and `section.entry` key paths
+    to the file that defined them."""
+
+    id: str
+    ruleset: str
+    path: Path
+    data: dict[str, Any]
+    origins: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def file_of(self, key_path: str) -> str:
+        """The file that defined the deepest table on `key_path` (the pack folder when none did)."""
+        for prefix in sorted(self.origins, key=len, reverse=True):
+            if key_path == prefix or key_path.startswith((f"{prefix}.", f"{prefix}[")):
+                return self.origins[prefix]
+        return str(self.path)
+
+    def locate(self, problems: list[Problem]) -> list[Problem]:
+        """The same problems, each naming the file its key path came from."""
+        return [p if p.file else p.with_file(self.file_of(p.path)) for p in problems]
+
+
+def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
+    """Parse and merge every TOML file of a pack folder; structural problems are returned, never raised.
+
+    Two files may share a section (`weapons` in two files) but not an entry of it (`weapons.rifle` twice)."""
+    folder = Path(path)
+    data: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    problems: list[Problem] = []
+    files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    if not files:
+        reason = "has no *.toml files" if folder.is_dir() else "is not a folder"
+        problems.append(Problem("", f"a campaign pack {reason}", str(folder)))
+    for file in files:
+        name = str(file)
+        try:
+            parsed = tomllib.loads(file.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            problems.append(Problem("", f"not valid TOML: {e}", name))
+            continue
+        for key, value in parsed.items():
+            if key not in data:
+                data[key] = dict(value) if isinstance(value, dict) else value
+                origins[key] = name
+                origins.update({f"{key}.{sub}": name for sub in value} if isinstance(value, dict) else {})
+            elif isinstance(value, dict) and isinstance(data[key], dict):
+                for sub, entry in value.items():
+                    if sub in data[key]:
+                        first = origins.get(f"{key}.{sub}", origins[key])
+                        problems.append(Problem(f"{key}.{sub}", f"defined again (first in {first})", name))
+                    else:
+                        data[key][sub] = entry
+                        origins[f"{key}.{sub}"] = name
+            else:
+                problems.append(Problem(key, f"defined again (first in {origins[key]})", name))
+    campaign = data.get("campaign") if isinstance(data.get("campaign"), dict) else {}
+    pack = Pack(str(campaign.get("id", folder.name)), str(campaign.get("ruleset", "")), folder, data, origins)
+    return pack, problems + pack.locate(_settings_problems(campaign))
+
+
+def _settings_problems(campaign: dict[str, Any]) -> list[Problem]:
+    """What only a reader of the outside world can check: the time zone exists, the ruleset is registered."""
+    problems = []
+    tz = campaign.get("time_zone")
+    if isinstance(tz, str):
+        try:
+            zoneinfo.ZoneInfo(tz)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            problems.append(Problem("campaign.time_zone", f"unknown time zone {tz!r}"))
+    ruleset = campaign.get("ruleset")
+    if ruleset is None:
+        problems.append(Problem("campaign.ruleset", "missing"))
+    else:
+        try:
+            find_ruleset(str(ruleset))
+        except KeyError as e:
+            problems.append(Problem("campaign.ruleset", e.args[0]))
+    return problems
+
+
+def load_pack(path: str | Path) -> Pack:
+    """Read a pack folder; BadInput lists every structural problem (TOML syntax, duplicates, unknown ruleset)."""
+    pack, problems = _read(path)
+    if problems:
+        raise BadInput(problems)
+    return pack
+
+
+def validate_pack_dir(path: str | Path) -> list[Problem]:
+    """Every problem of a pack folder, the loader's and its ruleset's, each naming its file and key path."""
+    pack, problems = _read(path)
+    if any(p.path == "campaign.ruleset" for p in problems) or not pack.data:
+        return problems
+    return problems + pack.locate(find_ruleset(pack.ruleset).validate_pack(pack.data))
+
+
+def load_valid_pack(path: str | Path) -> Pack:
+    """A pack with no problem at all: what every caller uses. BadInput lists every problem."""
+    problems = validate_pack_dir(path)
+    if problems:
+        raise BadInput(problems)
+    return _read(path)[0]
+
+
+def pack_dir(campaign_id: str) -> Path:
+    """The folder of campaign `campaign_id` under campaigns/, whatever the current directory."""
+    if not _PACK_ID.match(campaign_id):
+        raise BadInput(Problem("campaign", f"{campaign_id!r} is not a campaign id (letters, digits, _ and -)"))
+    return CAMPAIGNS_DIR / campaign_id
+
+
+def load_pack_by_id(campaign_id: str) -> Pack:
+    """The valid pack of campaign `campaign_id` (campaigns/<id>/)."""
+    return load_valid_pack(pack_dir(campaign_id))
+
+
+def demo_pack() -> Pack:
+    """The demo campaign (campaigns/demo/): the engine CLI's default pack."""
+    return load_pack_by_id("demo")
+
+
+__all__ = [
+    "Pack",
+    "demo_pack",
+    "load_pack",
+    "load_pack_by_id",
+    "load_valid_pack",
+    "pack_dir",
+    "validate_pack_dir",
+]
