@@ -133,9 +133,7 @@ def enemy(uid: str = "oni1", **kw: Any) -> dict:
         "injury": gauge([10, 10, 10, 10, 1]),
         "weapons": [],
         "items": [],
-        "vehicle": vehicle(
-            "yk1", kind="yamatsukami", damage=gauge([5, 5, 5, 5, 5]), weapons=[claw(), spit()]
-        ),
+        "vehicle": vehicle("yk1", kind="yamatsukami", damage=gauge([5, 5, 5, 5, 5]), weapons=[claw(), spit()]),
         "statuses": [],
         "position": [500, 0],
         "engagement": None,
