@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+
+from pbp.packs import Pack, load_valid_pack, pack_dir
+
+#: The sections `validate` counts in its summary line, in the order they are listed.
+_COUNTED = ("stats", "skills", "vehicles", "weapons", "items", "abilities", "enemies", "characters", "scenarios")
 
 
 def register(cli: click.Group) -> None:
@@ -12,3 +19,37 @@ def register(cli: click.Group) -> None:
 @click.group()
 def pack() -> None:
     """Campaign packs (campaigns/<name>/)."""
+
+
+def _load(folder: str) -> Pack:
+    """A folder path, or a bare campaign id found under the project's campaigns/ from any current directory."""
+    path = Path(folder)
+    if not path.exists() and "/" not in folder and "\\" not in folder:
+        path = pack_dir(folder)
+    return load_valid_pack(path)
+
+
+@pack.command("validate")
+@click.argument("folder", metavar="DIR")
+def validate(folder: str) -> None:
+    """Check a pack: `ok: ...` and exit 0, or one `file: key.path: reason` line per problem and exit 2."""
+    p = _load(folder)
+    counts = ", ".join(f"{len(p.data.get(key) or {})} {key}" for key in _COUNTED)
+    click.echo(f"ok: {p.id} ({counts})")
+
+
+@pack.command("show")
+@click.argument("folder", metavar="DIR")
+def show(folder: str) -> None:
+    """Summarise a valid pack in Japanese and English (public data only: no GM notes)."""
+    d = _load(folder).data
+    c = d["campaign"]
+    click.echo(f"{c['ja']} / {c['en']}  [{c['id']}, ruleset {c['ruleset']}, {c['time_zone']}]")
+    for stat, s in d["stats"].items():
+        skills = ", ".join(f"{k} ({v['en']})" for k, v in d["skills"].items() if v["stat"] == stat)
+        click.echo(f"  {stat} {s['en']}: {skills}")
+    for section in ("vehicles", "weapons", "items", "abilities", "enemies", "characters", "scenarios"):
+        entries = d.get(section) or {}
+        click.echo(f"{section} ({len(entries)}):")
+        for key, e in entries.items():
+            click.echo(f"  {key}: {e['ja']} / {e['en']}")

@@ -54,7 +54,7 @@ def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
     files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
     if not files:
         reason = "has no *.toml files" if folder.is_dir() else "is not a folder"
-        problems.append(Problem("", f"a campaign pack {reason}", str(folder)))
+        return Pack(folder.name, "", folder, data), [Problem("", f"a campaign pack {reason}", str(folder))]
     for file in files:
         name = str(file)
         try:

@@ -455,7 +455,8 @@ def _unique_ids(c: Checker, path: str, entries: Any, id_key: str) -> None:
 
 
 def _join(prefix: str, path: str) -> str:
-    return f"{prefix}.{path}" if path else prefix
+    """`prefix.path`, either part possibly empty."""
+    return f"{prefix}.{path}" if prefix and path else prefix or path
 
 
 def skill_stats(data: dict[str, Any]) -> dict[str, str]:

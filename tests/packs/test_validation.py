@@ -1,0 +1,124 @@
+"""Pack validation reports every problem at once, each naming its file and key path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbp.engine.pool.pack import validate_pack
+from pbp.packs import validate_pack_dir
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _plant_five(d: Path) -> None:
+    _replace(d / "rules.toml", 'stat = "文化"\nen = "Art"', 'stat = "魔力"\nen = "Art"')
+    _replace(d / "weapons.toml", 'skill = "射撃"\ndamage = 8', 'skill = "狙撃"\ndamage = 8')
+    _replace(d / "vehicles.toml", "damage = [6, 6, 6, 6, 6]", "damage = [6, 6, 6, 6]")
+    _replace(d / "items.toml", 'cost = 1\ndescription = "止血帯', 'cost = -1\ndescription = "止血帯')
+    (d / "more_items.toml").write_text('[items.charm]\nja = "重複"\n', encoding="utf-8")
+
+
+def test_five_planted_errors_are_all_reported_with_file_and_key(demo_dir: Path) -> None:
+    _plant_five(demo_dir)
+    got = {(Path(p.file).name, p.path): p.message for p in validate_pack_dir(demo_dir)}
+    assert ("rules.toml", "skills.芸術.stat") in got  # a skill mapped to an unknown stat (R-CHECK-4)
+    assert ("weapons.toml", "weapons.beam_rifle.skill") in got  # a weapon with an unknown skill
+    assert ("vehicles.toml", "vehicles.fighter.damage") in got  # a gauge with 4 stages (R-GAUGE-1)
+    assert ("items.toml", "items.first_aid_kit.cost[0]") not in got
+    assert ("items.toml", "items.first_aid_kit.cost") in got  # a negative cost
+    assert ("more_items.toml", "items.charm") in got  # the same entry in two files
+    assert "魔力" in got[("rules.toml", "skills.芸術.stat")]
+    assert "first in" in got[("more_items.toml", "items.charm")]
+    assert len(got) == 5
+
+
+def test_toml_syntax_error_names_its_file_and_the_rest_is_still_checked(demo_dir: Path) -> None:
+    (demo_dir / "broken.toml").write_text("[weapons.x\nja = 1\n", encoding="utf-8")
+    _replace(demo_dir / "items.toml", "dice = 2", "dice = -2")
+    problems = validate_pack_dir(demo_dir)
+    files = {Path(p.file).name for p in problems}
+    assert files == {"broken.toml", "items.toml"}
+    assert any("not valid TOML" in p.message and "line 1" in p.message for p in problems)
+
+
+def test_unknown_top_level_key_and_unknown_field_are_problems(demo_dir: Path) -> None:
+    (demo_dir / "house.toml").write_text("[house_rules]\nfoo = 1\n", encoding="utf-8")
+    _replace(
+        demo_dir / "weapons.toml", 'cost = 3\ndescription = "セイヴァーの', 'kost = 3\ndescription = "セイヴァーの'
+    )
+    got = {(Path(p.file).name, p.path) for p in validate_pack_dir(demo_dir)}
+    assert ("house.toml", "house_rules") in got
+    assert ("weapons.toml", "weapons.beam_rifle.kost") in got
+    assert ("weapons.toml", "weapons.beam_rifle.cost") in got  # and the real key is now missing
+
+
+def test_unknown_ruleset_and_time_zone_are_reported_by_the_loader(demo_dir: Path) -> None:
+    _replace(demo_dir / "campaign.toml", 'ruleset = "pool"', 'ruleset = "chess"')
+    _replace(demo_dir / "campaign.toml", 'time_zone = "Asia/Tokyo"', 'time_zone = "Asia/Edo"')
+    got = {p.path: p for p in validate_pack_dir(demo_dir)}
+    assert Path(got["campaign.ruleset"].file).name == "campaign.toml"
+    assert "chess" in got["campaign.ruleset"].message
+    assert "Asia/Edo" in got["campaign.time_zone"].message
+
+
+def test_references_resolve_everywhere(demo: dict) -> None:
+    demo["vehicles"]["savior"]["weapons"].append("railgun")
+    demo["items"]["charm"]["skills"] = ["占い"]
+    demo["weapons"]["claw"]["inflicts"] = "poison"
+    demo["enemies"]["kagachi"]["vehicle"] = "tank"
+    demo["abilities"]["jamming"]["effects"][0]["id"] = "confused"
+    demo["scenarios"]["tama_river"]["enemies"][0]["type"] = "godzilla"
+    demo["scenarios"]["hangar_eve"]["checks"][0]["skill"] = "料理"
+    paths = {p.path for p in validate_pack(demo)}
+    assert paths >= {
+        "vehicles.savior.weapons[2]",
+        "items.charm.skills[0]",
+        "weapons.claw.inflicts",
+        "enemies.kagachi.vehicle",
+        "abilities.jamming.effects[0].id",
+        "scenarios.tama_river.enemies[0].type",
+        "scenarios.hangar_eve.checks[0].skill",
+    }
+
+
+def test_numbers_out_of_range_are_problems(demo: dict) -> None:
+    demo["weapons"]["beam_rifle"]["range"] = [1000, 0]
+    demo["weapons"]["micro_missiles"]["targets"] = 0
+    demo["enemies"]["kagachi"]["skills"]["白兵"] = 6
+    demo["gauges"]["injury"]["capacity"] = [10, 10, 0, 10, 1]
+    demo["scenarios"]["tama_river"]["terrain"][0]["rough"] = 0.1
+    demo["growth"]["raise_costs"] = [2, 3, 4]
+    paths = {p.path for p in validate_pack(demo)}
+    assert paths >= {
+        "weapons.beam_rifle.range",
+        "weapons.micro_missiles.targets",
+        "enemies.kagachi.skills.白兵",
+        "gauges.injury.capacity[2]",
+        "scenarios.tama_river.terrain[0].rough",
+        "growth.raise_costs",
+    }
+
+
+def test_missing_english_name_and_missing_bad_status(demo: dict) -> None:
+    del demo["weapons"]["pistol"]["en"]
+    del demo["statuses"]["heat"]
+    paths = {p.path for p in validate_pack(demo)}
+    assert {"weapons.pistol.en", "statuses.heat"} <= paths
+
+
+def test_scenario_shape_scene_vs_battle(demo: dict) -> None:
+    battle = demo["scenarios"]["tama_river"]
+    battle["checks"] = demo["scenarios"]["hangar_eve"]["checks"]
+    battle["pc_starts"] = [[0, 0]]
+    del demo["scenarios"]["hangar_eve"]["checks"]
+    paths = {p.path for p in validate_pack(demo)}
+    assert {"scenarios.tama_river.checks", "scenarios.tama_river.pc_starts", "scenarios.hangar_eve.checks"} <= paths
+
+
+def test_garbage_never_raises() -> None:
+    for data in (None, [], {"stats": 3, "skills": [], "weapons": {"x": 1}, "characters": {"a": "b"}}):
+        assert validate_pack(data)
