@@ -1,0 +1,235 @@
+"""`pbp round ...` (one round, the GM's hand) and `pbp rounds ...` (listing, what is due, the scheduler's tick)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import click
+import peewee
+
+from pbp.cli.db import open_db
+from pbp.errors import UserError
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(round_group)
+    cli.add_command(rounds_group)
+
+
+def parse_deadline(text: str, timezone: str) -> datetime:
+    """ISO 8601; without an offset it is read in the campaign's time zone (how the GM thinks of deadlines)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"not an ISO 8601 time: {text!r} (e.g. 2026-12-02T21:00 or 2026-12-02T12:00Z)") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(timezone))
+
+
+def _timezone_of_round(round_id: int) -> str:
+    from pbp.models import Campaign, Round, Scenario
+
+    row = Campaign.select(Campaign.timezone).join(Scenario).join(Round).where(Round.id == round_id).first()
+    if row is None:
+        raise UserError(f"no round {round_id}")
+    return row.timezone
+
+
+def _deadline(option_at: str | None, option_in: int | None, timezone: str) -> datetime:
+    from pbp.services.clock import SYSTEM
+
+    if (option_at is None) == (option_in is None):
+        raise UserError("give exactly one of --deadline TIME or --in SECONDS")
+    return parse_deadline(option_at, timezone) if option_at else SYSTEM.now() + timedelta(seconds=option_in or 0)
+
+
+def _show(rnd: object) -> None:
+    from pbp.services.clock import iso_utc
+
+    click.echo(
+        f"round {rnd.id}: {rnd.state}, deadline {iso_utc(rnd.deadline)}"
+        + (f", seed hash {rnd.seed_hash}" if rnd.seed_hash else "")
+    )
+
+
+@click.group("round")
+def round_group() -> None:
+    """One round: create, open, close, resolve, override, publish, hold, release, extend, cancel."""
+
+
+@round_group.command("create")
+@click.argument("scenario_id", type=int)
+@click.option("--deadline", "deadline_at", help="ISO 8601 (no offset: the campaign's time zone)")
+@click.option("--in", "deadline_in", type=int, help="deadline this many seconds from now")
+def create(scenario_id: int, deadline_at: str | None, deadline_in: int | None) -> None:
+    """A draft round for SCENARIO_ID."""
+    from pbp.models import Campaign, Scenario
+    from pbp.services import rounds
+
+    with open_db():
+        scenario = Scenario.get_or_none(Scenario.id == scenario_id)
+        if scenario is None:
+            raise UserError(f"no scenario {scenario_id}")
+        tz = Campaign.get_by_id(scenario.campaign_id).timezone
+        _show(rounds.create_round(scenario_id, _deadline(deadline_at, deadline_in, tz)))
+
+
+@round_group.command("open")
+@click.argument("round_id", type=int)
+def open_(round_id: int) -> None:
+    """Open for entries (draws the secret seed, shows its sha256)."""
+    from pbp.services import rounds
+
+    with open_db():
+        _show(rounds.open_round(round_id))
+
+
+@round_group.command("close")
+@click.argument("round_id", type=int)
+def close(round_id: int) -> None:
+    """Stop taking entries."""
+    from pbp.services import rounds
+
+    with open_db():
+        _show(rounds.close_round(round_id))
+
+
+@round_group.command("resolve")
+@click.argument("round_id", type=int)
+def resolve(round_id: int) -> None:
+    """Resolve now (exactly once; an open round is closed first; a resolved one is left alone, exit 0)."""
+    from pbp.services import rounds
+
+    with open_db():
+        outcome = rounds.resolve_round(round_id)
+    if outcome.status == "busy":
+        raise UserError(outcome.message)
+    click.echo(outcome.message)
+
+
+@round_group.command("override")
+@click.argument("round_id", type=int)
+@click.argument("check")
+@click.argument("successes", type=int)
+@click.option("--reason", required=True, help="published with the dice log (R-GM-1)")
+def override(round_id: int, check: str, successes: int, reason: str) -> None:
+    """Set CHECK's successes (e.g. r1-c2) and re-resolve with the same dice."""
+    from pbp.services import rounds
+
+    with open_db():
+        res = rounds.override_check(round_id, check, successes, reason=reason)
+    click.echo(f"round {round_id}: {check} now {successes} successes; resolution version {res.version}")
+
+
+@round_group.command("publish")
+@click.argument("round_id", type=int)
+def publish(round_id: int) -> None:
+    """Publish the story, reveal the seed and the round's inputs."""
+    from pbp.services import publishing
+
+    with open_db():
+        rnd = publishing.publish_round(round_id)
+    click.echo(f"round {round_id}: published, seed {rnd.seed}")
+
+
+@round_group.command("hold")
+@click.argument("round_id", type=int)
+@click.option("--reason", required=True)
+def hold(round_id: int, reason: str) -> None:
+    """Stop a round where it stands (no entries, no resolution) until released."""
+    from pbp.services import rounds
+
+    with open_db():
+        _show(rounds.hold_round(round_id, reason=reason))
+
+
+@round_group.command("release")
+@click.argument("round_id", type=int)
+def release(round_id: int) -> None:
+    """Undo a hold, or send a quarantined round back to closed for another attempt."""
+    from pbp.services import rounds
+
+    with open_db():
+        _show(rounds.release_round(round_id))
+
+
+@round_group.command("extend")
+@click.argument("round_id", type=int)
+@click.option("--deadline", "deadline_at", help="ISO 8601 (no offset: the campaign's time zone)")
+@click.option("--in", "deadline_in", type=int, help="new deadline this many seconds from now")
+def extend(round_id: int, deadline_at: str | None, deadline_in: int | None) -> None:
+    """Move the deadline (a closed round opens again)."""
+    from pbp.services import rounds
+
+    with open_db():
+        _show(rounds.extend_round(round_id, _deadline(deadline_at, deadline_in, _timezone_of_round(round_id))))
+
+
+@round_group.command("cancel")
+@click.argument("round_id", type=int)
+@click.option("--reason", required=True)
+def cancel(round_id: int, reason: str) -> None:
+    """Drop a round that will not be played."""
+    from pbp.services import rounds
+
+    with open_db():
+        _show(rounds.cancel_round(round_id, reason=reason))
+
+
+@click.group("rounds")
+def rounds_group() -> None:
+    """All rounds: list them, see what is due, resolve what is due."""
+
+
+@rounds_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="a JSON list of {id, scenario, state, deadline, resolutions}")
+def list_(as_json: bool) -> None:
+    """Every round, oldest first."""
+    from pbp.models import Resolution, Round, Scenario
+    from pbp.services.clock import iso_utc
+
+    with open_db():
+        count = Resolution.select(peewee.fn.COUNT(Resolution.id)).where(Resolution.round == Round.id)
+        rows = [
+            {
+                "id": r.id,
+                "scenario": r.scenario.slug,
+                "number": r.number,
+                "state": r.state,
+                "deadline": iso_utc(r.deadline),
+                "resolutions": r.resolutions,
+            }
+            for r in Round.select(Round, Scenario.slug, count.alias("resolutions")).join(Scenario).order_by(Round.id)
+        ]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    for r in rows:
+        click.echo(
+            f"{r['id']:>6}  {r['scenario']:<20} #{r['number']:<3} {r['state']:<12} {r['deadline']}  "
+            f"resolutions={r['resolutions']}"
+        )
+
+
+@rounds_group.command("due")
+def due() -> None:
+    """Ids of the rounds due for resolution, one a line."""
+    from pbp.services import rounds
+
+    with open_db():
+        for round_id in rounds.due_round_ids():
+            click.echo(round_id)
+
+
+@rounds_group.command("resolve-due")
+def resolve_due() -> None:
+    """Resolve every due round now (the scheduler's tick, by hand or from cron). Exit 1 if any failed."""
+    from pbp.services import rounds
+
+    with open_db():
+        outcomes = rounds.resolve_due()
+    for o in outcomes:
+        click.echo(f"{o.round_id} {o.status}: {o.message}")
+    if any(o.status == "failed" for o in outcomes):
+        raise SystemExit(1)

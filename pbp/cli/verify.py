@@ -1,0 +1,59 @@
+"""`pbp verify ROUND_ID | --bundle FILE` and `pbp export-round ROUND_ID`: anyone can re-run a published round."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from pbp.errors import UserError
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(verify)
+    cli.add_command(export_round)
+
+
+@click.command()
+@click.argument("round_id", type=int, required=False)
+@click.option("--bundle", "bundle_path", type=click.Path(dir_okay=False), help="a bundle file (no database needed)")
+def verify(round_id: int | None, bundle_path: str | None) -> None:
+    """Re-run a published round from its inputs and revealed seed: prints OK (exit 0) or the first difference
+    (exit 1)."""
+    from pbp.verify import verify_bundle
+
+    if (round_id is None) == (bundle_path is None):
+        raise UserError("give a ROUND_ID or --bundle FILE")
+    if bundle_path:
+        try:
+            with open(bundle_path, encoding="utf-8") as f:
+                bundle = json.load(f)
+        except (OSError, ValueError) as e:
+            raise UserError(f"{bundle_path}: {e}") from None
+        if not isinstance(bundle, dict):
+            raise UserError(f"{bundle_path}: not a JSON object")
+        difference = verify_bundle(bundle)
+    else:
+        from pbp.cli.db import open_db
+        from pbp.services.publishing import verify_round
+
+        with open_db():
+            difference = verify_round(round_id)
+    if difference:
+        click.echo(f"DIFFERENT: {difference}")
+        sys.exit(1)
+    click.echo("OK")
+
+
+@click.command("export-round")
+@click.argument("round_id", type=int)
+def export_round(round_id: int) -> None:
+    """Write a published round's bundle (JSON) on stdout."""
+    from pbp.cli.db import open_db
+    from pbp.engine import canonical
+    from pbp.services.publishing import round_bundle
+
+    with open_db():
+        bundle = round_bundle(round_id)
+    click.echo(canonical.dumps(bundle))

@@ -1,0 +1,49 @@
+"""The persistent model: tables only, no business rules (those live in `pbp.services`)."""
+
+from pbp.models.accounts import User
+from pbp.models.base import BaseModel
+from pbp.models.campaigns import Campaign, Character, GrowthRequest
+from pbp.models.ops import AuditLog, Outbox
+from pbp.models.rounds import Entry, EntryRevision, Override, Report, Resolution, ResolutionVersion, Round
+from pbp.models.scenarios import Participation, Scenario, ScenarioSecret
+
+#: Every table, in dependency order (the migrations must produce exactly these).
+ALL_MODELS: tuple[type[BaseModel], ...] = (
+    User,
+    Campaign,
+    Character,
+    GrowthRequest,
+    Scenario,
+    ScenarioSecret,
+    Participation,
+    Round,
+    Entry,
+    EntryRevision,
+    Resolution,
+    ResolutionVersion,
+    Override,
+    Report,
+    Outbox,
+    AuditLog,
+)
+
+__all__ = [
+    "ALL_MODELS",
+    "AuditLog",
+    "BaseModel",
+    "Campaign",
+    "Character",
+    "Entry",
+    "EntryRevision",
+    "GrowthRequest",
+    "Outbox",
+    "Override",
+    "Participation",
+    "Report",
+    "Resolution",
+    "ResolutionVersion",
+    "Round",
+    "Scenario",
+    "ScenarioSecret",
+    "User",
+]

@@ -1,0 +1,14 @@
+"""Accounts: players and GMs are both users; the password hash is argon2 (argon2-cffi)."""
+
+from __future__ import annotations
+
+import peewee
+
+from pbp.models.base import BaseModel
+
+
+class User(BaseModel):
+    name = peewee.CharField(max_length=40, unique=True)
+    display_name = peewee.CharField(max_length=80)
+    password_hash = peewee.CharField(max_length=200)
+    created_at = peewee.DateTimeField()

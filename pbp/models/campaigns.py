@@ -1,0 +1,46 @@
+"""Campaigns (a ruleset and a loaded pack), characters and their growth requests."""
+
+from __future__ import annotations
+
+import peewee
+
+from pbp.models.accounts import User
+from pbp.models.base import BaseModel, JSONField
+
+
+class Campaign(BaseModel):
+    slug = peewee.CharField(max_length=64, unique=True)
+    name = peewee.CharField(max_length=120)
+    ruleset = peewee.CharField(max_length=32)
+    #: The parsed pack as loaded from campaigns/<pack_name>/ (frozen: a later pack edit needs a reload).
+    pack_name = peewee.CharField(max_length=64)
+    pack = JSONField()
+    gm = peewee.ForeignKeyField(User, backref="campaigns_run", null=True)
+    timezone = peewee.CharField(max_length=64, default="Asia/Tokyo")
+    #: The most characters an entry's prose may have (the プレイング limit).
+    entry_char_limit = peewee.IntegerField(default=800)
+    #: Campaign policies, e.g. {"wait_for_all_entries": true, "pcs_per_player": 1}.
+    policies = JSONField(default=dict)
+    created_at = peewee.DateTimeField()
+
+
+class Character(BaseModel):
+    campaign = peewee.ForeignKeyField(Campaign, backref="characters")
+    owner = peewee.ForeignKeyField(User, backref="characters")
+    name = peewee.CharField(max_length=80)
+    #: The sheet the ruleset validates (stats, skills, gear, vehicle, growth points earned...); `name` is its `ja`.
+    sheet = JSONField()
+    alive = peewee.BooleanField(default=True)
+    created_at = peewee.DateTimeField()
+    updated_at = peewee.DateTimeField()
+
+
+class GrowthRequest(BaseModel):
+    """A 成長申請: the sheet before and after and the growth points it spent (append-only)."""
+
+    character = peewee.ForeignKeyField(Character, backref="growth_requests")
+    before = JSONField()
+    after = JSONField()
+    cost = peewee.IntegerField()
+    note = peewee.CharField(max_length=400, default="")
+    created_at = peewee.DateTimeField()

@@ -1,0 +1,115 @@
+"""Rounds and what hangs off them: entries (with revisions), the one resolution (with its history), overrides, report.
+
+The unique constraints here are the last guard of exactly-once resolution: one resolution per round, one entry per
+character per round.
+"""
+
+from __future__ import annotations
+
+import peewee
+
+from pbp.models.accounts import User
+from pbp.models.base import BaseModel, JSONField
+from pbp.models.campaigns import Character
+from pbp.models.scenarios import Scenario
+
+
+class Round(BaseModel):
+    scenario = peewee.ForeignKeyField(Scenario, backref="rounds")
+    number = peewee.IntegerField()
+    state = peewee.CharField(max_length=16, default="draft", index=True)
+    #: UTC, naive (every datetime column holds UTC).
+    deadline = peewee.DateTimeField(index=True)
+    #: Secret until published; its sha256 is shown from the moment the round opens.
+    seed = peewee.CharField(max_length=64, null=True)
+    seed_hash = peewee.CharField(max_length=64, null=True)
+    #: The state to go back to when a hold is released.
+    held_from = peewee.CharField(max_length=16, null=True)
+    failures = peewee.IntegerField(default=0)
+    last_error = peewee.CharField(max_length=500, null=True)
+    opened_at = peewee.DateTimeField(null=True)
+    closed_at = peewee.DateTimeField(null=True)
+    resolved_at = peewee.DateTimeField(null=True)
+    published_at = peewee.DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("scenario", "number"), True),)
+
+
+class Entry(BaseModel):
+    """A character's current entry in a round: its structured order (the ruleset's) and its prose."""
+
+    round = peewee.ForeignKeyField(Round, backref="entries")
+    character = peewee.ForeignKeyField(Character, backref="entries")
+    order = JSONField()
+    prose = peewee.TextField(default="")
+    receipt = peewee.CharField(max_length=64)
+    saved_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "character"), True),)
+
+
+class EntryRevision(BaseModel):
+    """Every save and withdrawal of an entry, append-only: the full edit history."""
+
+    round = peewee.ForeignKeyField(Round, backref="entry_revisions")
+    character = peewee.ForeignKeyField(Character, backref="entry_revisions")
+    action = peewee.CharField(max_length=16)  # submit | edit | withdraw
+    order = JSONField(null=True)
+    prose = peewee.TextField(null=True)
+    receipt = peewee.CharField(max_length=64)
+    saved_at = peewee.DateTimeField()
+
+
+class Resolution(BaseModel):
+    """The round's one current resolution: exactly the inputs the engine saw and what it produced."""
+
+    round = peewee.ForeignKeyField(Round, backref="resolution", unique=True)
+    version = peewee.IntegerField(default=1)
+    ruleset = peewee.CharField(max_length=32)
+    encounter = JSONField()
+    orders = JSONField()
+    overrides = JSONField()
+    events = JSONField()
+    state = JSONField()
+    created_at = peewee.DateTimeField()
+
+
+class ResolutionVersion(BaseModel):
+    """Earlier resolutions that an override replaced (append-only)."""
+
+    round = peewee.ForeignKeyField(Round, backref="resolution_versions")
+    version = peewee.IntegerField()
+    overrides = JSONField()
+    events = JSONField()
+    state = JSONField()
+    created_at = peewee.DateTimeField()
+    replaced_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "version"), True),)
+
+
+class Override(BaseModel):
+    """A GM override of one check's successes (R-GM-1), with the reason that gets published."""
+
+    round = peewee.ForeignKeyField(Round, backref="overrides")
+    check = peewee.CharField(max_length=32)
+    successes = peewee.IntegerField()
+    reason = peewee.CharField(max_length=500)
+    gm = peewee.ForeignKeyField(User, null=True)
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "check"), True),)
+
+
+class Report(BaseModel):
+    """The story of a round: the generated draft, the GM's edited Markdown once published, its cached HTML."""
+
+    round = peewee.ForeignKeyField(Round, backref="report", unique=True)
+    draft_md = peewee.TextField()
+    published_md = peewee.TextField(null=True)
+    html = peewee.TextField(null=True)
+    updated_at = peewee.DateTimeField()

@@ -1,0 +1,47 @@
+"""Scenarios, their GM-secret part (its own table, so a public query can never select it) and participations."""
+
+from __future__ import annotations
+
+import peewee
+
+from pbp.models.base import BaseModel, JSONField
+from pbp.models.campaigns import Campaign, Character
+
+
+class Scenario(BaseModel):
+    campaign = peewee.ForeignKeyField(Campaign, backref="scenarios")
+    #: The scenario's id inside the campaign pack.
+    slug = peewee.CharField(max_length=64)
+    title = peewee.CharField(max_length=200)
+    kind = peewee.CharField(max_length=16, default="battle")  # battle | scene
+    public_text = peewee.TextField(default="")
+    slots = peewee.IntegerField()
+    signup_deadline = peewee.DateTimeField(null=True)
+    #: Set when the sign-up closed; with more sign-ups than slots, the lottery's seed (public once drawn).
+    signup_closed_at = peewee.DateTimeField(null=True)
+    lottery_seed = peewee.CharField(max_length=64, null=True)
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("campaign", "slug"), True),)
+
+
+class ScenarioSecret(BaseModel):
+    """What only the GM sees: notes, the pack's enemies and gimmicks, and the encounter state between rounds."""
+
+    scenario = peewee.ForeignKeyField(Scenario, backref="secret", unique=True)
+    gm_notes = peewee.TextField(default="")
+    #: The pack's scenario entry (enemies, gimmicks, checks on offer).
+    setup = JSONField()
+    #: The encounter after the last resolved round (None before round 1).
+    encounter_state = JSONField(null=True)
+
+
+class Participation(BaseModel):
+    scenario = peewee.ForeignKeyField(Scenario, backref="participations")
+    character = peewee.ForeignKeyField(Character, backref="participations")
+    status = peewee.CharField(max_length=16)  # applied | joined | waitlisted
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("scenario", "character"), True),)

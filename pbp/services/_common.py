@@ -1,0 +1,32 @@
+"""Small checks every service shares: fetching a row or refusing, and text limits."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from pbp.errors import UserError
+from pbp.models import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
+
+NAME_LIMIT = 80
+REASON_LIMIT = 500
+MARKDOWN_LIMIT = 50_000  # what pbp.reports renders at most
+
+
+def get_or_fail(model: type[M], row_id: int, label: str) -> M:
+    """The row, or a UserError naming what is missing (e.g. "no round 12")."""
+    row = model.get_or_none(model.id == row_id)
+    if row is None:
+        raise UserError(f"no {label} {row_id}")
+    return row
+
+
+def checked_text(value: str, field: str, limit: int, *, required: bool = True) -> str:
+    """`value` stripped, refused when empty (if required) or longer than `limit` characters."""
+    text = value.strip()
+    if required and not text:
+        raise UserError(f"{field} must not be empty", field)
+    if len(text) > limit:
+        raise UserError(f"{field} has {len(text)} characters, over the limit of {limit}", field)
+    return text

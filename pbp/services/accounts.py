@@ -1,0 +1,44 @@
+"""Users: players and GMs. Passwords are stored as argon2 hashes only."""
+
+from __future__ import annotations
+
+import re
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from pbp.db import write_transaction
+from pbp.errors import UserError
+from pbp.models import User
+from pbp.services._common import NAME_LIMIT, checked_text
+from pbp.services.clock import SYSTEM, Clock, to_db
+
+_HASHER = PasswordHasher()
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{2,40}$")
+PASSWORD_MIN, PASSWORD_MAX = 8, 200
+
+
+def create_user(name: str, password: str, *, display_name: str | None = None, clock: Clock = SYSTEM) -> User:
+    """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything."""
+    if not _NAME.match(name):
+        raise UserError("a user name is 2-40 letters, digits, '_', '.' or '-'", "name")
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters", "password")
+    shown = checked_text(display_name or name, "display name", NAME_LIMIT)
+    if User.get_or_none(User.name == name) is not None:
+        raise UserError(f"the user name {name!r} is taken", "name")
+    hashed = _HASHER.hash(password)
+    with write_transaction():
+        return User.create(name=name, display_name=shown, password_hash=hashed, created_at=to_db(clock.now()))
+
+
+def authenticate(name: str, password: str) -> User | None:
+    """The user when the password matches, else None (the same answer for an unknown name)."""
+    user = User.get_or_none(User.name == name)
+    if user is None:
+        return None
+    try:
+        _HASHER.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return None
+    return user

@@ -1,0 +1,134 @@
+"""Entries: a player's orders and prose for a round. Accepted only while the round is open and before its deadline
+(the server's clock); validated by the ruleset against the round's encounter; every save and withdrawal is kept in
+the entry's history and answered with a receipt the player can keep."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pbp.db import is_sqlite, write_transaction
+from pbp.engine import canonical, find_ruleset
+from pbp.errors import UserError
+from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario
+from pbp.services._common import get_or_fail
+from pbp.services.characters import unit_id
+from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
+from pbp.services.rounds import OPEN, round_encounter
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """sha256 of the canonical entry (round, character, order, prose, server time) and that server time."""
+
+    digest: str
+    saved_at: datetime
+
+    def __str__(self) -> str:
+        return f"sha256:{self.digest} at {iso_utc(self.saved_at)}"
+
+
+def receipt_for(
+    round_id: int, character_id: int, order: dict[str, Any] | None, prose: str | None, saved_at: datetime
+) -> Receipt:
+    """The receipt of one save (order and prose None for a withdrawal): anyone holding the entry can recompute it."""
+    body = {"round": round_id, "character": character_id, "order": order, "prose": prose, "saved_at": iso_utc(saved_at)}
+    return Receipt(canonical.digest(body), saved_at)
+
+
+def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetime) -> tuple[Round, Campaign]:
+    """The round, locked (PostgreSQL: FOR SHARE, so a close waits for this save), if this user's character may enter
+    it now; a UserError otherwise."""
+    query = Round.select().where(Round.id == round_id)
+    if not is_sqlite():
+        query = query.for_update("FOR SHARE")
+    rows = list(query)
+    if not rows:
+        raise UserError(f"no round {round_id}")
+    rnd = rows[0]
+    character = get_or_fail(Character, character_id, "character")
+    if character.owner_id != user_id:
+        raise UserError(f"character {character_id} is not yours")
+    campaign = Campaign.get_by_id(Scenario.get_by_id(rnd.scenario_id).campaign_id)
+    if rnd.state != OPEN:
+        raise UserError(f"round {round_id} is {rnd.state}: entries are accepted only while it is open")
+    if now >= rnd.deadline:
+        raise UserError(f"the deadline passed at {local_text(rnd.deadline, campaign.timezone)}")
+    joined = Participation.get_or_none(
+        Participation.scenario == rnd.scenario_id,
+        Participation.character == character_id,
+        Participation.status == "joined",
+    )
+    if joined is None or not character.alive:
+        raise UserError(f"{character.name} is not taking part in this scenario")
+    return rnd, campaign
+
+
+def _check_order(rnd: Round, campaign: Campaign, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(order, dict):
+        raise UserError("an order is a JSON object", "order")
+    unit = unit_id(character_id)
+    if order.get("unit", unit) != unit:
+        raise UserError(f"the order is for {order['unit']}, not for this character ({unit})", "order")
+    full = {**order, "unit": unit}
+    encounter = round_encounter(rnd)
+    problems = find_ruleset(campaign.ruleset).validate_orders({"orders": [full]}, encounter)
+    if problems:
+        raise UserError("; ".join(str(p) for p in problems), "order")
+    return {k: v for k, v in full.items() if k != "unit"}
+
+
+def save_entry(
+    round_id: int, character_id: int, *, user_id: int, order: dict[str, Any], prose: str, clock: Clock = SYSTEM
+) -> Receipt:
+    """Submit or edit a character's entry; returns the receipt. Refused after the deadline, outside `open`, over the
+    campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...)."""
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd, campaign = _open_round_for(round_id, character_id, user_id, now)
+        if len(prose) > campaign.entry_char_limit:
+            raise UserError(
+                f"the prose has {len(prose)} characters, over the limit of {campaign.entry_char_limit}", "prose"
+            )
+        stored = _check_order(rnd, campaign, character_id, order)
+        receipt = receipt_for(round_id, character_id, stored, prose, now)
+        updated = (
+            Entry.update(order=stored, prose=prose, receipt=receipt.digest, saved_at=now)
+            .where(Entry.round == round_id, Entry.character == character_id)
+            .execute()
+        )
+        if not updated:
+            Entry.create(
+                round=round_id, character=character_id, order=stored, prose=prose, receipt=receipt.digest, saved_at=now
+            )
+        EntryRevision.create(
+            round=round_id,
+            character=character_id,
+            action="edit" if updated else "submit",
+            order=stored,
+            prose=prose,
+            receipt=receipt.digest,
+            saved_at=now,
+        )
+    return receipt
+
+
+def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Receipt:
+    """Take an entry back (same window as saving); the unit then does nothing this round."""
+    now = to_db(clock.now())
+    with write_transaction():
+        _open_round_for(round_id, character_id, user_id, now)
+        if not Entry.delete().where(Entry.round == round_id, Entry.character == character_id).execute():
+            raise UserError("there is no entry to withdraw")
+        receipt = receipt_for(round_id, character_id, None, None, now)
+        EntryRevision.create(
+            round=round_id,
+            character=character_id,
+            action="withdraw",
+            order=None,
+            prose=None,
+            receipt=receipt.digest,
+            saved_at=now,
+        )
+    return receipt

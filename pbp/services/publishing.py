@@ -1,0 +1,81 @@
+"""Publishing: the GM edits the draft story, then publishes the round, which reveals its seed and makes its
+resolution inputs public (what lets anyone verify it). Also the round bundle and its verification from the
+database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbp import reports
+from pbp.db import write_transaction
+from pbp.errors import UserError
+from pbp.models import Character, Participation, Report, Resolution, Round
+from pbp.services import audit
+from pbp.services._common import MARKDOWN_LIMIT, checked_text, get_or_fail
+from pbp.services.characters import character_id_of
+from pbp.services.clock import SYSTEM, Clock, to_db
+from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, move_state, round_info
+from pbp.verify import build_bundle, verify_bundle
+
+
+def edit_report(round_id: int, markdown: str, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Report:
+    """Replace the draft story (Markdown) of a resolved, unpublished round."""
+    text = checked_text(markdown, "report", MARKDOWN_LIMIT)
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        if rnd.state != RESOLVED:
+            raise UserError(f"round {round_id} is {rnd.state}: only a resolved round's draft can be edited")
+        Report.update(draft_md=text, updated_at=now).where(Report.round == round_id).execute()
+        audit.log("report.edit", f"round:{round_id}", now, actor_id=actor_id, chars=len(text))
+    return Report.get(Report.round == round_id)
+
+
+def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """Publish: the story (the draft as it stands, rendered and sanitised), the seed, the inputs. Characters that
+    died in the round are marked dead (R-GAUGE-7) and every participant's player is notified."""
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        move_state(rnd, PUBLISHED, now, published_at=now)
+        report = Report.get(Report.round == round_id)
+        Report.update(
+            published_md=report.draft_md, html=reports.render_markdown(report.draft_md), updated_at=now
+        ).where(Report.round == round_id).execute()
+        events = Resolution.get(Resolution.round == round_id).events
+        dead = [cid for e in events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None]
+        if dead:
+            Character.update(alive=False, updated_at=now).where(Character.id.in_(dead)).execute()
+        owners = {
+            c.owner_id
+            for c in Character.select(Character.owner)
+            .join(Participation)
+            .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
+        }
+        audit.notify(owners, "round.published", now, round=round_id)
+        audit.log("round.publish", f"round:{round_id}", now, actor_id=actor_id, dead=dead)
+    return Round.get_by_id(round_id)
+
+
+def round_bundle(round_id: int) -> dict[str, Any]:
+    """The bundle of a published round (seed revealed): what `pbp export-round` writes and the blog offers."""
+    rnd = get_or_fail(Round, round_id, "round")
+    if rnd.state != PUBLISHED:
+        raise UserError(f"round {round_id} is {rnd.state}: its seed stays secret until it is published")
+    res = Resolution.get(Resolution.round == round_id)
+    return build_bundle(
+        round_info=round_info(rnd),
+        ruleset=res.ruleset,
+        seed=rnd.seed,
+        seed_hash=rnd.seed_hash,
+        encounter=res.encounter,
+        orders=res.orders,
+        overrides=res.overrides,
+        events=res.events,
+        state=res.state,
+    )
+
+
+def verify_round(round_id: int) -> str | None:
+    """Re-run a published round from its stored inputs and revealed seed: None, or the first difference."""
+    return verify_bundle(round_bundle(round_id))

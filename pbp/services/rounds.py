@@ -1,0 +1,469 @@
+"""The round lifecycle: a state machine whose only truth is the database.
+
+    draft -> open -> closed -> resolved -> published      (+ held, quarantined, cancelled beside them)
+
+Every transition is a conditional UPDATE (`WHERE id = ? AND state IN (...)`) that must change exactly one row, so
+two processes can never both make the same move. Resolution is exactly-once: claim, run the engine with the round's
+seeded dice and store resolution, encounter state and draft report in ONE write transaction (BEGIN IMMEDIATE on
+SQLite, SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL). A crash rolls it all back and the next attempt resolves
+the round with the same seed to the same result; the unique constraint on resolution.round is the last guard.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, NoReturn
+
+from pbp import reports
+from pbp.db import is_sqlite, write_transaction
+from pbp.engine import seed_hash
+from pbp.engine.pool.pack import encounter_for_scenario
+from pbp.errors import UserError
+from pbp.models import (
+    Campaign,
+    Character,
+    Entry,
+    Override,
+    Participation,
+    Report,
+    Resolution,
+    ResolutionVersion,
+    Round,
+    Scenario,
+    ScenarioSecret,
+)
+from pbp.services import audit
+from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail
+from pbp.services.characters import unit_id
+from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
+from pbp.verify import build_bundle, run_engine
+
+DRAFT, OPEN, CLOSED, RESOLVED, PUBLISHED = "draft", "open", "closed", "resolved", "published"
+HELD, QUARANTINED, CANCELLED = "held", "quarantined", "cancelled"
+STATES = (DRAFT, OPEN, CLOSED, RESOLVED, PUBLISHED, HELD, QUARANTINED, CANCELLED)
+#: Every move the lifecycle allows (a GM override re-resolves a resolved round in place).
+TRANSITIONS: dict[str, frozenset[str]] = {
+    DRAFT: frozenset({OPEN, HELD, CANCELLED}),
+    OPEN: frozenset({CLOSED, HELD, CANCELLED}),
+    CLOSED: frozenset({RESOLVED, OPEN, HELD, QUARANTINED, CANCELLED}),
+    RESOLVED: frozenset({PUBLISHED}),
+    PUBLISHED: frozenset(),
+    HELD: frozenset({DRAFT, OPEN, CLOSED, CANCELLED}),
+    QUARANTINED: frozenset({CLOSED, CANCELLED}),
+    CANCELLED: frozenset(),
+}
+MAX_FAILURES = 3  # resolution failed this many times: quarantined until the GM looks
+
+
+class ResolutionFailed(Exception):
+    """The engine (or building its input) failed: counted toward quarantine, never a half-stored round."""
+
+
+@dataclass(frozen=True)
+class ResolveOutcome:
+    round_id: int
+    #: "resolved" (this call did it), "already" (it was resolved before), "busy" (another process holds it)
+    status: str
+    message: str
+
+
+def _sources(*targets: str) -> tuple[str, ...]:
+    return tuple(s for s in STATES if set(targets) & TRANSITIONS[s])
+
+
+def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
+    """The conditional update behind every transition: it must change exactly one row."""
+    if to not in TRANSITIONS[rnd.state]:
+        raise UserError(f"round {rnd.id} is {rnd.state}: it cannot become {to}")
+    changed = Round.update(state=to, **changes).where(Round.id == rnd.id, Round.state == rnd.state).execute()
+    if changed != 1:
+        now_state = Round.get_by_id(rnd.id).state
+        raise UserError(f"round {rnd.id} changed meanwhile (it is {now_state} now); nothing done")
+
+
+def lock_round(round_id: int) -> Round:
+    """The round row inside a write transaction, locked on PostgreSQL (SQLite's BEGIN IMMEDIATE already is)."""
+    query = Round.select().where(Round.id == round_id)
+    if not is_sqlite():
+        query = query.for_update()
+    rows = list(query)
+    if not rows:
+        raise UserError(f"no round {round_id}")
+    return rows[0]
+
+
+def _transition(
+    round_id: int,
+    to: str,
+    *,
+    actor_id: int | None,
+    clock: Clock,
+    action: str,
+    reason: str | None = None,
+    **changes: Any,
+) -> Round:
+    """One logged transition in its own write transaction."""
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        move_state(rnd, to, now, **changes)
+        note = {"reason": reason} if reason else {}
+        audit.log(action, f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, **note, **_loggable(changes))
+    return Round.get_by_id(round_id)
+
+
+def _loggable(changes: dict[str, Any]) -> dict[str, Any]:
+    return {k: (iso_utc(v) if isinstance(v, datetime) else v) for k, v in changes.items() if k != "seed"}
+
+
+# ---- creating, opening, closing ------------------------------------------------------------------------------
+
+
+def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """A draft round (the scenario's next number) with its deadline (an aware datetime, stored in UTC)."""
+    get_or_fail(Scenario, scenario_id, "scenario")
+    now = to_db(clock.now())
+    with write_transaction():
+        last = Round.select(Round.number).where(Round.scenario == scenario_id).order_by(Round.number.desc()).first()
+        rnd = Round.create(scenario=scenario_id, number=(last.number + 1) if last else 1, deadline=to_db(deadline))
+        audit.log("round.create", f"round:{rnd.id}", now, actor_id=actor_id, deadline=iso_utc(rnd.deadline))
+    return rnd
+
+
+def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """Open for entries: draw the secret seed now and store its sha256, shown until publishing reveals the seed."""
+    rnd = get_or_fail(Round, round_id, "round")
+    if rnd.deadline <= to_db(clock.now()):
+        raise UserError(f"round {round_id}'s deadline has passed: extend it first")
+    seed = secrets.token_hex(32)
+    return _transition(
+        round_id,
+        OPEN,
+        actor_id=actor_id,
+        clock=clock,
+        action="round.open",
+        seed=seed,
+        seed_hash=seed_hash(seed),
+        opened_at=to_db(clock.now()),
+    )
+
+
+def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """No more entries."""
+    return _transition(
+        round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", closed_at=to_db(clock.now())
+    )
+
+
+def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """The GM's hand: a held round neither takes entries nor resolves until released."""
+    why = checked_text(reason, "reason", REASON_LIMIT)
+    rnd = get_or_fail(Round, round_id, "round")
+    return _transition(
+        round_id, HELD, actor_id=actor_id, clock=clock, action="round.hold", reason=why, held_from=rnd.state
+    )
+
+
+def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """Back to the state the hold interrupted (a quarantined round goes back to closed for another attempt)."""
+    rnd = get_or_fail(Round, round_id, "round")
+    if rnd.state == QUARANTINED:
+        return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.release", failures=0)
+    if rnd.state != HELD:
+        raise UserError(f"round {round_id} is {rnd.state}, not held")
+    return _transition(round_id, rnd.held_from, actor_id=actor_id, clock=clock, action="round.release", held_from=None)
+
+
+def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """A new deadline (draft, open, held or closed rounds; a closed round opens again when it lies ahead)."""
+    rnd = get_or_fail(Round, round_id, "round")
+    new = to_db(deadline)
+    now = to_db(clock.now())
+    if new <= now:
+        raise UserError("the new deadline must lie in the future")
+    if rnd.state not in (DRAFT, OPEN, HELD, CLOSED):
+        raise UserError(f"round {round_id} is {rnd.state}: its deadline cannot change")
+    with write_transaction():
+        rnd = lock_round(round_id)
+        if rnd.state == CLOSED:
+            move_state(rnd, OPEN, now, deadline=new, closed_at=None)
+        elif Round.update(deadline=new).where(Round.id == round_id, Round.state == rnd.state).execute() != 1:
+            raise UserError(f"round {round_id} changed meanwhile; nothing done")
+        audit.log(
+            "round.extend",
+            f"round:{round_id}",
+            now,
+            actor_id=actor_id,
+            was=iso_utc(rnd.deadline),
+            deadline=iso_utc(new),
+        )
+    return Round.get_by_id(round_id)
+
+
+def cancel_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
+    """Drop a round that will not be played (logged with the reason)."""
+    why = checked_text(reason, "reason", REASON_LIMIT)
+    return _transition(round_id, CANCELLED, actor_id=actor_id, clock=clock, action="round.cancel", reason=why)
+
+
+# ---- resolving --------------------------------------------------------------------------------------------------
+
+
+def round_encounter(rnd: Round) -> dict[str, Any]:
+    """The encounter a round starts from: the state the previous round left, or (first round) the pack's scenario
+    with the joined, living characters in the order they joined."""
+    scenario = Scenario.get_by_id(rnd.scenario_id)
+    secret = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id)
+    if secret.encounter_state is not None:
+        encounter = copy.deepcopy(secret.encounter_state)
+    else:
+        campaign = Campaign.get_by_id(scenario.campaign_id)
+        pcs = [
+            (unit_id(c.id), c.sheet)
+            for c in Character.select()
+            .join(Participation)
+            .where(Participation.scenario == scenario.id, Participation.status == "joined", Character.alive)
+            .order_by(Participation.id)
+        ]
+        encounter = encounter_for_scenario(campaign.pack, scenario.slug, pcs)
+    encounter["round"] = rnd.number
+    return encounter
+
+
+def round_orders(round_id: int) -> dict[str, Any]:
+    """ORDERS.json for a round: every current entry's order, by unit id (units without entries do nothing)."""
+    entries = Entry.select(Entry.character, Entry.order).where(Entry.round == round_id).order_by(Entry.character)
+    return {"orders": [{**e.order, "unit": unit_id(e.character_id)} for e in entries]}
+
+
+def round_prose(round_id: int) -> dict[str, str]:
+    return {
+        unit_id(e.character_id): e.prose
+        for e in Entry.select(Entry.character, Entry.prose).where(Entry.round == round_id)
+    }
+
+
+def _draft_report(rnd: Round, resolution: dict[str, Any], prose: dict[str, str]) -> str:
+    """The generated story: the seed is withheld (the draft exists before publishing)."""
+    bundle = build_bundle(round_info=round_info(rnd), seed=None, **resolution)
+    return reports.draft_report(bundle, prose=prose)
+
+
+def round_info(rnd: Round) -> dict[str, Any]:
+    """The public facts of a round that a bundle carries."""
+    scenario = Scenario.get_by_id(rnd.scenario_id)
+    return {
+        "id": rnd.id,
+        "number": rnd.number,
+        "scenario": scenario.slug,
+        "scenario_title": scenario.title,
+        "campaign": Campaign.get_by_id(scenario.campaign_id).slug,
+        "deadline": iso_utc(rnd.deadline),
+    }
+
+
+def _overrides_of(round_id: int) -> list[dict[str, Any]]:
+    return [
+        {"check": o.check, "successes": o.successes, "reason": o.reason}
+        for o in Override.select().where(Override.round == round_id).order_by(Override.check)
+    ]
+
+
+def _engine(
+    ruleset: str, encounter: dict[str, Any], orders: dict[str, Any], seed: str, overrides: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Run the engine; any failure becomes ResolutionFailed (counted toward quarantine)."""
+    try:
+        result = run_engine(ruleset, encounter, orders, seed, overrides)
+    except Exception as e:
+        raise ResolutionFailed(f"{type(e).__name__}: {e}") from e
+    return {
+        "ruleset": ruleset,
+        "seed_hash": seed_hash(seed),
+        "encounter": encounter,
+        "orders": orders,
+        "overrides": overrides,
+        "events": result.events,
+        "state": result.state,
+        "unused": result.unused_overrides,
+    }
+
+
+def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
+    """Claim a closed round inside the open write transaction: the conditional update must change one row."""
+    query = Round.select().where(Round.id == round_id, Round.state == CLOSED)
+    if not is_sqlite():
+        query = query.for_update(skip_locked=True)
+    rows = list(query)
+    if (
+        not rows
+        or Round.update(state=RESOLVED, resolved_at=now).where(Round.id == round_id, Round.state == CLOSED).execute()
+        != 1
+    ):
+        state = Round.get_by_id(round_id).state
+        if state in (RESOLVED, PUBLISHED):
+            return ResolveOutcome(round_id, "already", f"round {round_id} is already {state}")
+        return ResolveOutcome(round_id, "busy", f"round {round_id} is {state}: not claimed (another process has it?)")
+    return rows[0]
+
+
+def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> ResolveOutcome:
+    """Resolve a round exactly once (the GM's hand or the scheduler's): an open round is closed first; a resolved or
+    published one is left alone ("already"). Missing entries do not stop it: units without entries do nothing."""
+    rnd = get_or_fail(Round, round_id, "round")
+    if rnd.state in (RESOLVED, PUBLISHED):
+        return ResolveOutcome(round_id, "already", f"round {round_id} is already {rnd.state}")
+    if rnd.state == OPEN:
+        try:
+            close_round(round_id, actor_id=actor_id, clock=clock)
+        except UserError:  # another process moved it first; the claim below decides
+            rnd = Round.get_by_id(round_id)
+    if rnd.state not in (OPEN, CLOSED, RESOLVED, PUBLISHED):
+        raise UserError(f"round {round_id} is {rnd.state}: only an open or closed round can be resolved")
+    now = to_db(clock.now())
+    try:
+        with write_transaction():
+            claimed = _claim(round_id, now)
+            if isinstance(claimed, ResolveOutcome):
+                return claimed
+            scenario = Scenario.get_by_id(claimed.scenario_id)
+            ruleset = Campaign.get_by_id(scenario.campaign_id).ruleset
+            try:
+                encounter = round_encounter(claimed)
+            except Exception as e:
+                raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
+            done = _engine(ruleset, encounter, round_orders(round_id), claimed.seed, _overrides_of(round_id))
+            _store(claimed, done, now, first=True)
+            audit.log("round.resolve", f"round:{round_id}", now, actor_id=actor_id, events=len(done["events"]))
+    except ResolutionFailed as e:
+        _failed(round_id, str(e), actor_id=actor_id, now=now)
+    return ResolveOutcome(round_id, "resolved", f"round {round_id} resolved: {len(done['events'])} events")
+
+
+def _store(rnd: Round, done: dict[str, Any], now: datetime, *, first: bool) -> None:
+    """Resolution row, the scenario's new encounter state and the draft report: inside the caller's transaction."""
+    columns = {k: done[k] for k in ("ruleset", "encounter", "orders", "overrides", "events", "state")}
+    if first:
+        Resolution.insert(round=rnd.id, version=1, created_at=now, **columns).execute()
+    else:
+        current = Resolution.get(Resolution.round == rnd.id)
+        ResolutionVersion.insert(
+            round=rnd.id,
+            version=current.version,
+            overrides=current.overrides,
+            events=current.events,
+            state=current.state,
+            created_at=current.created_at,
+            replaced_at=now,
+        ).execute()
+        Resolution.update(version=current.version + 1, created_at=now, **columns).where(
+            Resolution.round == rnd.id, Resolution.version == current.version
+        ).execute()
+    ScenarioSecret.update(encounter_state=done["state"]).where(ScenarioSecret.scenario == rnd.scenario_id).execute()
+    draft = _draft_report(rnd, {**columns, "seed_hash": done["seed_hash"]}, round_prose(rnd.id))
+    if first:
+        Report.insert(round=rnd.id, draft_md=draft, updated_at=now).execute()
+    else:
+        Report.update(draft_md=draft, updated_at=now).where(Report.round == rnd.id).execute()
+
+
+def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -> NoReturn:
+    """Count a failed attempt (its transaction was rolled back); the third one quarantines the round."""
+    with write_transaction():
+        rnd = lock_round(round_id)
+        failures = rnd.failures + 1
+        changes = {"failures": failures, "last_error": error[:500]}
+        if failures >= MAX_FAILURES and rnd.state == CLOSED:
+            move_state(rnd, QUARANTINED, now, **changes)
+        else:
+            Round.update(**changes).where(Round.id == round_id).execute()
+        audit.log(
+            "round.resolve_failed", f"round:{round_id}", now, actor_id=actor_id, error=error[:500], failures=failures
+        )
+    quarantined = " (quarantined)" if failures >= MAX_FAILURES else ""
+    raise UserError(f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {error}")
+
+
+def override_check(
+    round_id: int,
+    check: str,
+    successes: int,
+    *,
+    reason: str,
+    actor_id: int | None = None,
+    clock: Clock = SYSTEM,
+) -> Resolution:
+    """A GM override of one check (R-GM-1): recorded with its published reason, then the round is re-resolved from
+    its stored inputs and the same seed; the replaced resolution is kept in the history."""
+    why = checked_text(reason, "reason", REASON_LIMIT)
+    check = checked_text(check, "check", 32)
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        if rnd.state != RESOLVED:
+            raise UserError(f"round {round_id} is {rnd.state}: only a resolved, unpublished round can be overridden")
+        later = (
+            Round.select()
+            .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, Round.state.in_((RESOLVED, PUBLISHED)))
+            .exists()
+        )
+        if later:
+            raise UserError(f"a later round of this scenario is resolved: round {round_id} can no longer change")
+        stored = Resolution.get(Resolution.round == round_id)
+        overrides = [o for o in _overrides_of(round_id) if o["check"] != check]
+        overrides = sorted(
+            [*overrides, {"check": check, "successes": successes, "reason": why}], key=lambda o: o["check"]
+        )
+        try:
+            done = _engine(stored.ruleset, stored.encounter, stored.orders, rnd.seed, overrides)
+        except ResolutionFailed as e:
+            raise UserError(f"the override cannot be applied: {e}") from e
+        if check in done["unused"]:
+            raise UserError(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
+        Override.delete().where(Override.round == round_id, Override.check == check).execute()
+        Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
+        _store(rnd, done, now, first=False)
+        audit.log(
+            "round.override", f"round:{round_id}", now, actor_id=actor_id, check=check, successes=successes, reason=why
+        )
+    return Resolution.get(Resolution.round == round_id)
+
+
+# ---- what is due ----------------------------------------------------------------------------------------------
+
+
+def due_round_ids(*, clock: Clock = SYSTEM) -> list[int]:
+    """Rounds the scheduler should resolve now: open or closed past their deadline, and closed rounds whose every
+    joined character has an entry (the missing-entries guard: a closed round with entries missing waits for its
+    deadline)."""
+    now = to_db(clock.now())
+    past = [r.id for r in Round.select(Round.id).where(Round.state.in_((OPEN, CLOSED)), Round.deadline <= now)]
+    early = list(Round.select(Round.id, Round.scenario).where(Round.state == CLOSED, Round.deadline > now))
+    complete = [r.id for r in early if _entries_complete(r)]
+    return sorted(past + complete)
+
+
+def _entries_complete(rnd: Round) -> bool:
+    joined = {
+        p.character_id
+        for p in Participation.select(Participation.character).where(
+            Participation.scenario == rnd.scenario_id, Participation.status == "joined"
+        )
+    }
+    entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == rnd.id)}
+    return joined <= entered
+
+
+def resolve_due(*, clock: Clock = SYSTEM, limit: int | None = None) -> list[ResolveOutcome]:
+    """The scheduler's tick: resolve every due round (missed deadlines included). A round that fails is reported
+    in its outcome and the others go on."""
+    outcomes = []
+    for round_id in due_round_ids(clock=clock)[:limit]:
+        try:
+            outcomes.append(resolve_round(round_id, clock=clock))
+        except UserError as e:
+            outcomes.append(ResolveOutcome(round_id, "failed", str(e)))
+    return outcomes

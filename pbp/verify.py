@@ -1,0 +1,101 @@
+"""Round bundles: everything needed to re-run a published round, and the re-run that checks it.
+
+Pure (no database, no clock): `pbp verify --bundle`, `pbp export-round` and the blog's bundle download all use it.
+A bundle is plain JSON:
+`{"format", "round", "ruleset", "seed", "seed_hash", "encounter", "orders", "overrides", "events", "state"}`.
+Verifying checks that the seed matches the hash published before the deadline, then re-runs the engine from the
+stored inputs with that seed (overrides included, R-GM-1) and compares every event and the final state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbp.engine import SeededDice, find_ruleset, seed_hash
+from pbp.engine.ruleset import Resolution
+
+FORMAT = "pbp-round-bundle/1"
+BUNDLE_KEYS = ("format", "round", "ruleset", "seed", "seed_hash", "encounter", "orders", "overrides", "events", "state")
+
+
+def build_bundle(
+    *,
+    round_info: dict[str, Any],
+    ruleset: str,
+    seed: str | None,
+    seed_hash: str | None,
+    encounter: dict[str, Any],
+    orders: dict[str, Any],
+    overrides: list[dict[str, Any]],
+    events: list[dict[str, Any]],
+    state: dict[str, Any],
+) -> dict[str, Any]:
+    """The bundle of one round; `seed` is None while the round is unpublished (the draft report sees no seed)."""
+    return {
+        "format": FORMAT,
+        "round": round_info,
+        "ruleset": ruleset,
+        "seed": seed,
+        "seed_hash": seed_hash,
+        "encounter": encounter,
+        "orders": orders,
+        "overrides": overrides,
+        "events": events,
+        "state": state,
+    }
+
+
+def run_engine(
+    ruleset: str, encounter: dict[str, Any], orders: dict[str, Any], seed: str, overrides: list[dict[str, Any]]
+) -> Resolution:
+    """One round through the engine with the round's seeded dice: the single place resolve and verify share."""
+    return find_ruleset(ruleset).resolve(encounter, orders, SeededDice(seed), rounds=1, overrides=overrides or None)
+
+
+def first_difference(stored: Any, rerun: Any, path: str = "") -> str | None:
+    """The first place two JSON values differ, as `path: stored X, re-run Y`; None when they are equal."""
+    if isinstance(stored, dict) and isinstance(rerun, dict):
+        for key in sorted(set(stored) | set(rerun), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in rerun:
+                return f"{sub}: stored {_short(stored[key])}, missing in the re-run"
+            if key not in stored:
+                return f"{sub}: missing in the stored data, re-run {_short(rerun[key])}"
+            found = first_difference(stored[key], rerun[key], sub)
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(rerun, list):
+        for i, (a, b) in enumerate(zip(stored, rerun, strict=False)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        if len(stored) != len(rerun):
+            return f"{path}: stored {len(stored)} items, re-run {len(rerun)}"
+        return None
+    if stored != rerun or type(stored) is not type(rerun):
+        return f"{path or '(top)'}: stored {_short(stored)}, re-run {_short(rerun)}"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def verify_bundle(bundle: dict[str, Any]) -> str | None:
+    """None when the bundle re-runs to exactly its stored events and state; else the first difference."""
+    missing = [k for k in BUNDLE_KEYS if k not in bundle]
+    if missing:
+        return f"not a round bundle: missing {', '.join(missing)}"
+    if bundle["format"] != FORMAT:
+        return f"format: expected {FORMAT!r}, got {bundle['format']!r}"
+    seed = bundle["seed"]
+    if not isinstance(seed, str):
+        return "seed: not revealed (the round is not published)"
+    if seed_hash(seed) != bundle["seed_hash"]:
+        return f"seed_hash: sha256(seed) is {seed_hash(seed)}, the bundle says {bundle['seed_hash']}"
+    result = run_engine(bundle["ruleset"], bundle["encounter"], bundle["orders"], seed, bundle["overrides"])
+    return first_difference(
+        {"events": bundle["events"], "state": bundle["state"]}, {"events": result.events, "state": result.state}
+    )
