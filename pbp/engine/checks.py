@@ -11,7 +11,7 @@ MIN_LEVEL, MAX_LEVEL = 1, 5  # R-CHECK-3
 
 def count_successes(dice: list[int], level: int) -> int:
     """R-CHECK-1: the number of dice whose face is <= the skill level."""
-    return sum(1 for d in dice if d <= level)
+    return len([d for d in dice if d <= level])
 
 
 @dataclass(frozen=True, slots=True)

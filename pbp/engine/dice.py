@@ -56,7 +56,10 @@ class SeededDice:
         pool = self._pool
         while len(pool) < n:
             self._refill()
-        out = [pool.pop() for _ in range(n)]
+        if n <= 0:
+            return []
+        out = pool[: -n - 1 : -1]  # the last n, newest-last storage read back in order
+        del pool[-n:]
         self.used += n
         return out
 

@@ -28,11 +28,10 @@ class Refused(Exception):  # noqa: N818 - a control-flow signal, not an error
 
 def checked_depth(gauge: dict) -> int:
     """Index of the deepest checked stage (-1 when none). Stages are checked in order (R-GAUGE-1)."""
+    taken, cap = gauge["taken"], gauge["capacity"]
     depth = -1
-    for i, (t, c) in enumerate(zip(gauge["taken"], gauge["capacity"], strict=True)):
-        if t < c:
-            break
-        depth = i
+    while depth < rules.DEATH_STAGE and taken[depth + 1] >= cap[depth + 1]:
+        depth += 1
     return depth
 
 
@@ -59,6 +58,15 @@ def _status(unit: dict, sid: str) -> dict | None:
         if s["id"] == sid:
             return s
     return None
+
+
+def _floored(total: int, mult: list) -> int:
+    """R-CHECK-8: the pool after every multiplier in force, floored, never below 0."""
+    if not mult:
+        return total if total > 0 else 0
+    for _, f in mult:
+        total *= f
+    return max(0, math.floor(total))
 
 
 class Battle:
@@ -100,57 +108,72 @@ class Battle:
         self.events.append(ev)
         return ev
 
-    def pool(self, u: dict, stat: str, skill: str | None, item: dict | None = None, evasion: bool = False):
-        """R-CHECK-8: (dice, level, success bonus, detail) for a check of `skill` with parent `stat`."""
-        base = u["stats"].get(stat, 0)
-        mods: list[list] = []
-        bonus: list[list] = []
+    def stat_dice(self, u: dict, stat: str, mods: list, mult: list, bonus: list) -> int:
+        """R-CHECK-8 for a parent stat alone: base + vehicle + gauge bonus, and the multipliers in force.
+        Appends each modifier's source to `mods`/`mult`/`bonus`; returns the total before multipliers."""
+        total = u["stats"].get(stat, 0)
         vehicle = u.get("vehicle")
         if vehicle:
             vm = vehicle.get("stat_mods", {}).get(stat, 0)
             if vm:
                 mods.append(["vehicle", vm])
+                total += vm
             depth = checked_depth(vehicle["damage"])
-            if depth == rules.DEATH_STAGE:  # R-GAUGE-3/4: 破壊 is the deepest stage; its bonus alone applies
-                bonus.append(["破壊", rules.DESTROYED_SUCCESS_BONUS])
-            elif depth in rules.DAMAGE_STAT_BONUS:
+            if depth in rules.DAMAGE_STAT_BONUS:  # R-GAUGE-3/4: the deepest checked stage's bonus alone
                 mods.append([DAMAGE_STAGE_NAMES[depth], rules.DAMAGE_STAT_BONUS[depth]])
+                total += rules.DAMAGE_STAT_BONUS[depth]
+            elif depth == rules.DEATH_STAGE:  # 破壊: +5 successes on every check while riding
+                bonus.append(["破壊", rules.DESTROYED_SUCCESS_BONUS])
         else:
             depth = checked_depth(u["injury"])
             if depth in rules.INJURY_STAT_BONUS:  # R-GAUGE-2: only while not riding
                 mods.append([INJURY_STAGE_NAMES[depth], rules.INJURY_STAT_BONUS[depth]])
+                total += rules.INJURY_STAT_BONUS[depth]
+        if u["statuses"] and _status(u, "stun"):
+            mult.append(["stun", rules.STUN_FACTOR])
+        if self.terrain:
+            rf = rough_factor(u, self.terrain)
+            if rf is not None:
+                mult.append(["rough", rf])
+        return total
+
+    def pool(self, u: dict, stat: str, skill: str, item: dict | None = None, evasion: bool = False):
+        """R-CHECK-8: (dice, level, success bonus, detail) for a check of `skill` with parent `stat`."""
+        mods: list[list] = []
+        mult: list[list] = []
+        bonus: list[list] = []
+        total = self.stat_dice(u, stat, mods, mult, bonus)
+        extra = bonus[0][1] if bonus else 0
         if item is not None:  # R-CHECK-7
             if item.get("dice"):
                 mods.append([f"item:{item['id']}", item["dice"]])
+                total += item["dice"]
             if item.get("successes"):
                 bonus.append([f"item:{item['id']}", item["successes"]])
-        if skill is not None:
-            for m in u.get("modifiers") or ():
-                if m["skills"] is None or skill in m["skills"]:
-                    (mods if m["kind"] == "dice" else bonus).append([m["source"], m["value"]])
-        if evasion and _status(u, "leg_damage"):
+                extra += item["successes"]
+        for m in u.get("modifiers") or ():
+            if m["skills"] is None or skill in m["skills"]:
+                if m["kind"] == "dice":
+                    mods.append([m["source"], m["value"]])
+                    total += m["value"]
+                else:
+                    bonus.append([m["source"], m["value"]])
+                    extra += m["value"]
+        if evasion and u["statuses"] and _status(u, "leg_damage"):
             bonus.append(["leg_damage", rules.LEG_DAMAGE_EVASION])
-        mult: list[list] = []
-        if _status(u, "stun"):
-            mult.append(["stun", rules.STUN_FACTOR])
-        rf = rough_factor(u, self.terrain)
-        if rf is not None:
-            mult.append(["rough", rf])
-        total = base + sum(v for _, v in mods)
-        for _, f in mult:
-            total *= f
-        dice = max(0, math.floor(total))
-        level = u["skills"].get(skill, 1) if skill else 0
+            extra += rules.LEG_DAMAGE_EVASION
+        dice = _floored(total, mult)
+        level = u["skills"].get(skill, 1)
         detail = {
             "stat": stat,
-            "base": base,
+            "base": u["stats"].get(stat, 0),
             "mods": mods,
-            "mult": [[s, float(f)] for s, f in mult],
+            "mult": [[name, float(f)] for name, f in mult],
             "dice": dice,
             "level": level,
             "bonus": bonus,
         }
-        return dice, level, sum(v for _, v in bonus), detail
+        return dice, level, extra, detail
 
     def roll(self, n: int, level: int, bonus: int) -> tuple[str, list[int], int, list | None]:
         """Roll one check: its stable id (r{round}-c{n}), dice, final successes and any GM override (R-GM-1)."""
@@ -192,7 +215,8 @@ class Battle:
         encounter's order (sorted() is stable)."""
         keyed = []
         for u in self.alive():
-            dice, _, _, _ = self.pool(u, rules.INITIATIVE_STAT, None)
+            mult: list[list] = []
+            dice = _floored(self.stat_dice(u, rules.INITIATIVE_STAT, [], mult, []), mult)
             keyed.append((-dice, 0 if u["side"] == "pc" else 1, u))
         keyed.sort(key=lambda k: (k[0], k[1]))
         return [k[2] for k in keyed]

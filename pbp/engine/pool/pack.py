@@ -62,9 +62,9 @@ def _bool(c: Checker, v: Any, path: str, pack: dict) -> None:
         c.bad(path, f"must be true or false, got {v!r}")
 
 
-def _int(lo: int | None = None, hi: int | None = None) -> FieldCheck:
+def _int(lo: int | None = None) -> FieldCheck:
     def check(c: Checker, v: Any, path: str, pack: dict) -> None:
-        c.is_int(v, path, lo, hi)
+        c.is_int(v, path, lo)
 
     return check
 
@@ -112,21 +112,20 @@ def _list_of(item: FieldCheck, *, min_len: int = 0) -> FieldCheck:
     return check
 
 
-def _capacity(c: Checker, v: Any, path: str, pack: dict) -> None:
-    # R-GAUGE-1: five stages, each holding some damage points
-    if not (isinstance(v, list) and len(v) == rules.STAGES):
-        c.bad(path, f"must list {rules.STAGES} stage capacities (R-GAUGE-1), got {v!r}")
-        return
-    for i, x in enumerate(v):
-        c.is_int(x, f"{path}[{i}]", 1)
+def _per_stage(what: str, item: FieldCheck) -> FieldCheck:
+    """R-GAUGE-1: every gauge has five stages, so a list of one entry per stage."""
+
+    def check(c: Checker, v: Any, path: str, pack: dict) -> None:
+        if not (isinstance(v, list) and len(v) == rules.STAGES):
+            c.bad(path, f"must list {rules.STAGES} {what} (R-GAUGE-1), got {v!r}")
+            return
+        for i, x in enumerate(v):
+            item(c, x, f"{path}[{i}]", pack)
+
+    return check
 
 
-def _stages(c: Checker, v: Any, path: str, pack: dict) -> None:
-    if not (isinstance(v, list) and len(v) == rules.STAGES):
-        c.bad(path, f"must name {rules.STAGES} stages (R-GAUGE-1), got {v!r}")
-        return
-    for i, stage in enumerate(v):
-        _table(c, stage, f"{path}[{i}]", pack, _NAMES)  # R-GAUGE-2/3: stage names
+_capacity = _per_stage("stage capacities in damage points", _int(1))
 
 
 def _range(c: Checker, v: Any, path: str, pack: dict) -> None:
@@ -207,6 +206,7 @@ def _effects(c: Checker, v: Any, path: str, pack: dict) -> None:
 # ---- tables --------------------------------------------------------------------------------------------------
 _NAMES: Fields = {"ja": (True, _text), "en": (True, _text)}
 _DESCRIBED: Fields = {**_NAMES, "description": (False, _text)}
+_stages = _per_stage("stage names", _sub(_NAMES))  # R-GAUGE-2/3
 
 _SECTIONS: dict[str, Fields] = {
     "stats": _DESCRIBED,

@@ -10,8 +10,6 @@ from typing import Any
 from pbp.engine.errors import Problem
 from pbp.engine.pool import rules
 
-_NUM = (int, float)
-
 
 class _Checker:
     """Collects problems under field paths such as `units[2].skills.射撃`."""
@@ -23,6 +21,8 @@ class _Checker:
         self.problems.append(Problem(path, message))
 
     def is_int(self, value: Any, path: str, lo: int | None = None, hi: int | None = None) -> bool:
+        if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):
+            return True
         if not isinstance(value, int) or isinstance(value, bool):
             self.bad(path, f"must be a whole number, got {value!r}")
             return False
@@ -31,6 +31,30 @@ class _Checker:
             self.bad(path, f"{value} is outside {rng}")
             return False
         return True
+
+    def ints(self, values: Any, path: str, lo: int | None = None, hi: int | None = None) -> None:
+        """Check every value of a dict (or list) of whole numbers; paths are built only for the bad ones."""
+        items = values.items() if isinstance(values, dict) else enumerate(values)
+        lo_, hi_ = -(2**63) if lo is None else lo, 2**63 if hi is None else hi
+        if all(type(v) is int and lo_ <= v <= hi_ for _, v in items):
+            return
+        for k, v in values.items() if isinstance(values, dict) else enumerate(values):
+            self.is_int(v, f"{path}.{k}" if isinstance(values, dict) else f"{path}[{k}]", lo, hi)
+
+    def key_int(self, obj: dict, key: str, path: str, lo: int | None = None, hi: int | None = None) -> bool:
+        """`obj[key]` is a whole number in range; the field path is formatted only when it is not."""
+        v = obj.get(key)
+        if type(v) is int and (lo is None or v >= lo) and (hi is None or v <= hi):
+            return True
+        return self.is_int(v, f"{path}.{key}", lo, hi)
+
+    def key_str(self, obj: dict, key: str, path: str) -> bool:
+        v = obj.get(key)
+        return (type(v) is str and v != "") or self.is_str(v, f"{path}.{key}")
+
+    def key_one_of(self, obj: dict, key: str, choices: tuple, path: str, default: Any = None) -> bool:
+        v = obj.get(key, default)
+        return v in choices or self.one_of(v, choices, f"{path}.{key}")
 
     def is_dict(self, value: Any, path: str) -> bool:
         if not isinstance(value, dict):
@@ -71,7 +95,7 @@ class _Checker:
 
 
 def _is_num(v: Any) -> bool:
-    return isinstance(v, _NUM) and not isinstance(v, bool)
+    return type(v) is int or type(v) is float
 
 
 def effective_skill_stats(unit: dict, pack_skill_stats: dict[str, str] | None) -> dict[str, str]:
@@ -81,7 +105,16 @@ def effective_skill_stats(unit: dict, pack_skill_stats: dict[str, str] | None) -
     return merged
 
 
-def _gauge(c: _Checker, g: Any, path: str) -> None:
+def _gauge(c: _Checker, g: Any, parent: str, key: str) -> None:
+    """R-GAUGE-1: five stages, each with a positive capacity and 0 <= taken <= capacity."""
+    if type(g) is dict:
+        cap, taken = g.get("capacity"), g.get("taken")
+        if (
+            type(cap) is list and type(taken) is list and len(cap) == rules.STAGES and len(taken) == rules.STAGES
+            and _all_ints(cap, 1) and all(type(t) is int and 0 <= t <= k for t, k in zip(taken, cap, strict=True))
+        ):  # fmt: skip
+            return
+    path = f"{parent}.{key}"
     if not c.is_dict(g, path):
         return
     cap, taken = g.get("capacity"), g.get("taken")
@@ -89,35 +122,41 @@ def _gauge(c: _Checker, g: Any, path: str) -> None:
         if not (isinstance(arr, list) and len(arr) == rules.STAGES):
             c.bad(f"{path}.{name}", f"must list {rules.STAGES} stages (R-GAUGE-1), got {arr!r}")
             return
-        for i, v in enumerate(arr):
-            c.is_int(v, f"{path}.{name}[{i}]", lo)
+        c.ints(arr, f"{path}.{name}", lo)
     for i, (t, k) in enumerate(zip(taken, cap, strict=True)):
         if isinstance(t, int) and isinstance(k, int) and t > k:
             c.bad(f"{path}.taken[{i}]", f"{t} is more than the stage's capacity {k}")
 
 
 def _weapon(c: _Checker, w: Any, path: str, stats: dict) -> None:
-    if not c.is_dict(w, path):
+    if type(w) is not dict:
+        c.is_dict(w, path)
         return
-    c.is_str(w.get("id"), f"{path}.id")
-    if c.is_str(w.get("skill"), f"{path}.skill") and w["skill"] not in stats:
-        c.bad(f"{path}.skill", f"skill {w['skill']!r} has no parent stat (add it to skill_stats or the pack)")
-    c.is_int(w.get("damage"), f"{path}.damage", 0)
-    for key in ("ammo", "ammo_max"):
-        if w.get(key) is not None:
-            c.is_int(w[key], f"{path}.{key}", 0)
-    if (w.get("ammo") is None) != (w.get("ammo_max") is None):
+    get = w.get
+    c.key_str(w, "id", path)
+    skill = get("skill")
+    if (type(skill) is not str or skill not in stats) and c.is_str(skill, f"{path}.skill"):
+        c.bad(f"{path}.skill", f"skill {skill!r} has no parent stat (add it to skill_stats or the pack)")
+    c.key_int(w, "damage", path, 0)
+    ammo, ammo_max = get("ammo"), get("ammo_max")
+    if ammo is not None:
+        c.key_int(w, "ammo", path, 0)
+    if ammo_max is not None:
+        c.key_int(w, "ammo_max", path, 0)
+    if (ammo is None) != (ammo_max is None):
         c.bad(f"{path}.ammo", "ammo and ammo_max must both be null (no ammunition) or both be numbers")
-    rng = w.get("range")
-    if not (isinstance(rng, list) and len(rng) == 2 and all(_is_num(v) and v >= 0 for v in rng) and rng[0] <= rng[1]):
+    rng = get("range")
+    if not (type(rng) is list and len(rng) == 2 and _is_num(rng[0]) and _is_num(rng[1]) and 0 <= rng[0] <= rng[1]):
         c.bad(f"{path}.range", f"must be [min, max] metres with 0 <= min <= max, got {rng!r}")
-    c.one_of(w.get("slot", "arm"), rules.SLOTS, f"{path}.slot")
-    if w.get("gauge") is not None:
-        c.one_of(w["gauge"], rules.GAUGES, f"{path}.gauge")
-    if w.get("inflicts") is not None:
-        c.one_of(w["inflicts"], rules.STATUSES, f"{path}.inflicts")
+    if get("slot", "arm") not in rules.SLOTS:
+        c.key_one_of(w, "slot", rules.SLOTS, path, "arm")
+    gauge, inflicts = get("gauge"), get("inflicts")
+    if gauge is not None and gauge not in rules.GAUGES:
+        c.key_one_of(w, "gauge", rules.GAUGES, path)
+    if inflicts is not None and inflicts not in rules.STATUSES:
+        c.key_one_of(w, "inflicts", rules.STATUSES, path)
     if "targets" in w:
-        c.is_int(w["targets"], f"{path}.targets", 1)
+        c.key_int(w, "targets", path, 1)
 
 
 def _effects(c: _Checker, effects: Any, path: str) -> None:
@@ -143,76 +182,97 @@ def _effects(c: _Checker, effects: Any, path: str) -> None:
             c.one_of(e["on"], rules.EFFECT_TARGETS, f"{p}.on")
 
 
+def _all_ints(values: Any, lo: int = -(2**63), hi: int = 2**63) -> bool:
+    return all(type(v) is int and lo <= v <= hi for v in values)
+
+
 def _unit(c: _Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
+    # Paths are formatted only on failure: a 200-unit encounter is validated on every resolve.
     if not c.is_dict(u, path):
         return
-    c.is_str(u.get("id"), f"{path}.id")
-    c.one_of(u.get("side"), rules.SIDES, f"{path}.side")
+    c.key_str(u, "id", path)
+    c.key_one_of(u, "side", rules.SIDES, path)
     stats = u.get("stats")
-    if c.is_dict(stats, f"{path}.stats"):
-        for k, v in stats.items():
-            c.is_int(v, f"{path}.stats.{k}", 0)
-    else:
+    if type(stats) is not dict:
+        c.is_dict(stats, f"{path}.stats")
         stats = {}
+    elif not _all_ints(stats.values(), 0):
+        c.ints(stats, f"{path}.stats", 0)
     skill_stats = effective_skill_stats(u, pack_skill_stats)
     for skill, stat in skill_stats.items():
         if stat not in stats:
             c.bad(f"{path}.skill_stats.{skill}", f"parent stat {stat!r} is not among the unit's stats")
     skills = u.get("skills", {})
-    if c.is_dict(skills, f"{path}.skills"):
-        for k, v in skills.items():
-            c.is_int(v, f"{path}.skills.{k}", 1, 5)  # R-CHECK-3
+    if type(skills) is not dict:
+        c.is_dict(skills, f"{path}.skills")
+    else:
+        if not _all_ints(skills.values(), 1, 5):
+            c.ints(skills, f"{path}.skills", 1, 5)  # R-CHECK-3
+        for k in skills:
             if k not in skill_stats:
                 c.bad(f"{path}.skills.{k}", f"skill {k!r} has no parent stat (skill_stats or the pack)")
-    _gauge(c, u.get("injury"), f"{path}.injury")
+    _gauge(c, u.get("injury"), path, "injury")
     if u.get("move") is not None:
-        c.is_int(u["move"], f"{path}.move", 0)
+        c.key_int(u, "move", path, 0)
     ids: set[str] = set()
-    arsenals = [("weapons", u.get("weapons", []))]
+    weapons = u.get("weapons", [])
+    if type(weapons) is not list:
+        c.is_list(weapons, f"{path}.weapons")
+        weapons = []
+    arsenals = [("weapons", weapons)]
     vehicle = u.get("vehicle")
     if vehicle is not None and c.is_dict(vehicle, f"{path}.vehicle"):
         vp = f"{path}.vehicle"
-        c.is_int(vehicle.get("move"), f"{vp}.move", 0)
-        c.one_of(vehicle.get("movement", "ground"), rules.MOVEMENTS, f"{vp}.movement")
+        c.key_int(vehicle, "move", vp, 0)
+        c.key_one_of(vehicle, "movement", rules.MOVEMENTS, vp, "ground")
         mods = vehicle.get("stat_mods", {})
-        if c.is_dict(mods, f"{vp}.stat_mods"):
-            for k, v in mods.items():
-                c.is_int(v, f"{vp}.stat_mods.{k}")
-        _gauge(c, vehicle.get("damage"), f"{vp}.damage")
-        arsenals.append(("vehicle.weapons", vehicle.get("weapons", [])))
-    for key, weapons in arsenals:
-        if not c.is_list(weapons, f"{path}.{key}"):
-            continue
-        for i, w in enumerate(weapons):
+        if type(mods) is not dict:
+            c.is_dict(mods, f"{vp}.stat_mods")
+        elif not _all_ints(mods.values()):
+            c.ints(mods, f"{vp}.stat_mods")
+        _gauge(c, vehicle.get("damage"), vp, "damage")
+        vweapons = vehicle.get("weapons", [])
+        if c.is_list(vweapons, f"{vp}.weapons"):
+            arsenals.append(("vehicle.weapons", vweapons))
+    for key, arsenal in arsenals:
+        for i, w in enumerate(arsenal):
             _weapon(c, w, f"{path}.{key}[{i}]", skill_stats)
             wid = w.get("id") if isinstance(w, dict) else None
             if wid in ids:
                 c.bad(f"{path}.{key}[{i}].id", f"weapon id {wid!r} is used twice in this unit")
             ids.add(wid)
     items = u.get("items", [])
-    if c.is_list(items, f"{path}.items"):
+    if type(items) is not list:
+        c.is_list(items, f"{path}.items")
+    else:
         for i, it in enumerate(items):
             p = f"{path}.items[{i}]"
             if c.is_dict(it, p):
-                c.is_str(it.get("id"), f"{p}.id")
-                c.is_int(it.get("dice", 0), f"{p}.dice")
-                c.is_int(it.get("successes", 0), f"{p}.successes")
+                c.key_str(it, "id", p)
+                if "dice" in it:
+                    c.key_int(it, "dice", p)
+                if "successes" in it:
+                    c.key_int(it, "successes", p)
     statuses = u.get("statuses", [])
-    if c.is_list(statuses, f"{path}.statuses"):
+    if type(statuses) is not list:
+        c.is_list(statuses, f"{path}.statuses")
+    else:
         for i, s in enumerate(statuses):
-            if c.is_dict(s, f"{path}.statuses[{i}]"):
-                c.is_str(s.get("id"), f"{path}.statuses[{i}].id")
+            if type(s) is not dict or type(s.get("id")) is not str:
+                c.bad(f"{path}.statuses[{i}]", f"must be an object with a status id, got {s!r}")
     for i, ab in enumerate(u.get("abilities") or []):
         p = f"{path}.abilities[{i}]"
         if c.is_dict(ab, p):
-            c.is_str(ab.get("id"), f"{p}.id")
-            c.one_of(ab.get("timing"), rules.TIMINGS, f"{p}.timing")
+            c.key_str(ab, "id", p)
+            c.key_one_of(ab, "timing", rules.TIMINGS, p)
             if ab.get("uses") is not None:
-                c.is_int(ab["uses"], f"{p}.uses", 0)
+                c.key_int(ab, "uses", p, 0)
             _effects(c, ab.get("effects", []), f"{p}.effects")
-    c.point(u.get("position"), f"{path}.position")
+    pos = u.get("position")
+    if not (type(pos) is list and len(pos) == 2 and _is_num(pos[0]) and _is_num(pos[1])):
+        c.point(pos, f"{path}.position")
     if u.get("engagement") is not None:
-        c.is_str(u["engagement"], f"{path}.engagement")
+        c.key_str(u, "engagement", path)
 
 
 def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
