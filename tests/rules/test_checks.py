@@ -28,7 +28,7 @@ def test_r_check_1_counts_dice_at_or_below_the_level() -> None:
 
 
 def test_r_check_1_level_5_counts_fives_not_sixes() -> None:
-    r, c = scene(pc(skills_update={"射撃": 5}), "射撃", None, dice=[5, 6, 5, 6])
+    r, c = scene(pc(skills_update={"射撃": 5}), "射撃", 1, dice=[5, 6, 5, 6])
     assert c["successes"] == 2
 
 
@@ -149,7 +149,7 @@ def test_r_check_7_item_limited_to_listed_skills() -> None:
 
 def pool_size(u: dict, skill: str = "射撃", **enc_kw) -> int:
     """How many dice `u` rolls for a scene check of `skill` (scripted with plenty of 6s, counted after)."""
-    r = run(encounter(u, enemy(), **enc_kw), [order(u["id"], major=check(skill, None))], [6] * 30)
+    r = run(encounter(u, enemy(), **enc_kw), [order(u["id"], major=check(skill, 1))], [6] * 30)
     c = r.one("check", unit=u["id"])
     assert r.dice_used == len(c["dice"])
     return len(c["dice"])
@@ -205,7 +205,7 @@ def test_r_check_8_stun_applies_on_foot() -> None:
 def test_r_check_8_item_dice_inside_the_multiplier() -> None:
     u = on_foot(pc(statuses=[{"id": "stun", "rounds_left": 3}]))
     u["items"] = [{"id": "scope", "dice": 2, "successes": 0, "skills": None}]
-    r, c = scene(u, "射撃", None, item="scope", dice=[6] * 10)
+    r, c = scene(u, "射撃", 1, item="scope", dice=[6] * 10)
     assert len(c["dice"]) == 4  # floor((4 + 2) x 0.75)
 
 

@@ -117,8 +117,8 @@ def test_r_eng_5_distance_is_euclidean_rounded() -> None:
         return run(encounter(u, e), [order("aoi", major=attack("rifle", "oni1"))], [6] * 6)
 
     assert attack_at([300, 400]).ev("attack")  # exactly 500
-    assert attack_at([300, 401]).ev("attack")  # 500.4 -> 500
-    far = attack_at([300, 402])  # 500.8 -> 501
+    assert attack_at([20, 500]).ev("attack")  # 500.40 -> 500
+    far = attack_at([30, 500])  # 500.90 -> 501
     assert far.one("refused", unit="aoi")["reason"] == "out_of_range"
     assert far.ev("attack") == [] and far.dice_used == 0
 

@@ -41,7 +41,7 @@ def test_r_gauge_1_capacities_are_per_unit_data() -> None:
 def test_r_gauge_2_injury_stage_bonuses_on_foot() -> None:
     for taken, dice in [([10, 10, 0, 0, 0], 4), ([10, 10, 10, 0, 0], 5), ([10, 10, 10, 10, 0], 7)]:
         u = on_foot(pc(injury=gauge([10, 10, 10, 10, 1], taken)))
-        r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", None))], [6] * 10)
+        r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", 1))], [6] * 10)
         assert len(r.one("check", unit="aoi")["dice"]) == dice, taken
 
 
@@ -73,7 +73,7 @@ def test_r_gauge_2_light_and_serious_wounds_do_not_kill() -> None:
 def test_r_gauge_3_damage_stage_bonuses_while_riding() -> None:
     for taken, dice in [([10, 10, 0, 0, 0], 4), ([10, 10, 10, 0, 0], 5), ([10, 10, 10, 10, 0], 7)]:
         u = pc(vehicle_update={"damage": gauge([10] * 5, taken)})
-        r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", None))], [6] * 10)
+        r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", 1))], [6] * 10)
         assert len(r.one("check", unit="aoi")["dice"]) == dice, taken
 
 
@@ -104,22 +104,22 @@ def test_r_gauge_3_destroyed_unit_still_acts_then_is_removed_at_cleanup() -> Non
 
 def test_r_gauge_3_injury_bonus_ignored_while_riding_damage_bonus_ignored_on_foot() -> None:
     u = pc(injury=gauge([10, 10, 10, 10, 1], [10, 10, 10, 10, 0]))
-    r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", None))], [6] * 10)
+    r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", 1))], [6] * 10)
     assert len(r.one("check", unit="aoi")["dice"]) == 4
 
 
 def test_r_gauge_4_deepest_stage_only() -> None:
     u = pc(vehicle_update={"damage": gauge([10] * 5, [10, 10, 10, 10, 3])})
-    r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", None))], [6] * 10)
+    r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", 1))], [6] * 10)
     assert len(r.one("check", unit="aoi")["dice"]) == 7  # +3, not +1 +3
     u = on_foot(pc(injury=gauge([10, 10, 10, 10, 1], [10, 10, 10, 10, 0])))
-    r = run(encounter(u, enemy()), [order("aoi", major=check("回避", None))], [6] * 10)
+    r = run(encounter(u, enemy()), [order("aoi", major=check("回避", 1))], [6] * 10)
     assert len(r.one("check", unit="aoi")["dice"]) == 6  # 3 + 3, not 3 + 1 + 3
 
 
 def test_r_gauge_5_damage_beyond_last_stage_is_lost() -> None:
     e = enemy(vehicle_update={"damage": gauge([5] * 5, [5, 5, 5, 5, 4])})
-    r = shoot([1, 1, 6, 6, 6, 6], e=e)  # 10 damage, 1 fits
+    r = shoot([1, 1, 6, 6] + [6] * 5, e=e)  # 10 damage, 1 fits (大破: oni1 evades with 2 + 3 dice)
     d = r.one("damage", unit="oni1")
     assert d["amount"] == 10 and d["checked"] == [4]
     assert r.unit("oni1")["vehicle"]["damage"]["taken"] == [5, 5, 5, 5, 5]
@@ -134,7 +134,7 @@ def test_r_gauge_5_injury_overflow_lost() -> None:
 @pytest.mark.parametrize("kills", [True, False])
 def test_r_gauge_6_destroyed_at_cleanup(kills: bool) -> None:
     r = shoot(
-        [1, 1, 1, 1, 6, 6],
+        [1, 1, 1, 1] + [6] * 5,  # 大破: oni1 evades with 2 + 3 dice
         e=enemy(vehicle_update={"damage": gauge([5] * 5, [5, 5, 5, 5, 0])}),
         options={"destroyed_kills_pilot": kills},
     )
@@ -155,13 +155,12 @@ def test_r_gauge_6_destroyed_at_cleanup(kills: bool) -> None:
 
 
 def test_r_gauge_6_destroyed_unit_gone_next_round() -> None:
-    r = shoot(
-        [1, 1, 1, 1, 6, 6] + [6] * 6, e=enemy(vehicle_update={"damage": gauge([5] * 5, [5, 5, 5, 5, 0])}), rounds=2
-    )
+    r = shoot([1, 1, 1, 1] + [6] * 5, e=enemy(vehicle_update={"damage": gauge([5] * 5, [5, 5, 5, 5, 0])}), rounds=2)
     assert "oni1" not in r.one("initiative", round=2)["order"]
     # aoi's repeated attack on a removed unit does not happen
     assert len(r.ev("attack", attacker="aoi")) == 1
-    assert r.dice_used == 6
+    assert r.dice_used == 9
+    assert r.one("refused", unit="aoi", round=2)["reason"] == "target_gone"
 
 
 def test_r_gauge_7_dead_unit_stays_dead_and_out_of_initiative() -> None:

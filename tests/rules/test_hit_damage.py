@@ -147,7 +147,7 @@ def test_r_dmg_3_named_gauge_fully_checked_plus_6_into_the_other() -> None:
     assert (a["attack_successes"], a["evade_successes"], a["damage"]) == (6, 5, 5)
     d = r.one("damage", unit="aoi")
     assert d["gauge"] == "injury" and d["amount"] == 11 and d["redirected"] is True
-    assert r.unit("aoi")["injury"]["taken"] == [10, 1, 0, 0, 0]
+    assert d["taken"] == [10, 1, 0, 0, 0]  # (the 破壊 at cleanup then checks the pilot's 死亡 stage)
 
 
 def test_r_dmg_3_injury_weapon_against_full_damage_gauge_is_not_redirected() -> None:
