@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/pbp demo-battle
+	$(BIN)/pbp engine demo
 
 test: $(STAMP)
 	$(BIN)/ruff check .

@@ -172,3 +172,42 @@ def odds(
         emit({"p_success": float(p_at_least(stat, skill_level, need))})
     else:
         emit({"distribution": {str(k): float(p) for k, p in sorted(distribution(stat, skill_level).items())}})
+
+
+@engine.command()
+@click.option("--seed", default="demo", show_default=True, help="Seed of the dice stream.")
+@click.option("--rounds", default=3, show_default=True, type=int)
+@click.option("--scenario", default="tama_river", show_default=True, help="A battle scenario of the demo pack.")
+def demo(seed: str, rounds: int, scenario: str) -> None:
+    """Fight the demo campaign's battle with its ready-made PCs and print a round-by-round log."""
+    from pbp.engine.pool.describe import describe
+    from pbp.engine.pool.pack import encounter_for_scenario
+    from pbp.engine.pool.tactics import default_orders
+
+    in_range(rounds, 1, 20, "--rounds")
+    pack = load_pack_data(None)
+    pcs = [(cid, sheet) for cid, sheet in pack["characters"].items()]
+    encounter = encounter_for_scenario(pack, scenario, pcs)
+    names = {u["id"]: u.get("name") or u["id"] for u in encounter["units"]}
+    rs = find_ruleset("pool")
+    dice = SeededDice(seed)
+    click.echo(f"{scenario} — seed {seed!r}")
+    for _ in range(rounds):
+        # Every round's orders are chosen afresh from the map, as players and the GM would.
+        orders = default_orders(encounter, {"orders": []}, sides=("pc", "enemy"))
+        result = rs.resolve(encounter, orders, dice, pack=pack)
+        click.echo(f"\n== round {encounter['round']}")
+        for ev in result.events:
+            click.echo(f"  {describe(ev, names)}")
+        encounter = result.state
+        alive = [u for u in encounter["units"] if not u.get("removed")]
+        if len({u["side"] for u in alive}) < 2:
+            break
+    click.echo("\n== after the battle")
+    for u in encounter["units"]:
+        gauges = f"injury {u['injury']['taken']}"
+        if u.get("vehicle"):
+            gauges += f", damage {u['vehicle']['damage']['taken']}"
+        state = "dead" if u.get("dead") else "removed" if u.get("removed") else "standing"
+        statuses = ", ".join(s["id"] for s in u["statuses"]) or "-"
+        click.echo(f"  {names[u['id']]} ({u['side']}): {state}; {gauges}; statuses {statuses}")

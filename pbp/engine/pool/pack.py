@@ -13,8 +13,8 @@ from typing import Any
 
 from pbp.engine.errors import BadInput, Problem
 from pbp.engine.pool import rules
-from pbp.engine.pool.schema import _Checker as Checker
-from pbp.engine.pool.schema import _effects as check_effect_shapes
+from pbp.engine.pool.schema import Checker
+from pbp.engine.pool.schema import check_effects as check_effect_shapes
 
 LEVEL_MIN, LEVEL_MAX = 1, 5  # R-CHECK-3
 VEHICLE_KINDS = ("savior", "fighter", "yamatsukami")  # R-CHECK-6 names every vehicle kind

@@ -11,7 +11,7 @@ from pbp.engine.errors import Problem
 from pbp.engine.pool import rules
 
 
-class _Checker:
+class Checker:
     """Collects problems under field paths such as `units[2].skills.射撃`."""
 
     def __init__(self) -> None:
@@ -105,7 +105,7 @@ def effective_skill_stats(unit: dict, pack_skill_stats: dict[str, str] | None) -
     return merged
 
 
-def _gauge(c: _Checker, g: Any, parent: str, key: str) -> None:
+def _gauge(c: Checker, g: Any, parent: str, key: str) -> None:
     """R-GAUGE-1: five stages, each with a positive capacity and 0 <= taken <= capacity."""
     if type(g) is dict:
         cap, taken = g.get("capacity"), g.get("taken")
@@ -128,7 +128,7 @@ def _gauge(c: _Checker, g: Any, parent: str, key: str) -> None:
             c.bad(f"{path}.taken[{i}]", f"{t} is more than the stage's capacity {k}")
 
 
-def _weapon(c: _Checker, w: Any, path: str, stats: dict) -> None:
+def _weapon(c: Checker, w: Any, path: str, stats: dict) -> None:
     if type(w) is not dict:
         c.is_dict(w, path)
         return
@@ -159,7 +159,7 @@ def _weapon(c: _Checker, w: Any, path: str, stats: dict) -> None:
         c.key_int(w, "targets", path, 1)
 
 
-def _effects(c: _Checker, effects: Any, path: str) -> None:
+def check_effects(c: Checker, effects: Any, path: str) -> None:
     if not c.is_list(effects, path):
         return
     for i, e in enumerate(effects):
@@ -186,7 +186,7 @@ def _all_ints(values: Any, lo: int = -(2**63), hi: int = 2**63) -> bool:
     return all(type(v) is int and lo <= v <= hi for v in values)
 
 
-def _unit(c: _Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
+def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
     # Paths are formatted only on failure: a 200-unit encounter is validated on every resolve.
     if not c.is_dict(u, path):
         return
@@ -267,7 +267,7 @@ def _unit(c: _Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None
             c.key_one_of(ab, "timing", rules.TIMINGS, p)
             if ab.get("uses") is not None:
                 c.key_int(ab, "uses", p, 0)
-            _effects(c, ab.get("effects", []), f"{p}.effects")
+            check_effects(c, ab.get("effects", []), f"{p}.effects")
     pos = u.get("position")
     if not (type(pos) is list and len(pos) == 2 and _is_num(pos[0]) and _is_num(pos[1])):
         c.point(pos, f"{path}.position")
@@ -277,7 +277,7 @@ def _unit(c: _Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None
 
 def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
     """Every problem in an ENCOUNTER.json (spec/engine-cli.md)."""
-    c = _Checker()
+    c = Checker()
     if not c.is_dict(encounter, ""):
         return c.problems
     if encounter.get("ruleset", "pool") != "pool":
@@ -313,7 +313,7 @@ def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None =
             c.one_of(g.get("timing"), rules.GIMMICK_TIMINGS, f"{p}.timing")
             if g.get("area") is not None:
                 c.rect(g["area"], f"{p}.area")
-            _effects(c, g.get("effects", []), f"{p}.effects")
+            check_effects(c, g.get("effects", []), f"{p}.effects")
     return c.problems
 
 
@@ -325,7 +325,7 @@ def _all_weapons(u: dict) -> list[dict]:
     return list(u.get("weapons") or []) + list((u.get("vehicle") or {}).get("weapons") or [])
 
 
-def _toward(c: _Checker, act: dict, path: str, unit_ids: set, required: bool) -> None:
+def _toward(c: Checker, act: dict, path: str, unit_ids: set, required: bool) -> None:
     t = act.get("toward")
     if t is None:
         if required:
@@ -337,7 +337,7 @@ def _toward(c: _Checker, act: dict, path: str, unit_ids: set, required: bool) ->
         c.point(t, f"{path}.toward")
 
 
-def _action(c: _Checker, act: Any, path: str, kind: str, u: dict, units: dict, skill_stats: dict) -> None:
+def _action(c: Checker, act: Any, path: str, kind: str, u: dict, units: dict, skill_stats: dict) -> None:
     if act is None or not c.is_dict(act, path):
         return
     types = rules.MINOR_TYPES if kind == "minor" else rules.MAJOR_TYPES
@@ -387,7 +387,7 @@ def _action(c: _Checker, act: Any, path: str, kind: str, u: dict, units: dict, s
 
 def validate_orders(orders: Any, encounter: dict, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
     """Every problem in an ORDERS.json against its (valid) encounter."""
-    c = _Checker()
+    c = Checker()
     if not c.is_dict(orders, "") or not c.is_list(orders.get("orders", []), "orders"):
         return c.problems
     units = {u["id"]: u for u in encounter["units"]}
