@@ -199,7 +199,8 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
     elif not _all_ints(stats.values(), 0):
         c.ints(stats, f"{path}.stats", 0)
     skill_stats = effective_skill_stats(u, pack_skill_stats)
-    for skill, stat in skill_stats.items():
+    own = u.get("skill_stats") or {}
+    for skill, stat in own.items():  # the pack's map may name stats this unit never uses
         if stat not in stats:
             c.bad(f"{path}.skill_stats.{skill}", f"parent stat {stat!r} is not among the unit's stats")
     skills = u.get("skills", {})
@@ -211,6 +212,8 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
         for k in skills:
             if k not in skill_stats:
                 c.bad(f"{path}.skills.{k}", f"skill {k!r} has no parent stat (skill_stats or the pack)")
+            elif k not in own and skill_stats[k] not in stats:
+                c.bad(f"{path}.stats", f"has no {skill_stats[k]!r}, the parent stat of skill {k!r}")
     _gauge(c, u.get("injury"), path, "injury")
     if u.get("move") is not None:
         c.key_int(u, "move", path, 0)
