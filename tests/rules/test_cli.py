@@ -1,0 +1,212 @@
+"""The engine's command-line contract (spec/engine-cli.md), driven through `python -m pbp engine ...`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from pool_builders import attack, encounter, enemy, order, pc
+
+from pbp.engine.odds import distribution, opposed
+
+NEEDS_POOL = True
+
+
+def pbp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pbp", "engine", *args], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
+
+
+def ok_json(p: subprocess.CompletedProcess) -> dict:
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip() == ""
+    return json.loads(p.stdout)
+
+
+def bad(p: subprocess.CompletedProcess) -> str:
+    """Exit 2, exactly one line on stderr, never a traceback; returns the line."""
+    assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr and "Traceback" not in p.stdout
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, p.stderr
+    return lines[0]
+
+
+def write(tmp_path: Path, name: str, obj) -> Path:
+    path = tmp_path / name
+    path.write_text(obj if isinstance(obj, str) else json.dumps(obj, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def files(tmp_path: Path, enc=None, orders=None) -> tuple[Path, Path]:
+    enc = enc or encounter(pc(), enemy())
+    orders = orders if orders is not None else [order("aoi", major=attack("rifle", "oni1"))]
+    return write(tmp_path, "encounter.json", enc), write(tmp_path, "orders.json", {"orders": orders})
+
+
+# odds ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("R-CHECK-2")
+def test_odds_need_gives_exact_p_success() -> None:
+    out = ok_json(pbp("odds", "--ruleset", "pool", "--stat", "4", "--skill-level", "3", "--need", "2"))
+    assert out == {"p_success": 0.6875}
+
+
+@pytest.mark.rule("R-HIT-2")
+def test_odds_opposed_matches_exact_computation() -> None:
+    out = ok_json(
+        pbp("odds", "--ruleset", "pool", "--stat", "4", "--skill-level", "3", "--vs-stat", "2", "--vs-level", "2")
+    )
+    p_hit, margin = opposed(4, 3, 2, 2)
+    assert out["p_hit"] == pytest.approx(float(p_hit), abs=1e-12)
+    assert out["expected_margin_given_hit"] == pytest.approx(float(margin), abs=1e-12)
+    assert 0 <= out["p_hit"] <= 1
+
+
+@pytest.mark.rule("R-CHECK-1")
+def test_odds_distribution_sums_to_one() -> None:
+    out = ok_json(pbp("odds", "--ruleset", "pool", "--stat", "3", "--skill-level", "2"))
+    dist = out["distribution"]
+    assert set(dist) == {"0", "1", "2", "3"}
+    assert sum(dist.values()) == pytest.approx(1.0)
+    assert dist["3"] == pytest.approx(float(distribution(3, 2)[3]))
+    assert dist["0"] == pytest.approx(float(Fraction(8, 27)))
+
+
+# check ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.rule("R-CHECK-1")
+def test_check_with_scripted_dice() -> None:
+    out = ok_json(
+        pbp("check", "--ruleset", "pool", "--stat", "4", "--skill-level", "3", "--need", "2", "--dice", "1,4,3,6")
+    )
+    assert out == {"dice": [1, 4, 3, 6], "successes": 2, "need": 2, "success": True}
+
+
+@pytest.mark.rule("R-CHECK-8")
+def test_check_bonuses() -> None:
+    out = ok_json(
+        pbp(
+            "check",
+            "--ruleset",
+            "pool",
+            "--stat",
+            "2",
+            "--skill-level",
+            "1",
+            "--dice-bonus",
+            "1",
+            "--success-bonus",
+            "2",
+            "--dice",
+            "1,6,6",
+        )
+    )
+    assert out["dice"] == [1, 6, 6] and out["successes"] == 3
+    assert out["need"] is None and out["success"] is None
+
+
+def test_check_dice_exhausted() -> None:
+    line = bad(pbp("check", "--ruleset", "pool", "--stat", "4", "--skill-level", "3", "--dice", "1,2,3"))
+    assert "dice exhausted after 3" in line
+
+
+def test_check_seeded_is_reproducible() -> None:
+    args = ["check", "--ruleset", "pool", "--stat", "5", "--skill-level", "3", "--seed", "cli"]
+    a, b = pbp(*args), pbp(*args)
+    assert a.returncode == 0 and a.stdout == b.stdout
+
+
+# resolve -------------------------------------------------------------------------------------------------------
+
+
+def test_resolve_with_scripted_dice(tmp_path: Path) -> None:
+    enc, orders = files(tmp_path)
+    out = ok_json(pbp("resolve", str(enc), "--orders", str(orders), "--dice", "1,3,6,2,5,2,6"))
+    assert out["dice_left"] == 1
+    attack_ev = next(e for e in out["events"] if e["type"] == "attack")
+    assert attack_ev["damage"] == 10
+    assert out["state"]["round"] == 2
+
+
+def test_resolve_dice_exhausted(tmp_path: Path) -> None:
+    enc, orders = files(tmp_path)
+    line = bad(pbp("resolve", str(enc), "--orders", str(orders), "--dice", "1,3,6"))
+    assert "dice exhausted after 3" in line
+
+
+def test_resolve_same_seed_byte_identical(tmp_path: Path) -> None:
+    orders = [order("aoi", major=attack("rifle", "oni1")), order("oni1", major=attack("spit", "aoi"))]
+    enc, orders_p = files(tmp_path, orders=orders)
+    args = ["resolve", str(enc), "--orders", str(orders_p), "--seed", "same-seed", "--rounds", "3"]
+    a, b = pbp(*args), pbp(*args)
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    out = json.loads(a.stdout)
+    assert out["seed"] == "same-seed"
+    c = pbp("resolve", str(enc), "--orders", str(orders_p), "--seed", "other-seed", "--rounds", "3")
+    assert c.returncode == 0 and json.loads(c.stdout)["seed"] == "other-seed"
+
+
+@pytest.mark.rule("R-CHECK-3")
+def test_resolve_bad_value_names_file_and_field(tmp_path: Path) -> None:
+    enc = encounter(enemy(), pc(skills_update={"射撃": 9}))
+    enc_p, orders_p = files(tmp_path, enc=enc)
+    line = bad(pbp("resolve", str(enc_p), "--orders", str(orders_p), "--dice", "1"))
+    assert "encounter.json" in line
+    assert "units[1].skills.射撃" in line
+
+
+def test_resolve_unreadable_json(tmp_path: Path) -> None:
+    enc_p = write(tmp_path, "broken.json", "{not json")
+    orders_p = write(tmp_path, "orders.json", {"orders": []})
+    line = bad(pbp("resolve", str(enc_p), "--orders", str(orders_p), "--dice", "1"))
+    assert "broken.json" in line
+
+
+def test_resolve_unknown_unit_in_orders(tmp_path: Path) -> None:
+    enc_p, orders_p = files(tmp_path, orders=[order("nobody", major=attack("rifle", "oni1"))])
+    line = bad(pbp("resolve", str(enc_p), "--orders", str(orders_p), "--dice", "1"))
+    assert "orders.json" in line and "orders[0].unit" in line
+
+
+def test_resolve_unknown_weapon(tmp_path: Path) -> None:
+    enc_p, orders_p = files(tmp_path, orders=[order("aoi", major=attack("laser", "oni1"))])
+    line = bad(pbp("resolve", str(enc_p), "--orders", str(orders_p), "--dice", "1"))
+    assert "orders.json" in line and "orders[0].major.weapon" in line
+
+
+@pytest.mark.rule("R-GM-1")
+def test_resolve_override_without_reason_exits_2(tmp_path: Path) -> None:
+    enc_p, orders_p = files(tmp_path)
+    ov = write(tmp_path, "overrides.json", {"overrides": [{"check": "r1-c1", "successes": 0, "reason": ""}]})
+    line = bad(pbp("resolve", str(enc_p), "--orders", str(orders_p), "--dice", "1,3,6,2,5,2", "--overrides", str(ov)))
+    assert "overrides.json" in line
+
+
+@pytest.mark.rule("R-GM-1")
+def test_resolve_override_and_unused(tmp_path: Path) -> None:
+    enc_p, orders_p = files(tmp_path)
+    ov = write(
+        tmp_path,
+        "overrides.json",
+        {
+            "overrides": [
+                {"check": "r1-c2", "successes": 3, "reason": "煙幕"},
+                {"check": "r1-c7", "successes": 0, "reason": "x"},
+            ]
+        },
+    )
+    out = ok_json(
+        pbp("resolve", str(enc_p), "--orders", str(orders_p), "--dice", "1,3,6,2,5,2", "--overrides", str(ov))
+    )
+    assert out["unused_overrides"] == ["r1-c7"]
+    attack_ev = next(e for e in out["events"] if e["type"] == "attack")
+    assert attack_ev["hit"] is False and attack_ev["overrides"][0]["reason"] == "煙幕"
