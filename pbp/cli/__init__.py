@@ -20,9 +20,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from pbp.cli import engine, pack
+    from pbp.cli import campaign, db, demo, engine, pack, rounds, verify
 
-    for module in (engine, pack):
+    for module in (engine, pack, db, campaign, rounds, demo, verify):
         module.register(cli)
 
 

@@ -67,6 +67,7 @@ def up(migrator, db):
     class Scenario(Model):
         campaign = ForeignKeyField(Campaign)
         slug = CharField(max_length=64)
+        pack_scenario = CharField(max_length=64)
         title = CharField(max_length=200)
         kind = CharField(max_length=16, default="battle")
         public_text = TextField(default="")

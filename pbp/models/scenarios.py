@@ -10,8 +10,10 @@ from pbp.models.campaigns import Campaign, Character
 
 class Scenario(BaseModel):
     campaign = peewee.ForeignKeyField(Campaign, backref="scenarios")
-    #: The scenario's id inside the campaign pack.
+    #: Unique in the campaign (URLs); the same pack scenario may run more than once (for another group).
     slug = peewee.CharField(max_length=64)
+    #: The scenario's id inside the campaign pack.
+    pack_scenario = peewee.CharField(max_length=64)
     title = peewee.CharField(max_length=200)
     kind = peewee.CharField(max_length=16, default="battle")  # battle | scene
     public_text = peewee.TextField(default="")

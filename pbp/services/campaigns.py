@@ -6,18 +6,23 @@ campaign keeps playing by the numbers it was loaded with. Reloading updates the 
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from pbp import packs
 from pbp.db import write_transaction
+from pbp.errors import UserError
 from pbp.models import Campaign, Scenario, ScenarioSecret
 from pbp.services import audit
+from pbp.services._common import get_or_fail
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 DEFAULT_TIMEZONE = "Asia/Tokyo"
 DEFAULT_ENTRY_LIMIT = 800
 DEFAULT_SLOTS = 4
+_SLUG = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
@@ -41,21 +46,72 @@ def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SY
         else:
             campaign = existing
             Campaign.update(**fields, **({"gm": gm_id} if gm_id else {})).where(Campaign.id == campaign.id).execute()
-        for slug, spec in pack.get("scenarios", {}).items():
-            if slug in known:
-                continue
-            scenario = Scenario.create(
-                campaign=campaign.id,
-                slug=slug,
-                title=spec.get("ja") or spec.get("en") or slug,
-                kind=spec.get("kind", "battle"),
-                public_text=spec.get("description", ""),
-                slots=_slots(spec, info),
-                created_at=now,
-            )
-            ScenarioSecret.create(scenario=scenario.id, gm_notes=spec.get("gm_notes", ""), setup=spec)
+        for slug in pack.get("scenarios", {}):
+            if slug not in known:
+                add_scenario(campaign, slug, slug=slug, now=now)
         audit.log("campaign.load", f"campaign:{campaign.id}", now, actor_id=gm_id, pack=str(pack_dir))
     return Campaign.get_by_id(campaign.id)
+
+
+def add_scenario(
+    campaign: Campaign,
+    pack_scenario: str,
+    *,
+    slug: str,
+    now: datetime,
+    slots: int | None = None,
+    signup_deadline: datetime | None = None,
+) -> Scenario:
+    """A run of one of the pack's scenarios (inside the caller's transaction); its GM notes and setup go to the
+    secret table."""
+    spec = campaign.pack["scenarios"][pack_scenario]
+    scenario = Scenario.create(
+        campaign=campaign.id,
+        slug=slug,
+        pack_scenario=pack_scenario,
+        title=spec.get("ja") or spec.get("en") or slug,
+        kind=spec.get("kind", "battle"),
+        public_text=spec.get("description", ""),
+        slots=slots or _slots(spec, campaign.pack["campaign"]),
+        signup_deadline=signup_deadline,
+        created_at=now,
+    )
+    ScenarioSecret.create(scenario=scenario.id, gm_notes=spec.get("gm_notes", ""), setup=spec)
+    return scenario
+
+
+def create_scenario(
+    campaign_id: int,
+    pack_scenario: str,
+    *,
+    slug: str,
+    slots: int | None = None,
+    signup_deadline: datetime | None = None,
+    actor_id: int | None = None,
+    clock: Clock = SYSTEM,
+) -> Scenario:
+    """The GM runs a pack scenario (again, e.g. for a second group) under a new slug."""
+    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    if pack_scenario not in campaign.pack.get("scenarios", {}):
+        raise UserError(f"the pack has no scenario {pack_scenario!r}")
+    if not _SLUG.match(slug):
+        raise UserError("a slug is 1-64 letters, digits, '_' or '-'", "slug")
+    if Scenario.get_or_none(Scenario.campaign == campaign_id, Scenario.slug == slug) is not None:
+        raise UserError(f"the campaign already has a scenario {slug!r}", "slug")
+    if slots is not None and slots < 1:
+        raise UserError("slots must be at least 1", "slots")
+    now = to_db(clock.now())
+    with write_transaction():
+        scenario = add_scenario(
+            campaign,
+            pack_scenario,
+            slug=slug,
+            now=now,
+            slots=slots,
+            signup_deadline=to_db(signup_deadline) if signup_deadline else None,
+        )
+        audit.log("scenario.create", f"scenario:{scenario.id}", now, actor_id=actor_id, pack_scenario=pack_scenario)
+    return scenario
 
 
 def _slots(spec: dict[str, Any], info: dict[str, Any]) -> int:

@@ -73,10 +73,10 @@ def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, cl
     """Change the sheet's gear, abilities and text (R-GEAR-1: swapped freely within the limits); stats, skill levels
     and growth points change only through growth requests and the GM."""
     character, campaign = _own_character(character_id, user_id)
-    _check_sheet(campaign, sheet)
     changed = [k for k in GROWTH_KEYS if sheet.get(k) != character.sheet.get(k)]
     if changed:
         raise UserError(f"{changed[0]} change only through a growth request (成長申請) or the GM", changed[0])
+    _check_sheet(campaign, sheet)
     with write_transaction():
         _save(character, sheet, to_db(clock.now()))
     return Character.get_by_id(character_id)

@@ -20,7 +20,8 @@ from typing import Any, NoReturn
 from pbp import reports
 from pbp.db import is_sqlite, write_transaction
 from pbp.engine import seed_hash
-from pbp.engine.pool.pack import encounter_for_scenario
+from pbp.engine.pool.pack import encounter_for_scenario, unit_from_sheet
+from pbp.engine.pool.rules import DEFAULT_OPTIONS
 from pbp.errors import UserError
 from pbp.models import (
     Campaign,
@@ -214,13 +215,13 @@ def cancel_round(round_id: int, *, reason: str, actor_id: int | None = None, clo
 
 def round_encounter(rnd: Round) -> dict[str, Any]:
     """The encounter a round starts from: the state the previous round left, or (first round) the pack's scenario
-    with the joined, living characters in the order they joined."""
+    with the joined, living characters in the order they joined (a scene: the characters alone, R-GM-2)."""
     scenario = Scenario.get_by_id(rnd.scenario_id)
     secret = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id)
     if secret.encounter_state is not None:
         encounter = copy.deepcopy(secret.encounter_state)
     else:
-        campaign = Campaign.get_by_id(scenario.campaign_id)
+        pack = Campaign.get_by_id(scenario.campaign_id).pack
         pcs = [
             (unit_id(c.id), c.sheet)
             for c in Character.select()
@@ -228,7 +229,16 @@ def round_encounter(rnd: Round) -> dict[str, Any]:
             .where(Participation.scenario == scenario.id, Participation.status == "joined", Character.alive)
             .order_by(Participation.id)
         ]
-        encounter = encounter_for_scenario(campaign.pack, scenario.slug, pcs)
+        if scenario.kind == "scene":
+            encounter = {
+                "ruleset": "pool",
+                "options": {**DEFAULT_OPTIONS, **(pack.get("options") or {})},
+                "units": [unit_from_sheet(pack, sheet, uid, "pc", [0, 0]) for uid, sheet in pcs],
+                "terrain": [],
+                "gimmicks": [],
+            }
+        else:
+            encounter = encounter_for_scenario(pack, scenario.pack_scenario, pcs)
     encounter["round"] = rnd.number
     return encounter
 

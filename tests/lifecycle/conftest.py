@@ -1,0 +1,117 @@
+"""Fixtures of the lifecycle tests: a fresh database per test, SQLite always and PostgreSQL when
+`PBP_TEST_DATABASE_URL` is set (each test then gets its own schema, dropped afterwards), and a small world.
+
+`db_url` is also exported as DATABASE_URL, so subprocesses (`pbp ...`, crash and race workers) use the same one.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from urllib.parse import quote
+
+import peewee
+import psycopg
+import pytest
+
+from pbp import db as pbp_db
+from pbp import migrations
+from pbp.services.clock import FixedClock
+
+PG_URL = os.environ.get("PBP_TEST_DATABASE_URL")
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)] if PG_URL else ["sqlite"]
+START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # 21:00 in Asia/Tokyo
+
+
+def pg_schema_url(schema: str) -> str:
+    """PBP_TEST_DATABASE_URL with its search_path set to `schema` (psycopg passes `options` to the server)."""
+    sep = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[str]:
+    """An empty database's URL, exported as DATABASE_URL."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'pbp.sqlite3'}"
+        monkeypatch.setenv("DATABASE_URL", url)
+        yield url
+        return
+    schema = f"pbp_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    url = pg_schema_url(schema)
+    monkeypatch.setenv("DATABASE_URL", url)
+    try:
+        yield url
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[peewee.Database]:
+    """The migrated database, bound and connected for the test."""
+    database = pbp_db.bind(db_url)
+    with database.connection_context():
+        migrations.upgrade(database)
+        yield database
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(START)
+
+
+@dataclass
+class World:
+    """The demo campaign with a GM, two players whose characters joined the battle scenario."""
+
+    gm: int
+    players: list[int]
+    campaign: int
+    scenario: int
+    characters: list[int]
+    clock: FixedClock
+
+    def order(self, target: str = "kagachi1") -> dict:
+        return {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": [target]}}
+
+    def new_round(self, *, deadline_in: float = 3600, open_it: bool = True) -> int:
+        from pbp.services import rounds
+
+        rnd = rounds.create_round(self.scenario, self.clock.now() + timedelta(seconds=deadline_in), clock=self.clock)
+        if open_it:
+            rounds.open_round(rnd.id, clock=self.clock)
+        return rnd.id
+
+
+def make_world(clock: FixedClock, *, scenario_slug: str = "tama_river") -> World:
+    from pbp.models import Scenario
+    from pbp.paths import DEMO_PACK_DIR
+    from pbp.services import accounts, campaigns, characters, scenarios
+
+    gm = accounts.create_user("gm", "gm-password", clock=clock)
+    campaign = campaigns.load_campaign(DEMO_PACK_DIR, gm_id=gm.id, clock=clock)
+    scenario = Scenario.get(Scenario.campaign == campaign.id, Scenario.slug == scenario_slug)
+    players, chars = [], []
+    for name, pc in (("player1", "aoi"), ("player2", "aoi")):
+        user = accounts.create_user(name, "player-password", clock=clock)
+        character = characters.create_character(campaign.id, user.id, campaign.pack["characters"][pc], clock=clock)
+        scenarios.join_scenario(scenario.id, character.id, user_id=user.id, clock=clock)
+        players.append(user.id)
+        chars.append(character.id)
+    return World(gm.id, players, campaign.id, scenario.id, chars, clock)
+
+
+@pytest.fixture
+def world(db: peewee.Database, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> World:
+    from argon2 import PasswordHasher
+
+    from pbp.services import accounts
+
+    monkeypatch.setattr(accounts, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))  # speed
+    return make_world(clock)

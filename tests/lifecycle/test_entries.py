@@ -1,0 +1,82 @@
+"""Entries: accepted only while the round is open and before its deadline, validated by the ruleset, every save
+kept in the history and answered with a receipt."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbp.errors import UserError
+from pbp.models import Entry, EntryRevision
+from pbp.services import entries, rounds
+from pbp.services.clock import to_db
+
+
+def _save(world, rid: int, i: int = 0, **kw):
+    args = {"order": world.order(), "prose": "照準を合わせる。", **kw}
+    return entries.save_entry(rid, world.characters[i], user_id=world.players[i], clock=world.clock, **args)
+
+
+def test_a_receipt_is_the_hash_of_the_canonical_entry_and_the_server_time(world) -> None:
+    rid = world.new_round()
+    receipt = _save(world, rid)
+    again = entries.receipt_for(rid, world.characters[0], world.order(), "照準を合わせる。", to_db(world.clock.now()))
+    assert receipt == again
+    assert str(receipt) == f"sha256:{receipt.digest} at 2026-12-01T12:00:00Z"
+    assert Entry.get(Entry.round == rid).receipt == receipt.digest
+
+
+def test_every_save_and_withdrawal_is_kept(world) -> None:
+    rid = world.new_round()
+    _save(world, rid)
+    world.clock.advance(60)
+    _save(world, rid, prose="書き直した。")
+    world.clock.advance(60)
+    entries.withdraw_entry(rid, world.characters[0], user_id=world.players[0], clock=world.clock)
+    assert [r.action for r in EntryRevision.select().order_by(EntryRevision.id)] == ["submit", "edit", "withdraw"]
+    assert Entry.select().count() == 0
+    with pytest.raises(UserError, match="no entry to withdraw"):
+        entries.withdraw_entry(rid, world.characters[0], user_id=world.players[0], clock=world.clock)
+
+
+def test_a_late_entry_is_refused_in_the_campaign_time_zone(world) -> None:
+    rid = world.new_round(deadline_in=3600)
+    world.clock.advance(3600)
+    with pytest.raises(UserError) as refused:
+        _save(world, rid)
+    assert str(refused.value) == "the deadline passed at 2026-12-01 22:00 (Asia/Tokyo)"
+    assert EntryRevision.select().count() == 0
+
+
+@pytest.mark.parametrize("state", ["draft", "closed", "held"])
+def test_no_entry_outside_open(world, state: str) -> None:
+    rid = world.new_round(open_it=state != "draft")
+    if state == "closed":
+        rounds.close_round(rid, clock=world.clock)
+    if state == "held":
+        rounds.hold_round(rid, reason="a rules question", clock=world.clock)
+    with pytest.raises(UserError, match=f"is {state}: entries are accepted only while it is open"):
+        _save(world, rid)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"prose": "あ" * 801}, "801 characters, over the limit of 800"),
+        ({"order": {"major": {"type": "attack", "weapon": "beam_rifle", "targets": ["ghost"]}}}, "ghost"),
+        ({"order": {"major": {"type": "attack", "weapon": "bfg", "targets": ["kagachi1"]}}}, "bfg"),
+        ({"order": {"unit": "kagachi1", "major": None}}, "not for this character"),
+    ],
+)
+def test_bad_entries_are_refused_and_change_nothing(world, changes: dict, message: str) -> None:
+    rid = world.new_round()
+    with pytest.raises(UserError, match=message):
+        _save(world, rid, **changes)
+    assert Entry.select().count() == 0 and EntryRevision.select().count() == 0
+
+
+def test_only_the_owner_enters_for_a_character(world) -> None:
+    rid = world.new_round()
+    with pytest.raises(UserError, match="not yours"):
+        entries.save_entry(
+            rid, world.characters[0], user_id=world.players[1], order=world.order(), prose="", clock=world.clock
+        )

@@ -1,0 +1,170 @@
+"""The round lifecycle's services: seeds, exactly-once resolution, the due query, overrides, publishing, the GM's
+hold/extend/cancel, and quarantine after three failures."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+import pytest
+
+from pbp.errors import UserError
+from pbp.models import AuditLog, Report, Resolution, ResolutionVersion, Round
+from pbp.services import entries, publishing, rounds
+
+
+def _enter_all(world, rid: int, n: int | None = None) -> None:
+    for uid, cid in list(zip(world.players, world.characters, strict=True))[:n]:
+        entries.save_entry(rid, cid, user_id=uid, order=world.order(), prose="撃つ。", clock=world.clock)
+
+
+def _resolved(world, *, entries_from: int | None = None) -> int:
+    rid = world.new_round()
+    _enter_all(world, rid, entries_from)
+    world.clock.advance(3600)
+    assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"
+    return rid
+
+
+def test_opening_draws_a_secret_seed_and_shows_its_hash(world) -> None:
+    a, b = Round.get_by_id(world.new_round()), Round.get_by_id(world.new_round())
+    assert len(a.seed) == 64 and a.seed != b.seed
+    assert a.seed_hash == hashlib.sha256(a.seed.encode()).hexdigest()
+    assert "seed" not in AuditLog.get(AuditLog.action == "round.open").detail
+
+
+def test_a_round_is_resolved_once_and_resolving_again_says_so(world) -> None:
+    rid = _resolved(world)
+    again = rounds.resolve_round(rid, clock=world.clock)
+    assert (again.status, again.message) == ("already", f"round {rid} is already resolved")
+    assert Resolution.select().where(Resolution.round == rid).count() == 1
+    rnd = Round.get_by_id(rid)
+    assert rnd.state == "resolved" and rnd.closed_at and rnd.resolved_at
+    assert Report.get(Report.round == rid).draft_md
+
+
+def test_units_without_entries_do_nothing(world) -> None:
+    rid = _resolved(world, entries_from=1)
+    res = Resolution.get(Resolution.round == rid)
+    assert [o["unit"] for o in res.orders["orders"]] == [f"pc{world.characters[0]}"]
+    assert not [e for e in res.events if e.get("attacker") == f"pc{world.characters[1]}"]
+
+
+def test_the_due_query_waits_for_missing_entries_only_until_the_deadline(world) -> None:
+    open_past = world.new_round(deadline_in=60)
+    closed_missing = world.new_round(deadline_in=7200)
+    _enter_all(world, closed_missing, 1)
+    rounds.close_round(closed_missing, clock=world.clock)
+    closed_complete = world.new_round(deadline_in=7200)
+    _enter_all(world, closed_complete)
+    rounds.close_round(closed_complete, clock=world.clock)
+    world.new_round(deadline_in=7200)  # open, before its deadline
+    draft = world.new_round(deadline_in=60, open_it=False)
+    world.clock.advance(61)
+    assert rounds.due_round_ids(clock=world.clock) == [open_past, closed_complete]
+    world.clock.advance(7200)
+    assert closed_missing in rounds.due_round_ids(clock=world.clock)
+    assert draft not in rounds.due_round_ids(clock=world.clock)
+    outcomes = rounds.resolve_due(clock=world.clock)
+    assert {o.status for o in outcomes} == {"resolved"} and rounds.due_round_ids(clock=world.clock) == []
+
+
+@pytest.mark.rule("R-GM-1")
+def test_an_override_re_resolves_with_the_same_dice_and_keeps_history(world) -> None:
+    rid = _resolved(world)
+    first = Resolution.get(Resolution.round == rid)
+    attack = next(e for e in first.events if e["type"] == "attack")
+    check, was = attack["attack_check"], attack["attack_successes"]
+    res = rounds.override_check(rid, check, 0, reason="the fog blinds the gunner", actor_id=world.gm, clock=world.clock)
+    assert res.version == 2 and res.overrides == [
+        {"check": check, "successes": 0, "reason": "the fog blinds the gunner"}
+    ]
+    changed = next(e for e in res.events if e["type"] == "attack" and e["attack_check"] == check)
+    assert changed["attack_dice"] == attack["attack_dice"]  # the dice are still drawn
+    assert changed["overrides"] == [{"check": check, "was": was, "now": 0, "reason": "the fog blinds the gunner"}]
+    history = list(ResolutionVersion.select().where(ResolutionVersion.round == rid))
+    assert [(h.version, h.events) for h in history] == [(1, first.events)]
+    assert Resolution.select().where(Resolution.round == rid).count() == 1
+    assert AuditLog.get(AuditLog.action == "round.override").detail["reason"] == "the fog blinds the gunner"
+
+
+@pytest.mark.parametrize(
+    ("check", "reason", "message"),
+    [
+        ("r1-c99", "why not", "has no check r1-c99"),
+        ("r1-c1", "  ", "reason must not be empty"),
+    ],
+)
+def test_a_bad_override_changes_nothing(world, check: str, reason: str, message: str) -> None:
+    rid = _resolved(world)
+    before = Resolution.get(Resolution.round == rid)
+    with pytest.raises(UserError, match=message):
+        rounds.override_check(rid, check, 0, reason=reason, clock=world.clock)
+    after = Resolution.get(Resolution.round == rid)
+    assert (after.version, after.events) == (before.version, before.events)
+
+
+def test_publishing_reveals_the_seed_and_freezes_the_round(world) -> None:
+    rid = _resolved(world)
+    with pytest.raises(UserError, match="seed stays secret"):
+        publishing.round_bundle(rid)
+    publishing.edit_report(rid, "# 多摩川\n\n霧の中で。", actor_id=world.gm, clock=world.clock)
+    publishing.publish_round(rid, actor_id=world.gm, clock=world.clock)
+    bundle = publishing.round_bundle(rid)
+    assert bundle["seed"] == Round.get_by_id(rid).seed and bundle["format"] == "pbp-round-bundle/1"
+    assert publishing.verify_round(rid) is None
+    report = Report.get(Report.round == rid)
+    assert report.published_md.startswith("# 多摩川") and "霧の中で" in report.html
+    with pytest.raises(UserError, match="only a resolved, unpublished round"):
+        rounds.override_check(rid, "r1-c1", 0, reason="too late", clock=world.clock)
+    with pytest.raises(UserError, match="cannot become published"):
+        publishing.publish_round(rid, clock=world.clock)
+
+
+def test_hold_release_extend_and_cancel_are_logged(world) -> None:
+    rid = world.new_round(deadline_in=600)
+    rounds.hold_round(rid, reason="a rules question", actor_id=world.gm, clock=world.clock)
+    world.clock.advance(601)
+    assert rid not in rounds.due_round_ids(clock=world.clock)
+    with pytest.raises(UserError, match="is held: only an open or closed round"):
+        rounds.resolve_round(rid, clock=world.clock)
+    rounds.extend_round(rid, world.clock.now() + timedelta(hours=1), actor_id=world.gm, clock=world.clock)
+    assert rounds.release_round(rid, actor_id=world.gm, clock=world.clock).state == "open"
+    rounds.close_round(rid, clock=world.clock)
+    reopened = rounds.extend_round(rid, world.clock.now() + timedelta(hours=2), actor_id=world.gm, clock=world.clock)
+    assert reopened.state == "open"
+    rounds.cancel_round(rid, reason="the table split up", actor_id=world.gm, clock=world.clock)
+    actions = [a.action for a in AuditLog.select().where(AuditLog.target == f"round:{rid}").order_by(AuditLog.id)]
+    assert actions == [
+        "round.create",
+        "round.open",
+        "round.hold",
+        "round.extend",
+        "round.release",
+        "round.close",
+        "round.extend",
+        "round.cancel",
+    ]
+    assert all(
+        a.actor_id == world.gm for a in AuditLog.select().where(AuditLog.action.in_(["round.hold", "round.cancel"]))
+    )
+
+
+def test_three_failures_quarantine_a_round_and_each_leaves_nothing_behind(world, monkeypatch) -> None:
+    rid = world.new_round()
+    _enter_all(world, rid)
+    world.clock.advance(3600)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("engine on fire")
+
+    monkeypatch.setattr(rounds, "run_engine", broken)
+    for attempt in (1, 2, 3):
+        with pytest.raises(UserError, match=f"attempt {attempt} of 3.*engine on fire"):
+            rounds.resolve_round(rid, clock=world.clock)
+        assert Resolution.select().count() == 0
+    assert Round.get_by_id(rid).state == "quarantined"
+    assert rid not in rounds.due_round_ids(clock=world.clock)
+    monkeypatch.undo()
+    rounds.release_round(rid, actor_id=world.gm, clock=world.clock)
+    assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"

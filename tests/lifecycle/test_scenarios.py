@@ -1,0 +1,73 @@
+"""Joining scenarios: first come while slots last; over-subscribed sign-ups go to a seeded, logged lottery."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from pbp.errors import UserError
+from pbp.models import AuditLog, Campaign, Participation
+from pbp.services import campaigns, characters, scenarios
+
+
+def _extra_characters(world, n: int) -> list[tuple[int, int]]:
+    sheet = Campaign.get_by_id(world.campaign).pack["characters"]["makoto"]
+    out = []
+    for i in range(n):
+        uid = world.players[i % 2]
+        out.append((uid, characters.create_character(world.campaign, uid, sheet, clock=world.clock).id))
+    return out
+
+
+def test_join_while_slots_last(world) -> None:
+    run = campaigns.create_scenario(world.campaign, "tama_river", slug="tama-b", slots=1, clock=world.clock)
+    (u1, c1), (u2, c2) = _extra_characters(world, 2)
+    assert scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock).status == "joined"
+    with pytest.raises(UserError, match="no free slot"):
+        scenarios.join_scenario(run.id, c2, user_id=u2, clock=world.clock)
+    with pytest.raises(UserError, match="already signed up"):
+        scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock)
+
+
+def test_an_oversubscribed_signup_is_decided_by_a_logged_seeded_lottery(world) -> None:
+    deadline = world.clock.now() + timedelta(days=1)
+    run = campaigns.create_scenario(
+        world.campaign, "tama_river", slug="tama-c", slots=2, signup_deadline=deadline, clock=world.clock
+    )
+    applicants = _extra_characters(world, 5)
+    for uid, cid in applicants:
+        assert scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock).status == "applied"
+    world.clock.advance(86400)
+    assert scenarios.due_signups(clock=world.clock) == [run.id]
+    late_uid, late_cid = _extra_characters(world, 1)[0]
+    with pytest.raises(UserError, match="sign-up closed at .*lottery is pending"):
+        scenarios.join_scenario(run.id, late_cid, user_id=late_uid, clock=world.clock)
+
+    chosen = scenarios.close_signup(run.id, clock=world.clock)
+    assert len(chosen) == 2
+    statuses = {p.character_id: p.status for p in Participation.select().where(Participation.scenario == run.id)}
+    assert sorted(statuses.values()) == ["joined"] * 2 + ["waitlisted"] * 3
+    log = AuditLog.get(AuditLog.action == "scenario.lottery")
+    assert scenarios.lottery_order(log.detail["seed"], log.detail["applicants"])[:2] == chosen
+    assert scenarios.close_signup(run.id, clock=world.clock) == []  # a second close changes nothing
+    assert scenarios.due_signups(clock=world.clock) == []
+    # After the draw, a free slot would go first come, first served; there is none.
+    with pytest.raises(UserError, match="no free slot"):
+        scenarios.join_scenario(run.id, late_cid, user_id=late_uid, clock=world.clock)
+
+
+def test_a_signup_that_fits_needs_no_lottery(world) -> None:
+    run = campaigns.create_scenario(
+        world.campaign,
+        "tama_river",
+        slug="tama-d",
+        slots=3,
+        signup_deadline=world.clock.now() + timedelta(hours=1),
+        clock=world.clock,
+    )
+    for uid, cid in _extra_characters(world, 2):
+        scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
+    world.clock.advance(3600)
+    assert len(scenarios.close_signup(run.id, clock=world.clock)) == 2
+    assert AuditLog.get(AuditLog.action == "scenario.signup_closed").detail["seed"] is None

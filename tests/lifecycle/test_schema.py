@@ -1,0 +1,64 @@
+"""The schema is versioned: every migration applied to an empty database gives exactly the models' schema, and
+`pbp db upgrade` brings an earlier database up to date in place."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import peewee
+from playhouse.schema_diff import diff_models
+
+from pbp import db as pbp_db
+from pbp import migrations
+from pbp.models import ALL_MODELS
+
+HISTORY_TABLE = "schema_migration"
+
+
+def schema_of(db: peewee.Database) -> dict[str, dict]:
+    """Tables with their columns (name, type, nullable, primary key), indexes and foreign keys."""
+    out = {}
+    for table in sorted(t for t in db.get_tables() if t != HISTORY_TABLE):
+        out[table] = {
+            "columns": sorted((c.name, c.data_type.lower(), c.null, c.primary_key) for c in db.get_columns(table)),
+            "indexes": sorted((tuple(i.columns), bool(i.unique)) for i in db.get_indexes(table)),
+            "foreign_keys": sorted((f.column, f.dest_table, f.dest_column) for f in db.get_foreign_keys(table)),
+        }
+    return out
+
+
+def test_every_migration_on_an_empty_database_gives_the_models(db_url: str) -> None:
+    database = pbp_db.bind(db_url)
+    with database.connection_context():
+        assert migrations.upgrade(database) == [m.stem for m in sorted(migrations.MIGRATIONS_DIR.glob("[0-9]*.py"))]
+        assert not diff_models(database, ALL_MODELS), str(diff_models(database, ALL_MODELS))
+        migrated = schema_of(database)
+        database.drop_tables(ALL_MODELS)
+        database.execute_sql(f"DROP TABLE {HISTORY_TABLE}")
+        database.create_tables(ALL_MODELS)
+        assert schema_of(database) == migrated
+        assert set(migrated) == {m._meta.table_name for m in ALL_MODELS}
+
+
+def test_upgrade_from_every_earlier_version_in_place(db_url: str) -> None:
+    names = [m.name for m in migrations.runner(pbp_db.bind(db_url)).migrations()]
+    for stop_before in range(len(names)):
+        database = pbp_db.bind(db_url)
+        with database.connection_context():
+            for table in database.get_tables():
+                database.execute_sql(f'DROP TABLE "{table}"' + (" CASCADE" if db_url.startswith("postgres") else ""))
+            runner = migrations.runner(database)
+            if stop_before:
+                runner.up(target=names[stop_before - 1])
+            assert migrations.upgrade(database) == names[stop_before:]
+            assert migrations.pending(database) == []
+            assert not diff_models(database, ALL_MODELS)
+
+
+def test_pbp_db_upgrade_is_idempotent(db_url: str, tmp_path) -> None:
+    run = [sys.executable, "-m", "pbp", "db", "upgrade"]
+    first = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert "applied 0001_initial" in first.stdout
+    again = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert again.stdout.strip() == "the database is up to date"
