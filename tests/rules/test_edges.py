@@ -208,3 +208,12 @@ def test_r_bs_1_system_down_applied_this_round_needs_6() -> None:
     r = run(encounter(pc(), e), orders, [1] * 6 + [6] * 3 + [1, 1])
     assert r.one("check", unit="aoi")["need"] == 6
     assert r.status("aoi", "system_down") == {"id": "system_down", "elapsed": 1}
+
+
+def test_r_bs_3_stunned_walker_move_is_floored_whole_metres() -> None:
+    """stun x0.75 on a walking move of 10: 7 m (floored, as R-CHECK-8 floors stats); a full move is 3 x 7."""
+    u = on_foot(pc(statuses=[{"id": "stun", "rounds_left": 3}]), move=10)
+    r = run(encounter(u, enemy()), [order("aoi", minor=move([100, 0]))], [])
+    assert r.unit("aoi")["position"] == [7, 0]
+    r = run(encounter(u, enemy()), [order("aoi", major=move([100, 0], "full_move"))], [])
+    assert r.unit("aoi")["position"] == [21, 0]
