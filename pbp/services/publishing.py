@@ -53,7 +53,7 @@ def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
         }
         audit.notify(owners, "round.published", now, round=round_id)
-        audit.log("round.publish", f"round:{round_id}", now, actor_id=actor_id, dead=dead)
+        audit.log("round.publish", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=PUBLISHED, dead=dead)
     return Round.get_by_id(round_id)
 
 

@@ -71,13 +71,11 @@ class ResolveOutcome:
     message: str
 
 
-def _sources(*targets: str) -> tuple[str, ...]:
-    return tuple(s for s in STATES if set(targets) & TRANSITIONS[s])
-
-
 def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
-    """The conditional update behind every transition: it must change exactly one row."""
-    if to not in TRANSITIONS[rnd.state]:
+    """The conditional update behind every transition: it must change exactly one row. A held round goes back only
+    where the hold found it (or is cancelled), so a hold never lets a round skip a state."""
+    allowed = TRANSITIONS[rnd.state] & ({rnd.held_from, CANCELLED} if rnd.state == HELD else TRANSITIONS[rnd.state])
+    if to not in allowed:
         raise UserError(f"round {rnd.id} is {rnd.state}: it cannot become {to}")
     changed = Round.update(state=to, **changes).where(Round.id == rnd.id, Round.state == rnd.state).execute()
     if changed != 1:
@@ -112,7 +110,9 @@ def _transition(
         rnd = lock_round(round_id)
         move_state(rnd, to, now, **changes)
         note = {"reason": reason} if reason else {}
-        audit.log(action, f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, **note, **_loggable(changes))
+        audit.log(
+            action, f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=to, **note, **_loggable(changes)
+        )
     return Round.get_by_id(round_id)
 
 
@@ -153,7 +153,9 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
 
 
 def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
-    """No more entries."""
+    """No more entries (an open round only: a quarantined round goes back through `release_round`)."""
+    if get_or_fail(Round, round_id, "round").state == QUARANTINED:
+        raise UserError(f"round {round_id} is quarantined: release it to try again")
     return _transition(
         round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", closed_at=to_db(clock.now())
     )
@@ -180,25 +182,27 @@ def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
 
 def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """A new deadline (draft, open, held or closed rounds; a closed round opens again when it lies ahead)."""
-    rnd = get_or_fail(Round, round_id, "round")
     new = to_db(deadline)
     now = to_db(clock.now())
     if new <= now:
         raise UserError("the new deadline must lie in the future")
-    if rnd.state not in (DRAFT, OPEN, HELD, CLOSED):
-        raise UserError(f"round {round_id} is {rnd.state}: its deadline cannot change")
     with write_transaction():
         rnd = lock_round(round_id)
-        if rnd.state == CLOSED:
-            move_state(rnd, OPEN, now, deadline=new, closed_at=None)
-        elif Round.update(deadline=new).where(Round.id == round_id, Round.state == rnd.state).execute() != 1:
-            raise UserError(f"round {round_id} changed meanwhile; nothing done")
+        if rnd.state not in (DRAFT, OPEN, HELD, CLOSED):
+            raise UserError(f"round {round_id} is {rnd.state}: its deadline cannot change")
+        to = OPEN if rnd.state == CLOSED else rnd.state
+        if to != rnd.state:
+            move_state(rnd, to, now, deadline=new, closed_at=None)
+        else:
+            Round.update(deadline=new).where(Round.id == round_id).execute()
         audit.log(
             "round.extend",
             f"round:{round_id}",
             now,
             actor_id=actor_id,
-            was=iso_utc(rnd.deadline),
+            was=rnd.state,
+            to=to,
+            from_deadline=iso_utc(rnd.deadline),
             deadline=iso_utc(new),
         )
     return Round.get_by_id(round_id)
@@ -347,7 +351,15 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
                 raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
             done = _engine(ruleset, encounter, round_orders(round_id), claimed.seed, _overrides_of(round_id))
             _store(claimed, done, now, first=True)
-            audit.log("round.resolve", f"round:{round_id}", now, actor_id=actor_id, events=len(done["events"]))
+            audit.log(
+                "round.resolve",
+                f"round:{round_id}",
+                now,
+                actor_id=actor_id,
+                was=CLOSED,
+                to=RESOLVED,
+                events=len(done["events"]),
+            )
     except ResolutionFailed as e:
         _failed(round_id, str(e), actor_id=actor_id, now=now)
     return ResolveOutcome(round_id, "resolved", f"round {round_id} resolved: {len(done['events'])} events")
@@ -386,12 +398,20 @@ def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -
         rnd = lock_round(round_id)
         failures = rnd.failures + 1
         changes = {"failures": failures, "last_error": error[:500]}
-        if failures >= MAX_FAILURES and rnd.state == CLOSED:
-            move_state(rnd, QUARANTINED, now, **changes)
+        to = QUARANTINED if failures >= MAX_FAILURES and rnd.state == CLOSED else rnd.state
+        if to != rnd.state:
+            move_state(rnd, to, now, **changes)
         else:
             Round.update(**changes).where(Round.id == round_id).execute()
         audit.log(
-            "round.resolve_failed", f"round:{round_id}", now, actor_id=actor_id, error=error[:500], failures=failures
+            "round.resolve_failed",
+            f"round:{round_id}",
+            now,
+            actor_id=actor_id,
+            was=rnd.state,
+            to=to,
+            error=error[:500],
+            failures=failures,
         )
     quarantined = " (quarantined)" if failures >= MAX_FAILURES else ""
     raise UserError(f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {error}")

@@ -1,0 +1,124 @@
+"""The command line over the services: `pbp demo`, `pbp verify`, `pbp export-round`, `pbp rounds ...`, run as a
+user would, from another directory, with the database under PBP_INSTANCE."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An instance folder holding the demo (SQLite, the embedded default)."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    folder = tmp_path / "instance"
+    monkeypatch.setenv("PBP_INSTANCE", str(folder))
+    assert pbp("demo", "--deadline-in", "600", cwd=tmp_path).returncode == 0
+    return folder
+
+
+def pbp(*args: str, cwd: Path | None = None, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run the command line in a fresh interpreter from `cwd` (never the project root)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pbp", *args], capture_output=True, text=True, cwd=cwd or "/", check=check
+    )
+
+
+def _listing() -> list[dict]:
+    return json.loads(pbp("rounds", "list", "--json", check=True).stdout)
+
+
+def test_the_demo_has_a_published_round_and_an_open_one(instance: Path) -> None:
+    assert (instance / "pbp.sqlite3").exists()
+    rows = _listing()
+    assert [(r["id"], r["scenario"], r["state"], r["resolutions"]) for r in rows] == [
+        (1, "tama_river", "published", 1),
+        (2, "tama_river", "open", 0),
+    ]
+    assert rows[1]["deadline"].endswith("Z")
+    assert pbp("rounds", "due", check=True).stdout == ""
+    again = pbp("demo")
+    assert again.returncode == 2 and "already loaded" in again.stderr
+
+
+def test_verify_passes_and_names_the_first_difference_after_a_die_is_changed(instance: Path) -> None:
+    ok = pbp("verify", "1")
+    assert (ok.returncode, ok.stdout) == (0, "OK\n")
+    with sqlite3.connect(instance / "pbp.sqlite3") as conn:
+        (events,) = conn.execute("SELECT events FROM resolution WHERE round_id = 1").fetchone()
+        events = json.loads(events)
+        i = next(i for i, e in enumerate(events) if e["type"] == "attack")
+        events[i]["attack_dice"][0] = events[i]["attack_dice"][0] % 6 + 1
+        conn.execute("UPDATE resolution SET events = ? WHERE round_id = 1", (json.dumps(events),))
+    bad = pbp("verify", "1")
+    assert bad.returncode == 1
+    assert bad.stdout.startswith(f"DIFFERENT: events[{i}].attack_dice[0]: stored ")
+
+
+def test_a_bundle_verifies_without_any_database(instance: Path, tmp_path: Path, monkeypatch) -> None:
+    exported = pbp("export-round", "1", check=True).stdout
+    bundle = json.loads(exported)
+    assert {
+        "format",
+        "round",
+        "ruleset",
+        "seed",
+        "seed_hash",
+        "encounter",
+        "orders",
+        "overrides",
+        "events",
+        "state",
+    } <= set(bundle)
+    path = tmp_path / "bundle.json"
+    path.write_text(exported, encoding="utf-8")
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "nowhere"))
+    assert pbp("verify", "--bundle", str(path)).stdout == "OK\n"
+    assert not (tmp_path / "nowhere").exists()
+    bundle["seed"] = "0" * 64
+    path.write_text(json.dumps(bundle), encoding="utf-8")
+    bad = pbp("verify", "--bundle", str(path))
+    assert bad.returncode == 1 and bad.stdout.startswith("DIFFERENT: seed_hash:")
+
+
+def test_export_refuses_an_unpublished_round(instance: Path) -> None:
+    refused = pbp("export-round", "2")
+    assert refused.returncode == 2
+    assert refused.stderr == "pbp: round 2 is open: its seed stays secret until it is published\n"
+
+
+def test_round_commands_drive_the_open_round_to_published(instance: Path) -> None:
+    assert pbp("round", "resolve", "2", check=True).stdout.startswith("round 2 resolved")
+    again = pbp("round", "resolve", "2")
+    assert (again.returncode, again.stdout) == (0, "round 2 is already resolved\n")
+    listing = pbp("rounds", "list", check=True).stdout
+    assert "resolutions=1" in listing.splitlines()[1]
+    no_reason = pbp("round", "override", "2", "r2-c1", "0")
+    assert no_reason.returncode == 2 and "--reason" in no_reason.stderr
+    assert pbp("round", "override", "2", "r2-c1", "0", "--reason", "smoke").returncode == 0
+    published = pbp("round", "publish", "2", check=True).stdout
+    assert published.startswith("round 2: published, seed ")
+    assert pbp("verify", "2").stdout == "OK\n"
+
+
+def test_errors_are_one_line_and_exit_2(instance: Path) -> None:
+    missing = pbp("round", "open", "99")
+    assert (missing.returncode, missing.stderr) == (2, "pbp: no round 99\n")
+    wrong = pbp("round", "close", "1")
+    assert (wrong.returncode, wrong.stderr) == (2, "pbp: round 1 is published: it cannot become closed\n")
+
+
+def test_commands_refuse_an_uninitialised_database(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "empty"))
+    refused = pbp("rounds", "list")
+    assert refused.returncode == 2 and "run `pbp db upgrade`" in refused.stderr
+    assert pbp("db", "init", check=True).stdout == "applied 0001_initial\n"
+    assert pbp("rounds", "list", "--json", check=True).stdout == "[]\n"
+    assert os.path.exists(tmp_path / "empty" / "pbp.sqlite3")
