@@ -210,3 +210,21 @@ def test_resolve_override_and_unused(tmp_path: Path) -> None:
     assert out["unused_overrides"] == ["r1-c7"]
     attack_ev = next(e for e in out["events"] if e["type"] == "attack")
     assert attack_ev["hit"] is False and attack_ev["overrides"][0]["reason"] == "煙幕"
+
+
+@pytest.mark.rule("R-CHECK-3")
+def test_odds_level_out_of_range_exits_2() -> None:
+    line = bad(pbp("odds", "--ruleset", "pool", "--stat", "4", "--skill-level", "7", "--need", "2"))
+    assert "--skill-level" in line
+
+
+def test_scripted_die_out_of_range_exits_2(tmp_path: Path) -> None:
+    enc, orders = files(tmp_path)
+    line = bad(pbp("resolve", str(enc), "--orders", str(orders), "--dice", "1,9"))
+    assert "--dice" in line
+
+
+def test_resolve_missing_file_exits_2(tmp_path: Path) -> None:
+    _, orders = files(tmp_path)
+    line = bad(pbp("resolve", str(tmp_path / "nowhere.json"), "--orders", str(orders), "--dice", "1"))
+    assert "nowhere.json" in line

@@ -158,3 +158,13 @@ def test_r_fix_8_on_foot_moves_by_own_move() -> None:
     assert r.unit("aoi")["position"] == [10, 0]
     r = run(encounter(u, enemy()), [order("aoi", major=move([100, 0], "full_move"))], [])
     assert r.unit("aoi")["position"] == [30, 0]
+
+
+def test_r_eng_3_dead_members_do_not_count_toward_the_cap() -> None:
+    crowd = [pc(f"p{i}", engagement="e1") for i in range(5)] + [
+        enemy(f"o{i}", position=[0, 0], engagement="e1") for i in range(5)
+    ]
+    crowd[-1].update(dead=True, removed=True)
+    late = enemy("o9", position=[50, 0])
+    r = run(encounter(*crowd, late), [order("o9", minor=move("p0"))], [])
+    assert r.unit("o9")["engagement"] == "e1"  # nine living characters plus o9
