@@ -228,3 +228,23 @@ def test_resolve_missing_file_exits_2(tmp_path: Path) -> None:
     _, orders = files(tmp_path)
     line = bad(pbp("resolve", str(tmp_path / "nowhere.json"), "--orders", str(orders), "--dice", "1"))
     assert "nowhere.json" in line
+
+
+def test_seeded_resolve_dice_are_the_documented_stream(tmp_path: Path) -> None:
+    """Anyone can re-derive a published round's dice from the revealed seed with docs/dice.md's code."""
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "dice.md").read_text(encoding="utf-8")
+    ns: dict = {}
+    exec(re.findall(r"```python\n(.*?)```", doc, flags=re.S)[0], ns)
+    orders = [order("aoi", major=attack("rifle", "oni1")), order("oni1", major=attack("spit", "aoi"))]
+    enc, orders_p = files(tmp_path, orders=orders)
+    out = ok_json(pbp("resolve", str(enc), "--orders", str(orders_p), "--seed", "verify-me", "--rounds", "2"))
+    used: list[int] = []
+    for e in out["events"]:
+        if e["type"] == "attack":
+            used += (e.get("attack_dice") or []) + (e.get("evade_dice") or [])
+        elif e["type"] == "check":
+            used += e.get("dice") or []
+    assert len(used) >= 12
+    assert used == ns["dice"]("verify-me", len(used))

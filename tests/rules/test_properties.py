@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from pool_builders import attack, canonical, check, encounter, enemy, gauge, move, order, pc, run
 
-from pbp.engine import ScriptedDice
+from pbp.engine import ScriptedDice, SeededDice
 from pbp.engine.checks import count_successes, roll_check
 from pbp.engine.errors import DiceExhausted
 from pbp.engine.odds import distribution, opposed, p_at_least
@@ -151,6 +151,10 @@ def test_seeded_resolve_is_deterministic(battle, seed: str) -> None:
     a = run(enc, orders, seed=seed, rounds=rounds)
     b = run(enc, orders, seed=seed, rounds=rounds)
     assert canonical(a.res) == canonical(b.res)
+    # the dice the events report are exactly the seeded stream's first dice, in order (docs/dice.md)
+    used = rolled_dice(a.events)
+    assert used == SeededDice(seed).roll(len(used))
+    assert a.dice_used == len(used)
 
 
 @SETTINGS
