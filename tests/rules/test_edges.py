@@ -217,3 +217,55 @@ def test_r_bs_3_stunned_walker_move_is_floored_whole_metres() -> None:
     assert r.unit("aoi")["position"] == [7, 0]
     r = run(encounter(u, enemy()), [order("aoi", major=move([100, 0], "full_move"))], [])
     assert r.unit("aoi")["position"] == [21, 0]
+
+
+def test_r_minor_1_swap_torso_into_arm() -> None:
+    cannon = weapon("cannon", damage=10, ammo=2, rng=(0, 900), slot="torso")
+    u = pc(vehicle_update={"weapons": [rifle(), cannon]})
+    r = run(encounter(u, enemy()), [order("aoi", minor={"type": "swap", "weapon": "cannon", "with": "rifle"})], [])
+    s = r.one("swap", unit="aoi")
+    assert (s["weapon"], s["slot"], s["with"], s["with_slot"]) == ("cannon", "arm", "rifle", "torso")
+    assert {w["id"]: w["slot"] for w in r.unit("aoi")["vehicle"]["weapons"]} == {"rifle": "torso", "cannon": "arm"}
+
+
+def test_r_fix_6_lock_on_from_an_ability_fires_next_round() -> None:
+    mark = {
+        "id": "mark",
+        "timing": "major",
+        "uses": None,
+        "effects": [{"kind": "status", "id": "lock_on", "on": "target"}],
+    }
+    e = enemy(vehicle_update={"damage": gauge([50] * 5)})
+    r = run(
+        encounter(pc(abilities=[mark]), e),
+        [order("aoi", major={"type": "ability", "id": "mark", "target": "oni1"})],
+        [],
+    )
+    assert r.status("oni1", "lock_on") == {"id": "lock_on", "fires_at_round": 2}
+
+
+def test_r_fix_6_lock_on_from_a_cleanup_gimmick_fires_at_the_next_cleanup() -> None:
+    beacon = {
+        "id": "beacon",
+        "timing": "cleanup",
+        "area": None,
+        "effects": [{"kind": "status", "id": "lock_on", "on": "area"}],
+    }
+    u = pc(vehicle_update={"damage": gauge([50] * 5)})
+    r = run(encounter(u, enemy(vehicle_update={"damage": gauge([50] * 5)}), gimmicks=[beacon]), [], [], rounds=2)
+    beams = r.ev("damage", unit="aoi", source="lock_on")
+    assert [b["round"] for b in beams] == [2]
+    assert r.status("aoi", "lock_on") == {"id": "lock_on", "fires_at_round": 3}
+
+
+def test_restore_never_below_zero() -> None:
+    rep = {
+        "id": "repair",
+        "timing": "major",
+        "uses": None,
+        "effects": [{"kind": "restore", "gauge": "damage", "value": 100, "on": "self"}],
+    }
+    u = pc(abilities=[rep], vehicle_update={"damage": gauge([10] * 5, [10, 5, 0, 0, 0])})
+    r = run(encounter(u, enemy()), [order("aoi", major={"type": "ability", "id": "repair", "target": None})], [])
+    assert r.unit("aoi")["vehicle"]["damage"]["taken"] == [0] * 5
+    assert r.one("restore", unit="aoi")["amount"] == 15
