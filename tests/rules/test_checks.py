@@ -137,11 +137,9 @@ def test_r_check_7_item_limited_to_listed_skills() -> None:
     u = on_foot(pc())
     u["items"] = [{"id": "boots", "dice": 2, "successes": 2, "skills": ["回避"]}]
     r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", 1, "boots"))], [1, 1, 6, 6])
-    checks = r.ev("check", unit="aoi")
-    if checks:  # rolled without the item
-        assert len(checks[0]["dice"]) == 4 and checks[0]["successes"] == 2
-    else:  # or refused as not applicable
-        assert r.one("refused", unit="aoi")["reason"] == "item_not_applicable"
+    # pbp's reading (docs/rules/pool.md): the order is refused, nothing rolled, the item never applies
+    assert r.one("refused", unit="aoi")["reason"] == "item_not_applicable"
+    assert r.ev("check") == [] and r.dice_used == 0
 
 
 # R-CHECK-8 -----------------------------------------------------------------------------------------------------
