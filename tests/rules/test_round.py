@@ -293,3 +293,15 @@ def test_r_clean_1_order_beams_then_statuses_then_removal() -> None:
         s["id"] not in ("lock_on", "stun", "blind") for s in aoi["statuses"]
     )
     assert r.dice_used == 0
+
+
+def test_r_round_1_initiative_recomputed_every_round() -> None:
+    """oni1 starts at 中破 (感覚 3 + 1 = 4, ties aoi, acts second); aoi's hit puts it at 大破 (3 + 3 = 6): it leads
+    round 2."""
+    e = enemy(vehicle_update={"damage": gauge([5] * 5, [5, 5, 5, 0, 0])})
+    orders = [order("aoi", major=attack("rifle", "oni1"))]
+    # round 1: aoi 4 dice (1 success) vs oni1's 2 + 1 evasion dice (0): 9 damage -> 大破; round 2: aoi misses
+    r = run(encounter(pc(), e), orders, [1, 6, 6, 6, 6, 6, 6] + [6] * 4 + [6] * 5, rounds=2)
+    assert initiative(r, 1) == ["aoi", "oni1"]
+    assert initiative(r, 2) == ["oni1", "aoi"]
+    assert r.dice_left == 0
