@@ -9,7 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from pool_builders import attack, encounter, enemy, order, pc
+from pool_builders import attack, check, encounter, enemy, order, pc
 
 from pbp.engine.odds import distribution, opposed
 
@@ -248,3 +248,17 @@ def test_seeded_resolve_dice_are_the_documented_stream(tmp_path: Path) -> None:
             used += e.get("dice") or []
     assert len(used) >= 12
     assert used == ns["dice"]("verify-me", len(used))
+
+
+def test_r_check_4_without_skill_stats_the_demo_pack_maps_skills(tmp_path: Path) -> None:
+    enc = encounter(pc(), enemy())
+    for u in enc["units"]:
+        del u["skill_stats"]
+    orders = [order("aoi", major=attack("rifle", "oni1")), order("oni1", major=check("芸術", 1))]
+    enc_p, orders_p = files(tmp_path, enc=enc, orders=orders)
+    out = ok_json(pbp("resolve", str(enc_p), "--orders", str(orders_p), "--dice", ",".join(["1"] * 7)))
+    a = next(e for e in out["events"] if e["type"] == "attack")
+    assert len(a["attack_dice"]) == 4 and len(a["evade_dice"]) == 2  # 射撃 -> 感覚 4, 回避 -> 肉体 2
+    c = next(e for e in out["events"] if e["type"] == "check")
+    assert len(c["dice"]) == 1  # 芸術 -> 文化 1 (oni1)
+    assert out["dice_left"] == 0
