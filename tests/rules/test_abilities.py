@@ -17,6 +17,8 @@ def use(aid: str, target: str | None = None) -> dict:
     return {"type": "ability", "id": aid, "target": target}
 
 
+@pytest.mark.rule("R-MINOR-1")
+@pytest.mark.rule("R-CHECK-8")
 def test_minor_ability_dice_effect_then_attack() -> None:
     aim = ability("aim", "minor", [{"kind": "dice", "value": 2, "skills": ["射撃"], "rounds": 1}])
     u = pc(abilities=[aim])
@@ -28,12 +30,14 @@ def test_minor_ability_dice_effect_then_attack() -> None:
     assert r.dice_left == 0
 
 
+@pytest.mark.rule("R-CHECK-8")
 def test_ability_dice_effect_limited_to_its_skills() -> None:
     aim = ability("aim", "minor", [{"kind": "dice", "value": 2, "skills": ["白兵"], "rounds": 1}])
     r = run(encounter(pc(abilities=[aim]), enemy()), [order("aoi", minor=use("aim"), major=check("射撃", 1))], [6] * 4)
     assert len(r.one("check", unit="aoi")["dice"]) == 4
 
 
+@pytest.mark.rule("R-CHECK-8")
 def test_ability_successes_effect() -> None:
     luck = ability("luck", "minor", [{"kind": "successes", "value": 2, "skills": None, "rounds": 1}])
     r = run(encounter(pc(abilities=[luck]), enemy()), [order("aoi", minor=use("luck"), major=check("芸術", 2))], [6, 6])
@@ -41,6 +45,7 @@ def test_ability_successes_effect() -> None:
     assert c["successes"] == 2 and c["success"] is True
 
 
+@pytest.mark.rule("R-MINOR-1")
 def test_ability_uses_run_out() -> None:
     aim = ability("aim", "minor", [{"kind": "dice", "value": 1, "skills": None, "rounds": 1}], uses=1)
     orders = [order("aoi", minor=use("aim"), major=check("射撃", 1))]
@@ -50,6 +55,7 @@ def test_ability_uses_run_out() -> None:
     assert [len(c["dice"]) for c in r.ev("check", unit="aoi")] == [5, 4]
 
 
+@pytest.mark.rule("R-MINOR-1")
 def test_ability_wrong_timing_refused() -> None:
     strike = ability("strike", "major", [{"kind": "successes", "value": 1, "skills": None, "rounds": 1}])
     r = run(encounter(pc(abilities=[strike]), enemy()), [order("aoi", minor=use("strike"))], [])
@@ -57,6 +63,7 @@ def test_ability_wrong_timing_refused() -> None:
 
 
 @pytest.mark.rule("R-BS-4")
+@pytest.mark.rule("R-MAJOR-1")
 def test_ability_status_on_target() -> None:
     emp = ability("emp", "major", [{"kind": "status", "id": "stun", "on": "target"}])
     r = run(encounter(pc(abilities=[emp]), enemy()), [order("aoi", major=use("emp", "oni1"))], [])
@@ -65,6 +72,7 @@ def test_ability_status_on_target() -> None:
     assert r.status("aoi", "stun") is None
 
 
+@pytest.mark.rule("R-MAJOR-1")
 def test_ability_cure_on_self() -> None:
     fix = ability("fix", "major", [{"kind": "cure", "id": "leg_damage", "on": "self"}])
     u = pc(abilities=[fix], statuses=[{"id": "leg_damage"}])
@@ -73,6 +81,7 @@ def test_ability_cure_on_self() -> None:
     assert r.status("aoi", "leg_damage") is None
 
 
+@pytest.mark.rule("R-MAJOR-1")
 def test_ability_restore_on_self() -> None:
     rep = ability("repair", "major", [{"kind": "restore", "gauge": "damage", "value": 7, "on": "self"}])
     u = pc(abilities=[rep], vehicle_update={"damage": gauge([10] * 5, [10, 5, 0, 0, 0])})
