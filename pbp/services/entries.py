@@ -11,11 +11,11 @@ from typing import Any
 from pbp.db import is_sqlite, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import UserError
-from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario
+from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario
 from pbp.services._common import get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.rounds import OPEN, round_encounter
+from pbp.services.rounds import OPEN, round_context, round_encounter
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ def receipt_for(
     return Receipt(canonical.digest(body), saved_at)
 
 
-def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetime) -> tuple[Round, Campaign]:
+def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetime) -> tuple[Round, Scenario]:
     """The round, locked (PostgreSQL: FOR SHARE, so a close waits for this save), if this user's character may enter
     it now; a UserError otherwise."""
     query = Round.select().where(Round.id == round_id)
@@ -50,7 +50,8 @@ def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetim
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
         raise UserError(f"character {character_id} is not yours")
-    campaign = Campaign.get_by_id(Scenario.get_by_id(rnd.scenario_id).campaign_id)
+    scenario = round_context(rnd)
+    campaign = scenario.campaign
     if rnd.state != OPEN:
         raise UserError(f"round {round_id} is {rnd.state}: entries are accepted only while it is open")
     if now >= rnd.deadline:
@@ -62,18 +63,18 @@ def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetim
     )
     if joined is None or not character.alive:
         raise UserError(f"{character.name} is not taking part in this scenario")
-    return rnd, campaign
+    return rnd, scenario
 
 
-def _check_order(rnd: Round, campaign: Campaign, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
+def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(order, dict):
         raise UserError("an order is a JSON object", "order")
     unit = unit_id(character_id)
     if order.get("unit", unit) != unit:
         raise UserError(f"the order is for {order['unit']}, not for this character ({unit})", "order")
     full = {**order, "unit": unit}
-    encounter = round_encounter(rnd)
-    problems = find_ruleset(campaign.ruleset).validate_orders({"orders": [full]}, encounter)
+    encounter = round_encounter(rnd, scenario)
+    problems = find_ruleset(scenario.campaign.ruleset).validate_orders({"orders": [full]}, encounter)
     if problems:
         raise UserError("; ".join(str(p) for p in problems), "order")
     return {k: v for k, v in full.items() if k != "unit"}
@@ -86,12 +87,11 @@ def save_entry(
     campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...)."""
     now = to_db(clock.now())
     with write_transaction():
-        rnd, campaign = _open_round_for(round_id, character_id, user_id, now)
-        if len(prose) > campaign.entry_char_limit:
-            raise UserError(
-                f"the prose has {len(prose)} characters, over the limit of {campaign.entry_char_limit}", "prose"
-            )
-        stored = _check_order(rnd, campaign, character_id, order)
+        rnd, scenario = _open_round_for(round_id, character_id, user_id, now)
+        limit = scenario.campaign.entry_char_limit
+        if len(prose) > limit:
+            raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
+        stored = _check_order(rnd, scenario, character_id, order)
         receipt = receipt_for(round_id, character_id, stored, prose, now)
         updated = (
             Entry.update(order=stored, prose=prose, receipt=receipt.digest, saved_at=now)

@@ -14,7 +14,7 @@ from pbp.services import audit
 from pbp.services._common import MARKDOWN_LIMIT, checked_text, get_or_fail
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, move_state, round_info
+from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, move_state, round_context, round_info
 from pbp.verify import build_bundle, verify_bundle
 
 
@@ -64,7 +64,7 @@ def round_bundle(round_id: int) -> dict[str, Any]:
         raise UserError(f"round {round_id} is {rnd.state}: its seed stays secret until it is published")
     res = Resolution.get(Resolution.round == round_id)
     return build_bundle(
-        round_info=round_info(rnd),
+        round_info=round_info(rnd, round_context(rnd)),
         ruleset=res.ruleset,
         seed=rnd.seed,
         seed_hash=rnd.seed_hash,

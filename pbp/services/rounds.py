@@ -11,7 +11,6 @@ the round with the same seed to the same result; the unique constraint on resolu
 
 from __future__ import annotations
 
-import copy
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -217,15 +216,26 @@ def cancel_round(round_id: int, *, reason: str, actor_id: int | None = None, clo
 # ---- resolving --------------------------------------------------------------------------------------------------
 
 
-def round_encounter(rnd: Round) -> dict[str, Any]:
+def round_context(rnd: Round) -> Scenario:
+    """The round's scenario with its campaign joined (`.campaign`), the campaign without its pack: one query."""
+    return (
+        Scenario.select(
+            Scenario, Campaign.id, Campaign.slug, Campaign.ruleset, Campaign.timezone, Campaign.entry_char_limit
+        )
+        .join(Campaign)
+        .where(Scenario.id == rnd.scenario_id)
+        .get()
+    )
+
+
+def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     """The encounter a round starts from: the state the previous round left, or (first round) the pack's scenario
     with the joined, living characters in the order they joined (a scene: the characters alone, R-GM-2)."""
-    scenario = Scenario.get_by_id(rnd.scenario_id)
-    secret = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id)
+    secret = ScenarioSecret.select(ScenarioSecret.encounter_state).where(ScenarioSecret.scenario == scenario.id).get()
     if secret.encounter_state is not None:
-        encounter = copy.deepcopy(secret.encounter_state)
+        encounter = secret.encounter_state  # freshly parsed: ours to change
     else:
-        pack = Campaign.get_by_id(scenario.campaign_id).pack
+        pack = Campaign.select(Campaign.pack).where(Campaign.id == scenario.campaign_id).get().pack
         pcs = [
             (unit_id(c.id), c.sheet)
             for c in Character.select()
@@ -260,21 +270,20 @@ def round_prose(round_id: int) -> dict[str, str]:
     }
 
 
-def _draft_report(rnd: Round, resolution: dict[str, Any], prose: dict[str, str]) -> str:
+def _draft_report(rnd: Round, scenario: Scenario, resolution: dict[str, Any], prose: dict[str, str]) -> str:
     """The generated story: the seed is withheld (the draft exists before publishing)."""
-    bundle = build_bundle(round_info=round_info(rnd), seed=None, **resolution)
+    bundle = build_bundle(round_info=round_info(rnd, scenario), seed=None, **resolution)
     return reports.draft_report(bundle, prose=prose)
 
 
-def round_info(rnd: Round) -> dict[str, Any]:
-    """The public facts of a round that a bundle carries."""
-    scenario = Scenario.get_by_id(rnd.scenario_id)
+def round_info(rnd: Round, scenario: Scenario) -> dict[str, Any]:
+    """The public facts of a round that a bundle carries (`scenario` from `round_context`)."""
     return {
         "id": rnd.id,
         "number": rnd.number,
         "scenario": scenario.slug,
         "scenario_title": scenario.title,
-        "campaign": Campaign.get_by_id(scenario.campaign_id).slug,
+        "campaign": scenario.campaign.slug,
         "deadline": iso_utc(rnd.deadline),
     }
 
@@ -343,14 +352,15 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             claimed = _claim(round_id, now)
             if isinstance(claimed, ResolveOutcome):
                 return claimed
-            scenario = Scenario.get_by_id(claimed.scenario_id)
-            ruleset = Campaign.get_by_id(scenario.campaign_id).ruleset
+            scenario = round_context(claimed)
             try:
-                encounter = round_encounter(claimed)
+                encounter = round_encounter(claimed, scenario)
             except Exception as e:
                 raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
-            done = _engine(ruleset, encounter, round_orders(round_id), claimed.seed, _overrides_of(round_id))
-            _store(claimed, done, now, first=True)
+            done = _engine(
+                scenario.campaign.ruleset, encounter, round_orders(round_id), claimed.seed, _overrides_of(round_id)
+            )
+            _store(claimed, scenario, done, now, first=True)
             audit.log(
                 "round.resolve",
                 f"round:{round_id}",
@@ -365,7 +375,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     return ResolveOutcome(round_id, "resolved", f"round {round_id} resolved: {len(done['events'])} events")
 
 
-def _store(rnd: Round, done: dict[str, Any], now: datetime, *, first: bool) -> None:
+def _store(rnd: Round, scenario: Scenario, done: dict[str, Any], now: datetime, *, first: bool) -> None:
     """Resolution row, the scenario's new encounter state and the draft report: inside the caller's transaction."""
     columns = {k: done[k] for k in ("ruleset", "encounter", "orders", "overrides", "events", "state")}
     if first:
@@ -385,7 +395,7 @@ def _store(rnd: Round, done: dict[str, Any], now: datetime, *, first: bool) -> N
             Resolution.round == rnd.id, Resolution.version == current.version
         ).execute()
     ScenarioSecret.update(encounter_state=done["state"]).where(ScenarioSecret.scenario == rnd.scenario_id).execute()
-    draft = _draft_report(rnd, {**columns, "seed_hash": done["seed_hash"]}, round_prose(rnd.id))
+    draft = _draft_report(rnd, scenario, {**columns, "seed_hash": done["seed_hash"]}, round_prose(rnd.id))
     if first:
         Report.insert(round=rnd.id, draft_md=draft, updated_at=now).execute()
     else:
@@ -455,7 +465,7 @@ def override_check(
             raise UserError(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
         Override.delete().where(Override.round == round_id, Override.check == check).execute()
         Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
-        _store(rnd, done, now, first=False)
+        _store(rnd, round_context(rnd), done, now, first=False)
         audit.log(
             "round.override", f"round:{round_id}", now, actor_id=actor_id, check=check, successes=successes, reason=why
         )
