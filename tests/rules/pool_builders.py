@@ -258,3 +258,8 @@ def run(
 
 def canonical(res: Any) -> str:
     return dumps({"state": res.state, "events": res.events, "unused": res.unused_overrides})
+
+
+def problems(enc: dict) -> list:
+    """What `validate_encounter` finds wrong with `enc` (a list of Problems; empty when it is fine)."""
+    return find_ruleset("pool").validate_encounter(copy.deepcopy(enc))

@@ -212,3 +212,15 @@ def test_r_fix_7_removed_unit_orders_refused_removed() -> None:
     for x in r.ev("refused", unit="aoi"):
         assert x["reason"] == "removed"
     assert r.dice_used == 6
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="validation gap: R-GAUGE-1 checks stages in order, but a gauge `taken: [0, 0, 10, 0, 0]` (中破 full "
+    "while 装甲 and 小破 are empty) is accepted; the engine then gives no 中破 bonus",
+)
+def test_r_gauge_1_stages_filled_out_of_order_is_bad_input() -> None:
+    from pool_builders import problems
+
+    u = pc(vehicle_update={"damage": gauge([10] * 5, [0, 0, 10, 0, 0])})
+    assert any("taken" in p.path for p in problems(encounter(u, enemy())))

@@ -150,3 +150,21 @@ def test_r_fix_2_unit_on_foot_cannot_use_a_vehicle_weapon() -> None:
     u = on_foot(pc())
     with pytest.raises(BadInput, match="rifle"):
         run(encounter(u, enemy()), [order("aoi", major=attack("rifle", "oni1"))], [6] * 6)
+
+
+def test_r_rough_1_factor_in_range_is_accepted() -> None:
+    from pool_builders import problems
+
+    assert problems(encounter(pc(), enemy(), terrain=[{"rect": [[0, 0], [9, 9]], "rough": 0.25}])) == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="validation gap: R-ROUGH-1 gives rough ground 'a factor down to 0.25', but terrain rough 0.1 is "
+    "accepted (validation only rejects factors outside (0, 1]); a rider there rolls floor(4 x 0.1) = 0 dice",
+)
+def test_r_rough_1_factor_below_a_quarter_is_bad_input() -> None:
+    from pool_builders import problems
+
+    found = problems(encounter(pc(), enemy(), terrain=[{"rect": [[0, 0], [9, 9]], "rough": 0.1}]))
+    assert any("rough" in p.path for p in found)

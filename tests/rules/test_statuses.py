@@ -285,3 +285,15 @@ def test_r_bs_4_status_outside_table_with_duration_lasts_it() -> None:
     r = run(encounter(pc(statuses=[{"id": "blind", "rounds_left": 2}]), enemy()), [], [])
     assert r.ev("status", unit="aoi", id="blind", change="ended") == []
     assert r.status("aoi", "blind") == {"id": "blind", "rounds_left": 1}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="validation gap: R-FIX-6 says statuses do not stack, but a unit listing stun twice is accepted "
+    "(both entries are kept and counted down)",
+)
+def test_r_fix_6_a_status_listed_twice_is_bad_input() -> None:
+    from pool_builders import problems
+
+    u = pc(statuses=[{"id": "stun", "rounds_left": 2}, {"id": "stun", "rounds_left": 3}])
+    assert any("statuses" in p.path for p in problems(encounter(u, enemy())))
