@@ -69,9 +69,7 @@ def test_doc_has_rule_lines() -> None:
 
 
 def test_every_rule_has_a_test() -> None:
-    required = [
-        rid for rid in doc_ids() if not rid.startswith(NOT_REQUIRED_PREFIXES) and rid not in NOT_REQUIRED
-    ]
+    required = [rid for rid in doc_ids() if not rid.startswith(NOT_REQUIRED_PREFIXES) and rid not in NOT_REQUIRED]
     missing = sorted(set(required) - ids_named_by_tests(), key=required.index)
     assert not missing, "rule ids without a test (name one in a test name or @pytest.mark.rule): " + ", ".join(missing)
 
