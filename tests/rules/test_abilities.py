@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 from pool_builders import attack, check, encounter, enemy, gauge, order, pc, run
 
-NEEDS_POOL = True
-
 
 def ability(aid: str, timing: str, effects: list[dict], uses: int | None = None) -> dict:
     return {"id": aid, "timing": timing, "uses": uses, "effects": effects}

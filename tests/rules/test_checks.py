@@ -7,8 +7,6 @@ from pool_builders import attack, check, encounter, enemy, gauge, on_foot, order
 
 from pbp.engine import BadInput
 
-NEEDS_POOL = True
-
 
 def scene(u: dict, skill: str = "射撃", need: int | None = 1, item: str | None = None, dice=None, **enc_kw):
     """One unit (plus the default enemy, idle) rolls a scene check; returns (Run, its check event)."""

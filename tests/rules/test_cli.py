@@ -13,8 +13,6 @@ from pool_builders import attack, check, encounter, enemy, order, pc
 
 from pbp.engine.odds import distribution, opposed
 
-NEEDS_POOL = True
-
 
 def pbp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(

@@ -21,8 +21,6 @@ from pool_builders import (
 
 from pbp.engine import BadInput
 
-NEEDS_POOL = True
-
 
 @pytest.mark.parametrize(
     ("statuses", "weapons", "reason"),
@@ -105,11 +103,6 @@ def test_r_round_4_no_setup_process_after_round_1() -> None:
     assert r.state["round"] == 3
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: R-SETUP-1 'each character may once use' setup abilities, but the engine uses the same "
-    "setup ability again for every time it is listed in `setup` (uses null), stacking its effect",
-)
 def test_r_setup_1_same_setup_ability_listed_twice_used_once() -> None:
     focus = {
         "id": "focus",

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pool_builders import attack, encounter, enemy, gauge, on_foot, order, pc, run, weapon
 
-NEEDS_POOL = True
-
 
 def walker(**kw):
     u = on_foot(pc(**kw), weapons=[weapon("pistol", damage=5, ammo=6, rng=(0, 600))])

@@ -11,8 +11,6 @@ from pool_builders import attack, check, encounter, enemy, move, on_foot, order,
 
 from pbp.engine import BadInput
 
-NEEDS_POOL = True
-
 
 def jet(**kw):
     return vehicle("f1", kind="fighter", movement="air", weapons=[rifle(rng=(0, 500), slot="torso")], **kw)
@@ -158,11 +156,6 @@ def test_r_rough_1_factor_in_range_is_accepted() -> None:
     assert problems(encounter(pc(), enemy(), terrain=[{"rect": [[0, 0], [9, 9]], "rough": 0.25}])) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="validation gap: R-ROUGH-1 gives rough ground 'a factor down to 0.25', but terrain rough 0.1 is "
-    "accepted (validation only rejects factors outside (0, 1]); a rider there rolls floor(4 x 0.1) = 0 dice",
-)
 def test_r_rough_1_factor_below_a_quarter_is_bad_input() -> None:
     from pool_builders import problems
 

@@ -7,8 +7,6 @@ from pool_builders import attack, check, encounter, enemy, order, pc, run
 
 from pbp.engine import BadInput
 
-NEEDS_POOL = True
-
 TWO_ATTACKS = [order("aoi", major=attack("rifle", "oni1")), order("oni1", major=attack("spit", "aoi"))]
 # aoi: 4 attack dice (3 successes), oni1 evades 2 (1); oni1: 3 attack dice (1), aoi evades 3 (0)
 DICE = [1, 3, 6, 2, 5, 2, 1, 6, 6, 6, 6, 6]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pool_builders import attack, encounter, enemy, gauge, on_foot, order, pc, rifle, run, spit, weapon
 
-NEEDS_POOL = True
-
 
 def shoot(dice: list[int], *, u=None, e=None, **enc_kw):
     r = run(encounter(u or pc(), e or enemy(), **enc_kw), [order("aoi", major=attack("rifle", "oni1"))], dice)

@@ -14,7 +14,6 @@ from pbp.engine.checks import count_successes, roll_check
 from pbp.engine.errors import DiceExhausted
 from pbp.engine.odds import distribution, opposed, p_at_least
 
-NEEDS_POOL = True
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 faces = st.integers(1, 6)

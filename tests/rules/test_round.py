@@ -18,8 +18,6 @@ from pool_builders import (
     weapon,
 )
 
-NEEDS_POOL = True
-
 
 def initiative(r, rnd: int = 1) -> list[str]:
     return r.one("initiative", round=rnd)["order"]

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
 from pool_builders import attack, check, claw, encounter, enemy, gauge, move, on_foot, order, pc, rifle, run, spit
-
-NEEDS_POOL = True
 
 
 def big_enemy(**kw):
@@ -276,22 +273,12 @@ def test_r_bs_4_table_statuses_without_ending_persist() -> None:
     assert sorted(r.status_ids("aoi")) == ["arm_damage", "leg_damage"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine gap: R-BS-4 ends at the next cleanup only statuses outside the table *without* a duration; "
-    "the engine ends {'id': 'blind', 'rounds_left': 2} at the first cleanup, ignoring its rounds_left",
-)
 def test_r_bs_4_status_outside_table_with_duration_lasts_it() -> None:
     r = run(encounter(pc(statuses=[{"id": "blind", "rounds_left": 2}]), enemy()), [], [])
     assert r.ev("status", unit="aoi", id="blind", change="ended") == []
     assert r.status("aoi", "blind") == {"id": "blind", "rounds_left": 1}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="validation gap: R-FIX-6 says statuses do not stack, but a unit listing stun twice is accepted "
-    "(both entries are kept and counted down)",
-)
 def test_r_fix_6_a_status_listed_twice_is_bad_input() -> None:
     from pool_builders import problems
 

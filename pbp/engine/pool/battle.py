@@ -225,9 +225,13 @@ class Battle:
         """R-SETUP-1: setup gimmicks, then each unit's setup abilities, once, before round 1."""
         self.fire_gimmicks("setup")
         for u in self.alive():
+            used: set[str] = set()
             for ab_id in (self.orders.get(u["id"]) or {}).get("setup") or ():
                 act = {"type": "ability", "id": ab_id}
                 try:
+                    if ab_id in used:  # R-SETUP-1: each setup ability once
+                        raise Refused("already_used")
+                    used.add(ab_id)
                     self.use_ability(u, act, "setup")
                 except Refused as r:
                     self.refuse(u, "setup", act, r.reason)
@@ -697,8 +701,10 @@ class Battle:
                         self.end_status(u, sid)
                 elif sid == "system_down":
                     s["elapsed"] = s.get("elapsed", 0) + 1
-                elif sid not in rules.STATUSES:
-                    self.end_status(u, sid)
+                elif sid not in rules.STATUSES:  # R-BS-4: a duration counts down; without one it ends now
+                    s["rounds_left"] = s.get("rounds_left", 1) - 1
+                    if s["rounds_left"] <= 0:
+                        self.end_status(u, sid)
             if u.get("modifiers"):
                 for m in u["modifiers"]:
                     m["rounds_left"] -= 1
@@ -711,7 +717,8 @@ class Battle:
                     inj = u["injury"]
                     inj["taken"][rules.DEATH_STAGE] = inj["capacity"][rules.DEATH_STAGE]
                     self.kill(u, "destroyed")
-                else:
+                else:  # R-GAUGE-6 option: the pilot survives, dismounted (not riding: vehicle null), and leaves
                     u["removed"] = True
+                    u["vehicle"] = None
                     u["dismounted"] = True
                     self.emit("removed", unit=u["id"], reason="destroyed")

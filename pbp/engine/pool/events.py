@@ -31,7 +31,7 @@ EVENT_TYPES: dict[str, str] = {
     "refused": "an order not carried out: `unit`, `action` (setup|minor|major|evade_item), `order` (its type), "
     "`reason` (out_of_range|no_ammo|arm_damage|leg_damage|system_down|item_while_riding|dead|removed|engaged|"
     "not_ready|not_engaged|no_uses|wrong_timing|not_recoverable|not_reloadable|item_not_applicable|"
-    "target_gone|cannot_move)",
+    "target_gone|cannot_move|already_used)",
     "cleanup": "the cleanup process of a round begins (R-CLEAN-1)",
     "death": "a character died: `unit`, `cause` (injury|destroyed)",
     "removed": "a unit left the battle: `unit`, `reason` (dead|destroyed)",

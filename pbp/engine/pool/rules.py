@@ -22,6 +22,7 @@ SYSTEM_DOWN_BASE_NEED = 6  # システムダウン: 情報処理 needs (6 - roun
 REDIRECT_PENALTY = 6  # R-DMG-3: +6 when the named gauge cannot take the damage
 ENGAGEMENT_CAP = 10  # R-ENG-3
 AIR_DISTANCE_FACTOR = 2  # R-AIR-1
+MIN_ROUGH_FACTOR = 0.25  # R-ROUGH-1: rough ground multiplies by a factor "down to 0.25"
 FULL_MOVE_FACTOR = 3  # R-MAJOR-1: full move = move x3
 
 EVASION_SKILL = "回避"  # R-HIT-1

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbp.engine.errors import Problem
-from pbp.engine.pool import rules
+from pbp.engine.pool import geometry, rules
 
 
 class Checker:
@@ -113,6 +113,7 @@ def _gauge(c: Checker, g: Any, parent: str, key: str) -> None:
             type(cap) is list and type(taken) is list and len(cap) == rules.STAGES and len(taken) == rules.STAGES
             and _all_ints(cap, 1) and all(type(t) is int and 0 <= t <= k for t, k in zip(taken, cap, strict=True))
         ):  # fmt: skip
+            _stages_in_order(c, taken, cap, f"{parent}.{key}")
             return
     path = f"{parent}.{key}"
     if not c.is_dict(g, path):
@@ -126,6 +127,15 @@ def _gauge(c: Checker, g: Any, parent: str, key: str) -> None:
     for i, (t, k) in enumerate(zip(taken, cap, strict=True)):
         if isinstance(t, int) and isinstance(k, int) and t > k:
             c.bad(f"{path}.taken[{i}]", f"{t} is more than the stage's capacity {k}")
+    _stages_in_order(c, taken, cap, path)
+
+
+def _stages_in_order(c: Checker, taken: list, cap: list, path: str) -> None:
+    """R-GAUGE-1: stages fill in order, so a stage holds damage only when every earlier stage is full."""
+    for i in range(1, rules.STAGES):
+        if taken[i] and any(taken[j] < cap[j] for j in range(i)):
+            c.bad(f"{path}.taken[{i}]", "holds damage while an earlier stage is not full (stages fill in order)")
+            return
 
 
 def _weapon(c: Checker, w: Any, path: str, stats: dict) -> None:
@@ -263,6 +273,8 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
         for i, s in enumerate(statuses):
             if type(s) is not dict or type(s.get("id")) is not str:
                 c.bad(f"{path}.statuses[{i}]", f"must be an object with a status id, got {s!r}")
+            elif any(type(o) is dict and o.get("id") == s["id"] for o in statuses[:i]):
+                c.bad(f"{path}.statuses[{i}]", f"status {s['id']!r} is listed twice (statuses do not stack, R-FIX-6)")
     for i, ab in enumerate(u.get("abilities") or []):
         p = f"{path}.abilities[{i}]"
         if c.is_dict(ab, p):
@@ -302,13 +314,15 @@ def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None =
             if uid in seen:
                 c.bad(f"units[{i}].id", f"unit id {uid!r} is used twice")
             seen.add(uid)
+        if not c.problems:
+            _engagements(c, units)
     for i, t in enumerate(encounter.get("terrain") or []):
         p = f"terrain[{i}]"
         if c.is_dict(t, p):
             c.rect(t.get("rect"), f"{p}.rect")
             r = t.get("rough", 1)
-            if not (_is_num(r) and 0 < r <= 1):
-                c.bad(f"{p}.rough", f"must be a factor in (0, 1], got {r!r}")
+            if not (_is_num(r) and rules.MIN_ROUGH_FACTOR <= r <= 1):  # R-ROUGH-1: "down to 0.25"
+                c.bad(f"{p}.rough", f"must be a factor from {rules.MIN_ROUGH_FACTOR} to 1, got {r!r}")
     for i, g in enumerate(encounter.get("gimmicks") or []):
         p = f"gimmicks[{i}]"
         if c.is_dict(g, p):
@@ -318,6 +332,26 @@ def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None =
                 c.rect(g["area"], f"{p}.area")
             check_effects(c, g.get("effects", []), f"{p}.effects")
     return c.problems
+
+
+def _engagements(c: Checker, units: list[dict]) -> None:
+    """An engagement's members stand at distance 0 (R-ENG-1), on the ground (R-ENG-2), ten at most (R-ENG-3)."""
+    first: dict[str, dict] = {}
+    count: dict[str, int] = {}
+    for i, u in enumerate(units):
+        e = u.get("engagement")
+        if e is None or u.get("removed"):
+            continue
+        path = f"units[{i}].engagement"
+        if geometry.movement(u) == "air":
+            c.bad(path, f"a flying unit cannot be in an engagement ({e!r}, R-ENG-2)")
+            continue
+        count[e] = count.get(e, 0) + 1
+        if count[e] > rules.ENGAGEMENT_CAP:
+            c.bad(path, f"{e!r} already holds {rules.ENGAGEMENT_CAP} units (R-ENG-3)")
+        head = first.setdefault(e, u)
+        if head is not u and geometry.metres(head["position"], u["position"]) != 0:
+            c.bad(path, f"{e!r} but {geometry.metres(head['position'], u['position'])} m from {head['id']!r} (R-ENG-1)")
 
 
 def _find(items: list, key: str, value: Any) -> dict | None:
