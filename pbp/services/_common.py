@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import peewee
+
+from pbp.db import is_sqlite
+from pbp.engine import canonical
 from pbp.errors import UserError
 from pbp.models import BaseModel
 
@@ -12,6 +16,8 @@ M = TypeVar("M", bound=BaseModel)
 NAME_LIMIT = 80
 REASON_LIMIT = 500
 MARKDOWN_LIMIT = 50_000  # what pbp.reports renders at most
+SHEET_LIMIT = 20_000  # characters of a character sheet's canonical JSON (descriptions included)
+ORDER_LIMIT = 4_000  # characters of one entry's order (canonical JSON)
 
 
 def get_or_fail(model: type[M], row_id: int, label: str) -> M:
@@ -30,3 +36,18 @@ def checked_text(value: str, field: str, limit: int, *, required: bool = True) -
     if len(text) > limit:
         raise UserError(f"{field} has {len(text)} characters, over the limit of {limit}", field)
     return text
+
+
+def checked_json(value: Any, field: str, limit: int) -> dict[str, Any]:
+    """`value` if it is a JSON object whose canonical form has at most `limit` characters."""
+    if not isinstance(value, dict):
+        raise UserError(f"{field} must be a JSON object", field)
+    size = len(canonical.dumps(value))
+    if size > limit:
+        raise UserError(f"{field} has {size} characters of JSON, over the limit of {limit}", field)
+    return value
+
+
+def for_write(query: peewee.ModelSelect) -> peewee.ModelSelect:
+    """A SELECT that locks its rows on PostgreSQL (SQLite's BEGIN IMMEDIATE already holds the write lock)."""
+    return query if is_sqlite() else query.for_update()

@@ -119,3 +119,19 @@ def _slots(spec: dict[str, Any], info: dict[str, Any]) -> int:
     slots = int(spec.get("slots", info.get("slots", DEFAULT_SLOTS)))
     starts = spec.get("pc_starts")
     return min(slots, len(starts)) if starts is not None else slots
+
+
+def set_policy(
+    campaign_id: int, name: str, value: bool, *, actor_id: int | None = None, clock: Clock = SYSTEM
+) -> Campaign:
+    """The GM sets one of the campaign's policies (`pbp.services.rounds.POLICIES` lists them)."""
+    from pbp.services.rounds import POLICIES
+
+    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    if name not in POLICIES:
+        raise UserError(f"unknown policy {name!r} (known: {', '.join(sorted(POLICIES))})", "policy")
+    now = to_db(clock.now())
+    with write_transaction():
+        Campaign.update(policies={**campaign.policies, name: bool(value)}).where(Campaign.id == campaign_id).execute()
+        audit.log("campaign.policy", f"campaign:{campaign_id}", now, actor_id=actor_id, policy=name, value=bool(value))
+    return Campaign.get_by_id(campaign_id)

@@ -12,7 +12,7 @@ from pbp.engine.pool.pack import LEVEL_MIN, budget, growth_cost
 from pbp.errors import UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit
-from pbp.services._common import NAME_LIMIT, checked_text, get_or_fail
+from pbp.services._common import NAME_LIMIT, SHEET_LIMIT, checked_json, checked_text, for_write, get_or_fail
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 NOTE_LIMIT = 400
@@ -22,8 +22,7 @@ GROWTH_KEYS = ("stats", "skills", "growth_points")
 
 def _check_sheet(campaign: Campaign, sheet: dict[str, Any]) -> None:
     """Refuse a sheet the ruleset finds a problem in; the message lists every problem on one line."""
-    if not isinstance(sheet, dict):
-        raise UserError("a character sheet is a JSON object", "sheet")
+    checked_json(sheet, "sheet", SHEET_LIMIT)
     problems = find_ruleset(campaign.ruleset).validate_character(campaign.pack, sheet)
     if problems:
         raise UserError("; ".join(str(p) for p in problems), "sheet")
@@ -43,8 +42,7 @@ def create_character(campaign_id: int, owner_id: int, sheet: dict[str, Any], *, 
     """A new character from a sheet (its name is the sheet's `ja`); it starts with the pack's growth points."""
     campaign = get_or_fail(Campaign, campaign_id, "campaign")
     get_or_fail(User, owner_id, "user")
-    if not isinstance(sheet, dict):
-        raise UserError("a character sheet is a JSON object", "sheet")
+    checked_json(sheet, "sheet", SHEET_LIMIT)
     sheet = {**sheet, "growth_points": int(campaign.pack.get("creation", {}).get("growth_points", 0))}
     _check_sheet(campaign, sheet)
     now = to_db(clock.now())
@@ -110,13 +108,9 @@ def request_growth(
     _check_sheet(campaign, after)
     now = to_db(clock.now())
     with write_transaction():
-        if (
-            Character.update(sheet=after, updated_at=now)
-            .where(Character.id == character_id, Character.updated_at == character.updated_at)
-            .execute()
-            != 1
-        ):
+        if list(for_write(Character.select(Character.sheet).where(Character.id == character_id)))[0].sheet != before:
             raise UserError(f"{character.name} changed meanwhile; try again")
+        _save(character, after, now)
         return GrowthRequest.create(
             character=character_id, before=before, after=after, cost=cost, note=text, created_at=now
         )

@@ -12,7 +12,7 @@ from pbp.db import is_sqlite, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import UserError
 from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario
-from pbp.services._common import get_or_fail
+from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, round_context, round_encounter
@@ -67,8 +67,7 @@ def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetim
 
 
 def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(order, dict):
-        raise UserError("an order is a JSON object", "order")
+    checked_json(order, "order", ORDER_LIMIT)
     unit = unit_id(character_id)
     if order.get("unit", unit) != unit:
         raise UserError(f"the order is for {order['unit']}, not for this character ({unit})", "order")

@@ -36,7 +36,7 @@ from pbp.models import (
     ScenarioSecret,
 )
 from pbp.services import audit
-from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail
+from pbp.services._common import REASON_LIMIT, checked_text, for_write, get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
 from pbp.verify import build_bundle, run_engine
@@ -56,6 +56,16 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     CANCELLED: frozenset(),
 }
 MAX_FAILURES = 3  # resolution failed this many times: quarantined until the GM looks
+#: The campaign policies (campaign.policies) the lifecycle reads, with their defaults.
+POLICIES: dict[str, bool] = {
+    # A round the GM closed early resolves as soon as every joined character has an entry (else at its deadline).
+    "resolve_when_complete": True,
+}
+
+
+def policy(policies: dict[str, Any], name: str) -> bool:
+    """A campaign's policy, or its default."""
+    return bool(policies.get(name, POLICIES[name]))
 
 
 class ResolutionFailed(Exception):
@@ -83,11 +93,8 @@ def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
 
 
 def lock_round(round_id: int) -> Round:
-    """The round row inside a write transaction, locked on PostgreSQL (SQLite's BEGIN IMMEDIATE already is)."""
-    query = Round.select().where(Round.id == round_id)
-    if not is_sqlite():
-        query = query.for_update()
-    rows = list(query)
+    """The round row inside a write transaction, locked (PostgreSQL: FOR UPDATE; SQLite's BEGIN IMMEDIATE is)."""
+    rows = list(for_write(Round.select().where(Round.id == round_id)))
     if not rows:
         raise UserError(f"no round {round_id}")
     return rows[0]
@@ -476,24 +483,34 @@ def override_check(
 
 
 def due_round_ids(*, clock: Clock = SYSTEM) -> list[int]:
-    """Rounds the scheduler should resolve now: open or closed past their deadline, and closed rounds whose every
-    joined character has an entry (the missing-entries guard: a closed round with entries missing waits for its
-    deadline)."""
+    """Rounds the scheduler should resolve now: open or closed past their deadline, and (campaign policy
+    `resolve_when_complete`) closed rounds whose every joined character has an entry. That is the missing-entries
+    guard: a closed round with entries missing waits for its deadline."""
     now = to_db(clock.now())
     past = [r.id for r in Round.select(Round.id).where(Round.state.in_((OPEN, CLOSED)), Round.deadline <= now)]
-    early = list(Round.select(Round.id, Round.scenario).where(Round.state == CLOSED, Round.deadline > now))
-    complete = [r.id for r in early if _entries_complete(r)]
+    early = (
+        Round.select(Round.id, Round.scenario, Campaign.policies)
+        .join(Scenario)
+        .join(Campaign)
+        .where(Round.state == CLOSED, Round.deadline > now)
+        .tuples()
+    )
+    complete = [
+        rid
+        for rid, scenario_id, policies in list(early)
+        if policy(policies, "resolve_when_complete") and _entries_complete(rid, scenario_id)
+    ]
     return sorted(past + complete)
 
 
-def _entries_complete(rnd: Round) -> bool:
+def _entries_complete(round_id: int, scenario_id: int) -> bool:
     joined = {
         p.character_id
         for p in Participation.select(Participation.character).where(
-            Participation.scenario == rnd.scenario_id, Participation.status == "joined"
+            Participation.scenario == scenario_id, Participation.status == "joined"
         )
     }
-    entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == rnd.id)}
+    entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == round_id)}
     return joined <= entered
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from pbp.errors import UserError
 from pbp.models import AuditLog, Report, Resolution, ResolutionVersion, Round
-from pbp.services import entries, publishing, rounds
+from pbp.services import campaigns, entries, publishing, rounds
 
 
 def _enter_all(world, rid: int, n: int | None = None) -> None:
@@ -168,3 +168,15 @@ def test_three_failures_quarantine_a_round_and_each_leaves_nothing_behind(world,
     monkeypatch.undo()
     rounds.release_round(rid, actor_id=world.gm, clock=world.clock)
     assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"
+
+
+def test_the_complete_early_policy_can_make_closed_rounds_wait_for_their_deadline(world) -> None:
+    campaigns.set_policy(world.campaign, "resolve_when_complete", False, actor_id=world.gm, clock=world.clock)
+    rid = world.new_round(deadline_in=7200)
+    _enter_all(world, rid)
+    rounds.close_round(rid, clock=world.clock)
+    assert rounds.due_round_ids(clock=world.clock) == []
+    world.clock.advance(7200)
+    assert rounds.due_round_ids(clock=world.clock) == [rid]
+    with pytest.raises(UserError, match="unknown policy"):
+        campaigns.set_policy(world.campaign, "sleep_in", True, clock=world.clock)
