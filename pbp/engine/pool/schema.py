@@ -5,6 +5,7 @@ Checking is separate from doing: `resolve` calls these first and trusts its inpu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pbp.engine.errors import Problem
@@ -192,6 +193,16 @@ def check_effects(c: Checker, effects: Any, path: str) -> None:
             c.one_of(e["on"], rules.EFFECT_TARGETS, f"{p}.on")
 
 
+def _each_unique(c: Checker, items: list, path: str, what: str, check: Callable[[Any, str], None], seen: set) -> None:
+    """Validate each item of a list and report an id used twice (ids already in `seen` count too)."""
+    for i, item in enumerate(items):
+        check(item, f"{path}[{i}]")
+        key = item.get("id") if isinstance(item, dict) else None
+        if key in seen:
+            c.bad(f"{path}[{i}].id", f"{what} id {key!r} is used twice")
+        seen.add(key)
+
+
 def _all_ints(values: Any, lo: int = -(2**63), hi: int = 2**63) -> bool:
     return all(type(v) is int and lo <= v <= hi for v in values)
 
@@ -227,7 +238,7 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
     _gauge(c, u.get("injury"), path, "injury")
     if u.get("move") is not None:
         c.key_int(u, "move", path, 0)
-    ids: set[str] = set()
+    ids: set[str] = set()  # weapon ids are unique across the unit's own and its vehicle's
     weapons = u.get("weapons", [])
     if type(weapons) is not list:
         c.is_list(weapons, f"{path}.weapons")
@@ -248,12 +259,7 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
         if c.is_list(vweapons, f"{vp}.weapons"):
             arsenals.append(("vehicle.weapons", vweapons))
     for key, arsenal in arsenals:
-        for i, w in enumerate(arsenal):
-            _weapon(c, w, f"{path}.{key}[{i}]", skill_stats)
-            wid = w.get("id") if isinstance(w, dict) else None
-            if wid in ids:
-                c.bad(f"{path}.{key}[{i}].id", f"weapon id {wid!r} is used twice in this unit")
-            ids.add(wid)
+        _each_unique(c, arsenal, f"{path}.{key}", "weapon", lambda w, p: _weapon(c, w, p, skill_stats), ids)
     items = u.get("items", [])
     if type(items) is not list:
         c.is_list(items, f"{path}.items")
@@ -307,13 +313,7 @@ def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None =
                 c.bad(f"options.{k}", f"must be true or false, got {v!r}")
     units = encounter.get("units")
     if c.is_list(units, "units"):
-        seen: set[str] = set()
-        for i, u in enumerate(units):
-            _unit(c, u, f"units[{i}]", pack_skill_stats)
-            uid = u.get("id") if isinstance(u, dict) else None
-            if uid in seen:
-                c.bad(f"units[{i}].id", f"unit id {uid!r} is used twice")
-            seen.add(uid)
+        _each_unique(c, units, "units", "unit", lambda u, p: _unit(c, u, p, pack_skill_stats), set())
         if not c.problems:
             _engagements(c, units)
     for i, t in enumerate(encounter.get("terrain") or []):
