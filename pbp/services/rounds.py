@@ -2,7 +2,7 @@
 
     draft -> open -> closed -> resolved -> published      (+ held, quarantined, cancelled beside them)
 
-Every transition is a conditional UPDATE (`WHERE id = ? AND state IN (...)`) that must change exactly one row, so
+Every transition is a conditional UPDATE (`WHERE id = ? AND state = <the state read>`) that must change one row, so
 two processes can never both make the same move. Resolution is exactly-once: claim, run the engine with the round's
 seeded dice and store resolution, encounter state and draft report in ONE write transaction (BEGIN IMMEDIATE on
 SQLite, SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL). A crash rolls it all back and the next attempt resolves
@@ -75,7 +75,8 @@ class ResolutionFailed(Exception):
 @dataclass(frozen=True)
 class ResolveOutcome:
     round_id: int
-    #: "resolved" (this call did it), "already" (it was resolved before), "busy" (another process holds it)
+    #: "resolved" (this call did it), "already" (resolved before), "busy" (another process holds it),
+    #: "failed" (resolve_due only: the engine failed; the message says which attempt)
     status: str
     message: str
 
@@ -83,7 +84,7 @@ class ResolveOutcome:
 def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
     """The conditional update behind every transition: it must change exactly one row. A held round goes back only
     where the hold found it (or is cancelled), so a hold never lets a round skip a state."""
-    allowed = TRANSITIONS[rnd.state] & ({rnd.held_from, CANCELLED} if rnd.state == HELD else TRANSITIONS[rnd.state])
+    allowed = {rnd.held_from, CANCELLED} if rnd.state == HELD else TRANSITIONS[rnd.state]
     if to not in allowed:
         raise UserError(f"round {rnd.id} is {rnd.state}: it cannot become {to}")
     changed = Round.update(state=to, **changes).where(Round.id == rnd.id, Round.state == rnd.state).execute()
@@ -170,10 +171,12 @@ def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SY
 def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """The GM's hand: a held round neither takes entries nor resolves until released."""
     why = checked_text(reason, "reason", REASON_LIMIT)
-    rnd = get_or_fail(Round, round_id, "round")
-    return _transition(
-        round_id, HELD, actor_id=actor_id, clock=clock, action="round.hold", reason=why, held_from=rnd.state
-    )
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        move_state(rnd, HELD, now, held_from=rnd.state)
+        audit.log("round.hold", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=HELD, reason=why)
+    return Round.get_by_id(round_id)
 
 
 def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
