@@ -283,7 +283,10 @@ def round_prose(round_id: int) -> dict[str, str]:
 def _draft_report(rnd: Round, scenario: Scenario, resolution: dict[str, Any], prose: dict[str, str]) -> str:
     """The generated story: the seed is withheld (the draft exists before publishing)."""
     bundle = build_bundle(round_info=round_info(rnd, scenario), seed=None, **resolution)
-    return reports.draft_report(bundle, prose=prose)
+    try:
+        return reports.draft_report(bundle, prose=prose)
+    except Exception as e:  # a narration bug must not leave a resolved round without its report: count it
+        raise ResolutionFailed(f"writing the draft report: {type(e).__name__}: {e}") from e
 
 
 def round_info(rnd: Round, scenario: Scenario) -> dict[str, Any]:
@@ -469,13 +472,13 @@ def override_check(
         )
         try:
             done = _engine(stored.ruleset, stored.encounter, stored.orders, rnd.seed, overrides)
+            if check in done["unused"]:
+                raise UserError(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
+            Override.delete().where(Override.round == round_id, Override.check == check).execute()
+            Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
+            _store(rnd, round_context(rnd), done, now, first=False)
         except ResolutionFailed as e:
             raise UserError(f"the override cannot be applied: {e}") from e
-        if check in done["unused"]:
-            raise UserError(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
-        Override.delete().where(Override.round == round_id, Override.check == check).execute()
-        Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
-        _store(rnd, round_context(rnd), done, now, first=False)
         audit.log(
             "round.override", f"round:{round_id}", now, actor_id=actor_id, check=check, successes=successes, reason=why
         )
