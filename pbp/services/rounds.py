@@ -230,7 +230,13 @@ def round_context(rnd: Round) -> Scenario:
     """The round's scenario with its campaign joined (`.campaign`), the campaign without its pack: one query."""
     return (
         Scenario.select(
-            Scenario, Campaign.id, Campaign.slug, Campaign.ruleset, Campaign.timezone, Campaign.entry_char_limit
+            Scenario,
+            Campaign.id,
+            Campaign.slug,
+            Campaign.ruleset,
+            Campaign.timezone,
+            Campaign.entry_char_limit,
+            Campaign.gm,
         )
         .join(Campaign)
         .where(Scenario.id == rnd.scenario_id)

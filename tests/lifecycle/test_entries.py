@@ -7,7 +7,7 @@ import pytest
 
 from pbp.errors import UserError
 from pbp.models import Entry, EntryRevision
-from pbp.services import entries, rounds
+from pbp.services import entries, publishing, rounds
 from pbp.services.clock import to_db
 
 
@@ -80,3 +80,17 @@ def test_only_the_owner_enters_for_a_character(world) -> None:
         entries.save_entry(
             rid, world.characters[0], user_id=world.players[1], order=world.order(), prose="", clock=world.clock
         )
+
+
+def test_other_players_never_see_an_entry_before_publishing(world, monkeypatch) -> None:
+    rid = world.new_round()
+    _save(world, rid, 0)
+    _save(world, rid, 1)
+    mine = entries.entries_visible_to(rid, world.players[0])
+    assert [e.character_id for e in mine] == [world.characters[0]]
+    assert entries.entries_visible_to(rid, None) == []
+    assert len(entries.entries_visible_to(rid, world.gm)) == 2
+    world.clock.advance(3600)
+    rounds.resolve_round(rid, clock=world.clock)
+    publishing.publish_round(rid, clock=world.clock)
+    assert len(entries.entries_visible_to(rid, None)) == 2
