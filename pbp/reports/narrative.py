@@ -125,6 +125,10 @@ def _stages_checked(gauge: dict[str, Any] | None) -> int:
     return max(checked, default=-1)
 
 
+def _hurt(gauge: dict[str, Any] | None) -> bool:
+    return bool(gauge) and any(gauge["taken"])
+
+
 def grade(event: dict[str, Any]) -> str | None:
     """A scene check graded by its margin: fail, success, or great (need + 2 or more); None when nothing was needed."""
     if event.get("need") is None or event.get("success") is None:
@@ -204,6 +208,7 @@ class Narrator:
             "removed": bool(unit.get("removed")),
             "injury": _stages_checked(unit.get("injury")),
             "damage": _stages_checked((vehicle or {}).get("damage")),
+            "hurt": {"injury": _hurt(unit.get("injury")), "damage": _hurt((vehicle or {}).get("damage"))},
             "statuses": [s["id"] for s in unit.get("statuses", [])],
         }
 

@@ -1,0 +1,190 @@
+"""The narrative: every event type has templates and several phrasings; stories are deterministic, name everyone,
+weave in the players' prose, never repeat a sentence and carry no markup from names or prose."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from pbp.engine import find_ruleset
+from pbp.engine.pool.events import EVENT_TYPES
+from pbp.reports import draft_report, render_markdown
+from pbp.reports.narrative import (
+    LOCALES,
+    NARRATIVE_DIR,
+    Narrator,
+    event_template_name,
+    grade,
+    pc_voice,
+)
+from tests.reports.demo import PROSE, demo_bundles
+from tests.reports.htmlcheck import html_problems
+
+GOLDEN = Path(__file__).parent / "golden"
+
+_DETAIL = {"stat": "感覚", "base": 4, "mods": [], "mult": [], "dice": 4, "level": 3, "bonus": []}
+#: One hand-built event per type of the `pool` vocabulary (pbp/engine/pool/events.py), fields as documented there.
+SAMPLES: dict[str, dict] = {
+    "initiative": {"order": ["aoi", "oni1"]},
+    "gimmick": {"id": "river_fog", "timing": "setup", "effects": [], "units": ["aoi", "oni1"]},
+    "ability": {"unit": "aoi", "id": "focus", "timing": "setup", "target": None, "effects": []},
+    "move": {"unit": "oni1", "action": "major", "kind": "full_move", "from": [0, 0], "to": [5, 0], "distance": 5,
+             "toward": "aoi"},
+    "engage": {"unit": "oni1", "engagement": "e1", "with": ["aoi"]},
+    "disengage": {"unit": "aoi", "engagement": "e1"},
+    "reload": {"unit": "aoi", "action": "minor", "weapon": "beam_rifle", "ammo": 6},
+    "swap": {"unit": "aoi", "weapon": "hf_knife", "slot": "arm", "with": "beam_rifle", "with_slot": "spare"},
+    "attack": {"attacker": "aoi", "target": "oni1", "weapon": "beam_rifle", "skill": "射撃", "attack_check": "r1-c1",
+               "attack_dice": [1, 3, 6, 2], "attack_successes": 3, "attack_detail": _DETAIL, "evade_check": "r1-c2",
+               "evade_dice": [5, 2], "evade_successes": 1, "evade_detail": _DETAIL, "hit": True, "margin": 2,
+               "damage": 10},
+    "damage": {"unit": "oni1", "gauge": "damage", "amount": 10, "checked": [0], "taken": [10, 0, 0, 0, 0],
+               "source": "attack", "by": "aoi", "redirected": False},
+    "status": {"unit": "oni1", "id": "lock_on", "change": "applied", "by": "aoi"},
+    "check": {"unit": "aoi", "skill": "整備", "purpose": "scene", "check": "r1-c3", "dice": [1, 2, 3], "successes": 3,
+              "need": 1, "success": True, "detail": _DETAIL},
+    "restore": {"unit": "aoi", "gauge": "damage", "amount": 5, "taken": [0, 0, 0, 0, 0]},
+    "refused": {"unit": "aoi", "action": "major", "order": "attack", "reason": "out_of_range"},
+    "cleanup": {},
+    "death": {"unit": "oni1", "cause": "destroyed"},
+    "removed": {"unit": "oni1", "reason": "destroyed"},
+}  # fmt: skip
+
+
+def _unit(uid: str, name: str, side: str) -> dict:
+    return {
+        "id": uid, "name": name, "side": side, "statuses": [], "engagement": None,
+        "injury": {"capacity": [10, 10, 10, 10, 1], "taken": [0, 0, 0, 0, 0]},
+        "vehicle": {"id": "savior", "kind": "savior", "damage": {"capacity": [10] * 5, "taken": [0] * 5}},
+    }  # fmt: skip
+
+
+def bundle_of(events: list[dict], *, seed: str = "s", names: tuple[str, str] = ("葵", "鬼一")) -> dict:
+    units = [_unit("aoi", names[0], "pc"), _unit("oni1", names[1], "enemy")]
+    return {
+        "round": {"number": 1, "scenario_title": "試験", "campaign": "demo"},
+        "ruleset": "pool",
+        "seed": seed,
+        "encounter": {"ruleset": "pool", "round": 1, "units": units},
+        "events": [{"round": 1, **e} for e in events],
+        "state": {"ruleset": "pool", "round": 2, "units": copy.deepcopy(units)},
+    }
+
+
+def test_samples_cover_the_vocabulary():
+    assert set(SAMPLES) == set(EVENT_TYPES) == set(find_ruleset("pool").event_types)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("event_type", sorted(EVENT_TYPES))
+def test_every_event_type_has_a_template(event_type, locale):
+    assert (NARRATIVE_DIR / event_template_name("pool", locale, event_type)).is_file()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("event_type", sorted(EVENT_TYPES))
+def test_every_event_type_has_three_phrasings(event_type, locale):
+    event = {"type": event_type, **SAMPLES[event_type]}
+    seen = set()
+    for n in range(40):
+        narrator = Narrator(bundle_of([event], seed=f"seed{n}"), prose={}, growth=None, locale=locale, pack={})
+        text = narrator._event(0, narrator.events[0])
+        assert text.strip(), f"{event_type} told nothing"
+        seen.add(text)
+    assert len(seen) >= 3, seen
+
+
+def test_unknown_event_type_is_an_error_not_silence():
+    from pbp.reports import NarrativeError
+
+    with pytest.raises(NarrativeError, match="no narrative template"):
+        draft_report(bundle_of([{"type": "teleport", "unit": "aoi"}]), prose={}, pack={})
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_story_of_every_event_type_renders(locale):
+    events = [{"type": t, **SAMPLES[t]} for t in EVENT_TYPES]
+    text = draft_report(bundle_of(events), prose={"aoi": "「行くぞ」"}, growth={"aoi": 3}, locale=locale, pack={})
+    assert "葵" in text and "鬼一" in text
+    assert "行くぞ" in text
+
+
+@pytest.mark.parametrize(
+    ("successes", "need", "success", "expected"),
+    [(0, 2, False, "fail"), (2, 2, True, "success"), (3, 2, True, "success"), (4, 2, True, "great"),
+     (1, None, None, None)],
+)  # fmt: skip
+def test_scene_checks_are_graded_by_margin(successes, need, success, expected):
+    assert grade({"successes": successes, "need": need, "success": success}) == expected
+
+
+@pytest.mark.parametrize(("locale", "word"), [("ja", "大成功"), ("en", "great success")])
+def test_a_great_success_is_told_as_one(locale, word):
+    text = draft_report(bundle_of([{"type": "check", **SAMPLES["check"]}]), prose={}, locale=locale, pack={})
+    assert word in text
+
+
+def test_pc_voice_takes_a_quoted_line_as_speech_else_intent():
+    assert pc_voice("前へ出る。「ここで止める」と叫ぶ") == {"kind": "speech", "text": "ここで止める"}
+    assert pc_voice("川で食い止める。ライフルで狙う。") == {"kind": "intent", "text": "川で食い止める。"}
+    assert pc_voice("  \n ") is None
+    assert len(pc_voice("あ" * 5000)["text"]) <= 90
+
+
+def _body(story: str) -> str:
+    return story.split("\n---\n")[0]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.findall(r"[^。！？!?.\n]+[。！？!?.]*[」\"]?", text) if len(s.strip()) > 3]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_demo_battle_story(locale):
+    for bundle in demo_bundles():
+        story = draft_report(bundle, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale)
+        body = _body(story)
+        sentences = _sentences(body)
+        assert len(sentences) == len(set(sentences)), "a sentence repeats"
+        for unit in bundle["encounter"]["units"]:
+            assert unit["name"] in story, unit["name"]
+        assert "ここで止める" in body  # 葵's own words
+        # No dice in the prose: the only digits are the round number of the opening.
+        assert not re.search(r"\d", body.split("\n\n", 1)[1])
+        assert draft_report(bundle, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale) == story
+
+
+def test_phrasing_follows_the_seed_hash_so_draft_and_published_agree():
+    bundle = demo_bundles()[0]
+    secret = {**bundle, "seed": None}
+    assert draft_report(secret, prose=PROSE) == draft_report(bundle, prose=PROSE)
+    other = {**bundle, "seed_hash": "0" * 64}
+    assert draft_report(other, prose=PROSE) != draft_report(bundle, prose=PROSE)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_hostile_names_and_prose_stay_text(locale):
+    hostile = "<script>alert(1)</script>*[x](javascript:alert(1))"
+    events = [{"type": t, **SAMPLES[t]} for t in EVENT_TYPES]
+    bundle = bundle_of(events, names=(hostile, '<img src=x onerror="alert(2)">'))
+    story = draft_report(bundle, prose={"aoi": f"「{hostile}」\n# heading\n<b>bold</b>"}, locale=locale, pack={})
+    html = render_markdown(story)
+    assert html_problems(html) == []
+    assert "<h1" not in html and "<b>" not in html
+    assert "&lt;script&gt;" in html
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_golden_demo_report(locale):
+    """The demo battle with fixed seeds gives the stored story (PBP_UPDATE_GOLDEN=1 rewrites it after a change)."""
+    story = "\n\n<!-- round -->\n\n".join(
+        draft_report(b, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale) for b in demo_bundles()
+    )
+    path = GOLDEN / f"demo_story.{locale}.md"
+    if os.environ.get("PBP_UPDATE_GOLDEN"):
+        path.write_text(story, encoding="utf-8")
+    assert story == path.read_text(encoding="utf-8")
