@@ -1,0 +1,65 @@
+"""The web app: `create_app()` builds a Flask app with one blueprint per area (the public blog first).
+
+Views are thin: they query or call a service and render. The database is the lifecycle's (`pbp.db`): bound once
+when the app is created, connected per request, closed at teardown; models know nothing of Flask.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, redirect, url_for
+from werkzeug.wrappers import Response
+
+from pbp import db as pbp_db
+from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
+
+STATIC_DIR = PROJECT_ROOT / "pbp" / "static"
+
+DEFAULTS: dict[str, Any] = {
+    "SECRET_KEY": "dev",  # replaced by instance/config.py in any real deployment
+    "DATABASE_URL": None,  # None: DATABASE_URL from the environment, else SQLite under the instance folder
+    "SITE_NAME": "pbp",
+    "SITE_URL": None,  # absolute base for feeds and OpenGraph (e.g. https://pbp.example/); None: the request's
+    "BLOG_PAGE_SIZE": 10,
+    "FEED_SIZE": 20,
+    "LOCALE": "ja",
+}
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """The app; `test_config` replaces `instance/config.py` (flaskr's pattern)."""
+    app = Flask(
+        __name__,
+        instance_path=str(instance_dir()),
+        instance_relative_config=True,
+        template_folder=str(TEMPLATES_DIR),
+        static_folder=str(STATIC_DIR),
+    )
+    app.config.from_mapping(DEFAULTS)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+
+    database = pbp_db.bind(app.config["DATABASE_URL"])
+
+    @app.before_request
+    def _connect() -> None:
+        database.connect(reuse_if_open=True)
+
+    @app.teardown_request
+    def _close(_exc: BaseException | None) -> None:
+        if not database.is_closed():
+            database.close()
+
+    from pbp.web import blog
+
+    app.register_blueprint(blog.bp)
+    app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
+
+    @app.get("/")
+    def home() -> Response:
+        return redirect(url_for("blog.index"))
+
+    return app

@@ -1,0 +1,198 @@
+"""Read-only queries behind the blog. Every one starts from `_published()`: a round in state `published` with its
+report; nothing else (drafts, entries, GM notes, the secret part of a scenario) is ever selected here.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import peewee
+
+from pbp.models import Campaign, Character, Report, Resolution, Round, Scenario
+from pbp.reports.dicelog import LogLine, dice_log, source_namer
+from pbp.reports.narrative import Names
+from pbp.services.characters import character_id_of
+from pbp.services.clock import from_db
+from pbp.services.rounds import PUBLISHED
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+@dataclass(frozen=True)
+class Participant:
+    character_id: int | None
+    name: str
+
+
+@dataclass
+class ReportCard:
+    """What a list shows of one published report."""
+
+    round_id: int
+    number: int
+    campaign: str
+    campaign_name: str
+    scenario: str
+    scenario_title: str
+    published_at: datetime  # aware, UTC
+    timezone: str
+    excerpt: str
+    participants: list[Participant]
+    html: str  # the story as cached at publishing (rendered and sanitised then)
+
+    @property
+    def title(self) -> str:
+        return f"{self.scenario_title} 第{self.number}ラウンド"
+
+
+@dataclass
+class ReportPage(ReportCard):
+    """A whole published report: the story's cached HTML, the dice log and what verifying needs."""
+
+    seed: str = ""
+    seed_hash: str = ""
+    log: list[LogLine] = field(default_factory=list)
+    unit_names: dict[str, str] = field(default_factory=dict)
+    overrides: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Paged:
+    items: list[ReportCard]
+    page: int
+    pages: int
+
+
+def _published() -> peewee.ModelSelect:
+    return (
+        Round.select(Round, Scenario, Campaign, Report, Resolution)
+        .join(Scenario)
+        .join(Campaign)
+        .switch(Round)
+        .join(Report)
+        .switch(Round)
+        .join(Resolution)
+        .where(Round.state == PUBLISHED, Round.published_at.is_null(False), Report.html.is_null(False))
+    )
+
+
+def excerpt(html: str, limit: int = 140) -> str:
+    """Plain text from the start of a story, for cards and OpenGraph descriptions."""
+    text = " ".join(html_lib.unescape(_TAG.sub(" ", html)).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _participants(encounter: dict[str, Any]) -> list[Participant]:
+    return [
+        Participant(character_id_of(u["id"]), str(u.get("name") or u["id"]))
+        for u in encounter.get("units", [])
+        if u.get("side") == "pc"
+    ]
+
+
+def _card(rnd: Round, cls: type[ReportCard] = ReportCard, **extra: Any) -> ReportCard:
+    scenario, campaign = rnd.scenario, rnd.scenario.campaign
+    return cls(
+        round_id=rnd.id,
+        number=rnd.number,
+        campaign=campaign.slug,
+        campaign_name=campaign.name,
+        scenario=scenario.slug,
+        scenario_title=scenario.title,
+        published_at=from_db(rnd.published_at),
+        timezone=campaign.timezone,
+        excerpt=excerpt(rnd.report.html),
+        participants=_participants(rnd.resolution.encounter),
+        html=rnd.report.html,
+        **extra,
+    )
+
+
+def _newest(query: peewee.ModelSelect) -> peewee.ModelSelect:
+    return query.order_by(Round.published_at.desc(), Round.id.desc())
+
+
+def reports_page(page: int, per_page: int, *, campaign: str | None = None) -> Paged | None:
+    """One page of published reports, newest first (None past the last page; page 1 always exists)."""
+    query = _published()
+    if campaign is not None:
+        query = query.where(Campaign.slug == campaign)
+    pages = max(1, math.ceil(query.count() / per_page))
+    if page < 1 or page > pages:
+        return None
+    rows = list(_newest(query).paginate(page, per_page))
+    return Paged([_card(r) for r in rows], page, pages)
+
+
+def latest(limit: int, *, campaign: str | None = None) -> list[ReportCard]:
+    query = _published() if campaign is None else _published().where(Campaign.slug == campaign)
+    return [_card(r) for r in _newest(query).limit(limit)]
+
+
+def campaign_info(slug: str) -> dict[str, str] | None:
+    """A campaign's public face (name and the pack's public description), only once it has a published report."""
+    if not _published().where(Campaign.slug == slug).exists():
+        return None
+    campaign = Campaign.get(Campaign.slug == slug)
+    about = (campaign.pack or {}).get("campaign", {})
+    return {"slug": slug, "name": campaign.name, "description": str(about.get("description") or "")}
+
+
+def scenario_reports(campaign: str, scenario: str) -> tuple[Scenario, list[ReportCard]] | None:
+    """A scenario's published reports in round order, with its public text."""
+    rows = list(
+        _published().where(Campaign.slug == campaign, Scenario.slug == scenario).order_by(Round.number, Round.id)
+    )
+    if not rows:
+        return None
+    return rows[0].scenario, [_card(r) for r in rows]
+
+
+def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> ReportPage | None:
+    """One published report with its dice log."""
+    rnd = _published().where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
+    if rnd is None:
+        return None
+    res = rnd.resolution
+    units = {u["id"]: str(u.get("name") or u["id"]) for u in res.encounter.get("units", [])}
+    names = Names(locale, rnd.scenario.campaign.pack or {}, {})
+    log = dice_log(res.events, lambda uid: units.get(uid, uid), source_namer(names, locale))
+    page = _card(
+        rnd,
+        ReportPage,
+        seed=rnd.seed or "",
+        seed_hash=rnd.seed_hash or "",
+        log=log,
+        unit_names=units,
+        overrides=list(res.overrides or []),
+    )
+    assert isinstance(page, ReportPage)
+    return page
+
+
+def round_id_of(campaign: str, scenario: str, number: int) -> int | None:
+    rnd = _published().where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
+    return rnd.id if rnd else None
+
+
+def chronicle(campaign: str, character_id: int) -> tuple[str, list[ReportCard]] | None:
+    """Every published report a character appears in, oldest first (None if it appears in none)."""
+    character = Character.get_or_none(Character.id == character_id)
+    if character is None or character.campaign.slug != campaign:
+        return None
+    query = _published().where(Campaign.slug == campaign).order_by(Round.published_at, Round.id)
+    cards = [c for c in (_card(r) for r in query) if any(p.character_id == character_id for p in c.participants)]
+    if not cards:
+        return None
+    name = next(p.name for p in cards[-1].participants if p.character_id == character_id)
+    return name, cards
+
+
+def all_published() -> list[ReportCard]:
+    """Every published report (the static export walks them)."""
+    return [_card(r) for r in _newest(_published())]

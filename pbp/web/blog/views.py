@@ -1,0 +1,136 @@
+"""Blog routes: query, render. Paginated by path (`/blog/page/2/`) so a static export needs no query strings."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from flask import Response, abort, current_app, render_template, request, url_for
+from markupsafe import Markup
+
+from pbp.reports import render_markdown
+from pbp.services import publishing
+from pbp.web.blog import bp, queries
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _site_url() -> str:
+    """The absolute base for feeds and OpenGraph: SITE_URL when configured, else the request's own root."""
+    return (current_app.config["SITE_URL"] or request.url_root).rstrip("/") + "/"
+
+
+def absolute(path: str) -> str:
+    return _site_url() + path.lstrip("/")
+
+
+@bp.app_context_processor
+def _helpers() -> dict:
+    return {"absolute": absolute, "epoch": EPOCH}
+
+
+@bp.app_template_filter("localtime")
+def localtime(moment: datetime, timezone: str) -> str:
+    """An aware time as the campaign shows it: `2026-12-02 21:00 JST`."""
+    return moment.astimezone(ZoneInfo(timezone)).strftime("%Y-%m-%d %H:%M %Z")
+
+
+@bp.app_template_filter("rfc3339")
+def rfc3339(moment: datetime) -> str:
+    """Atom's date form (RFC 3339, UTC with Z); naive times are refused rather than guessed."""
+    if moment.tzinfo is None:
+        raise ValueError("naive datetime in a feed")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@bp.app_template_filter("markdown")
+def markdown_filter(text: str) -> Markup:
+    return Markup(render_markdown(text))
+
+
+def _page_size() -> int:
+    return int(current_app.config["BLOG_PAGE_SIZE"])
+
+
+@bp.get("/blog/", defaults={"page": 1})
+@bp.get("/blog/page/<int:page>/")
+def index(page: int) -> str:
+    found = queries.reports_page(page, _page_size())
+    if found is None:
+        abort(404)
+    return render_template("blog/index.html", paged=found, campaign=None)
+
+
+@bp.get("/blog/<campaign>/", defaults={"page": 1})
+@bp.get("/blog/<campaign>/page/<int:page>/")
+def campaign(campaign: str, page: int) -> str:
+    info = queries.campaign_info(campaign)
+    found = queries.reports_page(page, _page_size(), campaign=campaign) if info else None
+    if found is None:
+        abort(404)
+    return render_template("blog/index.html", paged=found, campaign=info)
+
+
+@bp.get("/blog/<campaign>/<scenario>/")
+def scenario(campaign: str, scenario: str) -> str:
+    found = queries.scenario_reports(campaign, scenario)
+    if found is None:
+        abort(404)
+    sc, cards = found
+    return render_template("blog/scenario.html", scenario=sc, cards=cards, campaign=campaign)
+
+
+@bp.get("/blog/<campaign>/<scenario>/round-<int:number>/")
+def report(campaign: str, scenario: str, number: int) -> str:
+    page = queries.report_page(campaign, scenario, number, locale=current_app.config["LOCALE"])
+    if page is None:
+        abort(404)
+    return render_template("blog/report.html", report=page)
+
+
+@bp.get("/blog/<campaign>/<scenario>/round-<int:number>/bundle.json")
+def bundle(campaign: str, scenario: str, number: int) -> Response:
+    """The verify bundle (`pbp export-round`): inputs, revealed seed, events and state of a published round."""
+    round_id = queries.round_id_of(campaign, scenario, number)
+    if round_id is None:
+        abort(404)
+    body = json.dumps(publishing.round_bundle(round_id), ensure_ascii=False, sort_keys=True, indent=1)
+    headers = {"Content-Disposition": f'attachment; filename="{campaign}-{scenario}-round-{number}.json"'}
+    return Response(body, mimetype="application/json", headers=headers)
+
+
+@bp.get("/blog/<campaign>/characters/<int:character_id>/")
+def character(campaign: str, character_id: int) -> str:
+    found = queries.chronicle(campaign, character_id)
+    if found is None:
+        abort(404)
+    name, cards = found
+    return render_template("blog/character.html", name=name, cards=cards, campaign=campaign)
+
+
+def _feed(cards: list[queries.ReportCard], title: str, self_path: str, home_path: str) -> Response:
+    xml = render_template(
+        "blog/feed.atom.xml", cards=cards, title=title, self_url=absolute(self_path), home_url=absolute(home_path)
+    )
+    return Response(xml, mimetype="application/atom+xml")
+
+
+@bp.get("/feed.atom")
+def feed() -> Response:
+    cards = queries.latest(int(current_app.config["FEED_SIZE"]))
+    return _feed(cards, current_app.config["SITE_NAME"], url_for("blog.feed"), url_for("blog.index"))
+
+
+@bp.get("/blog/<campaign>/feed.atom")
+def campaign_feed(campaign: str) -> Response:
+    info = queries.campaign_info(campaign)
+    if info is None:
+        abort(404)
+    cards = queries.latest(int(current_app.config["FEED_SIZE"]), campaign=campaign)
+    return _feed(
+        cards,
+        info["name"],
+        url_for("blog.campaign_feed", campaign=campaign),
+        url_for("blog.campaign", campaign=campaign),
+    )
