@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 import click
@@ -11,6 +12,9 @@ import peewee
 
 from pbp.cli.db import open_db
 from pbp.errors import UserError
+
+if TYPE_CHECKING:
+    from pbp.models import Round
 
 
 def register(cli: click.Group) -> None:
@@ -44,7 +48,7 @@ def _deadline(option_at: str | None, option_in: int | None, timezone: str) -> da
     return parse_deadline(option_at, timezone) if option_at else SYSTEM.now() + timedelta(seconds=option_in or 0)
 
 
-def _show(rnd: object) -> None:
+def _show(rnd: Round) -> None:
     from pbp.services.clock import iso_utc
 
     click.echo(
