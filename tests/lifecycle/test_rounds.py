@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
+import peewee
 import pytest
 
 from pbp.errors import UserError
@@ -180,3 +181,12 @@ def test_the_complete_early_policy_can_make_closed_rounds_wait_for_their_deadlin
     assert rounds.due_round_ids(clock=world.clock) == [rid]
     with pytest.raises(UserError, match="unknown policy"):
         campaigns.set_policy(world.campaign, "sleep_in", True, clock=world.clock)
+
+
+def test_the_unique_constraint_is_the_last_guard(world) -> None:
+    rid = _resolved(world)
+    Round.update(state="closed").where(Round.id == rid).execute()  # as if a claim had gone wrong
+    with pytest.raises(peewee.IntegrityError):
+        rounds.resolve_round(rid, clock=world.clock)
+    assert Resolution.select().where(Resolution.round == rid).count() == 1
+    assert Round.get_by_id(rid).state == "closed"  # the whole attempt was rolled back

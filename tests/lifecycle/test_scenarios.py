@@ -71,3 +71,24 @@ def test_a_signup_that_fits_needs_no_lottery(world) -> None:
     world.clock.advance(3600)
     assert len(scenarios.close_signup(run.id, clock=world.clock)) == 2
     assert AuditLog.get(AuditLog.action == "scenario.signup_closed").detail["seed"] is None
+
+
+def test_the_scheduler_tick_closes_due_signups_and_resolves_due_rounds(world) -> None:
+    from pbp.services import schedule
+
+    run = campaigns.create_scenario(
+        world.campaign,
+        "tama_river",
+        slug="tama-e",
+        slots=1,
+        signup_deadline=world.clock.now() + timedelta(minutes=30),
+        clock=world.clock,
+    )
+    for uid, cid in _extra_characters(world, 2):
+        scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
+    rid = world.new_round(deadline_in=3600)
+    world.clock.advance(3600)
+    report = schedule.tick(clock=world.clock)
+    assert report.signups_closed == [run.id]
+    assert [(o.round_id, o.status) for o in report.rounds] == [(rid, "resolved")]
+    assert schedule.tick(clock=world.clock) == schedule.TickReport([], [])
