@@ -122,3 +122,14 @@ def test_commands_refuse_an_uninitialised_database(tmp_path: Path, monkeypatch) 
     assert pbp("db", "init", check=True).stdout == "applied 0001_initial\n"
     assert pbp("rounds", "list", "--json", check=True).stdout == "[]\n"
     assert os.path.exists(tmp_path / "empty" / "pbp.sqlite3")
+
+
+def test_campaign_load_loads_and_reloads_a_pack_by_name(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "inst"))
+    pbp("db", "init", check=True)
+    first = pbp("campaign", "load", "demo", check=True).stdout
+    assert first.startswith("campaign demo (id 1): ヤマツカミ迎撃戦線, ") and first.endswith(" scenarios\n")
+    assert pbp("campaign", "load", "demo", check=True).stdout == first
+    missing = pbp("campaign", "load", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "not a folder" in missing.stderr

@@ -190,3 +190,21 @@ def test_the_unique_constraint_is_the_last_guard(world) -> None:
         rounds.resolve_round(rid, clock=world.clock)
     assert Resolution.select().where(Resolution.round == rid).count() == 1
     assert Round.get_by_id(rid).state == "closed"  # the whole attempt was rolled back
+
+
+@pytest.mark.rule("R-GM-2")
+def test_a_scene_round_rolls_the_checks_the_players_chose(world) -> None:
+    from pbp.services import campaigns, scenarios
+
+    scene = campaigns.create_scenario(world.campaign, "hangar_eve", slug="eve", clock=world.clock)
+    for uid, cid in zip(world.players, world.characters, strict=True):
+        scenarios.join_scenario(scene.id, cid, user_id=uid, clock=world.clock)
+    rid = rounds.create_round(scene.id, world.clock.now() + timedelta(hours=1), clock=world.clock).id
+    rounds.open_round(rid, clock=world.clock)
+    check = {"minor": None, "major": {"type": "check", "skill": "整備", "need": 3, "item": None}}
+    entries.save_entry(
+        rid, world.characters[0], user_id=world.players[0], order=check, prose="徹夜で直す。", clock=world.clock
+    )
+    assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"
+    checks = [e for e in Resolution.get(Resolution.round == rid).events if e["type"] == "check"]
+    assert [(c["unit"], c["skill"], c["need"]) for c in checks] == [(f"pc{world.characters[0]}", "整備", 3)]
