@@ -1,0 +1,148 @@
+"""The public blog: its routes show published reports only, with the dice log, seed and verify bundle; feeds parse
+as Atom with time-zone-aware dates; pages carry OpenGraph tags and a print style."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from datetime import datetime
+
+import pytest
+
+from pbp.verify import verify_bundle
+from tests.reports.htmlcheck import html_problems
+from tests.web.conftest import SITE_URL, make_app
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+REPORT = "/blog/demo/tama_river/round-{}/"
+
+
+def text(client, url: str, status: int = 200) -> str:
+    response = client.get(url)
+    assert response.status_code == status, url
+    return response.get_data(as_text=True)
+
+
+def main_of(html: str) -> str:
+    """The page's own content (the layout's head legitimately holds <meta> and <link>)."""
+    return html.split("<main>", 1)[1].split("</main>", 1)[0]
+
+
+def test_home_redirects_to_the_blog(client):
+    assert client.get("/").headers["Location"].endswith("/blog/")
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/blog/", "/blog/demo/", "/blog/demo/tama_river/", REPORT.format(1), REPORT.format(2),
+     "/blog/demo/characters/1/", "/blog/demo/characters/2/", "/feed.atom", "/blog/demo/feed.atom",
+     "/blog/demo/tama_river/round-1/bundle.json", "/static/site.css"],
+)  # fmt: skip
+def test_public_pages_answer(client, url):
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "url",
+    [REPORT.format(3), REPORT.format(3) + "bundle.json", "/blog/page/2/", "/blog/nope/", "/blog/demo/nope/",
+     "/blog/demo/characters/99/", "/blog/nope/feed.atom", "/blog/page/0/"],
+)  # fmt: skip
+def test_unpublished_or_unknown_is_not_found(client, url):
+    assert client.get(url).status_code == 404
+
+
+def test_index_is_newest_first_and_paginated_by_path(world):
+    client = make_app(world.url, BLOG_PAGE_SIZE=1).test_client()
+    first, second = text(client, "/blog/"), text(client, "/blog/page/2/")
+    assert "第2ラウンド" in first and "第1ラウンド" not in first
+    assert "第1ラウンド" in second and 'href="/blog/"' in second
+    assert 'rel="next" href="/blog/page/2/"' in first
+    assert 'rel="next" href="/blog/demo/page/2/"' in text(client, "/blog/demo/")
+    assert client.get("/blog/page/3/").status_code == 404
+
+
+def test_report_page_has_story_meta_dice_log_and_verification(client, world):
+    html = text(client, REPORT.format(1))
+    for part in ("多摩川防衛戦 第1ラウンド", "ヤマツカミ迎撃戦線", "葵", "真琴", 'class="story"', "ダイスログ",
+                 "[r1-c1]", "d6≤", "golden-1", "bundle.json", "JST"):  # fmt: skip
+        assert part in html, part
+    assert html_problems(main_of(html)) == []
+
+
+def test_dice_log_names_modifier_sources(client):
+    html = text(client, REPORT.format(1))
+    assert "（川霧）" in html or "（機体補正）" in html
+
+
+def test_bundle_download_verifies(client):
+    response = client.get("/blog/demo/tama_river/round-1/bundle.json")
+    assert response.mimetype == "application/json"
+    assert "attachment" in response.headers["Content-Disposition"]
+    bundle = json.loads(response.get_data(as_text=True))
+    assert bundle["seed"] == "golden-1"
+    assert verify_bundle(bundle) is None
+
+
+def test_character_chronicle_lists_every_report_it_appears_in(client, world):
+    html = text(client, f"/blog/demo/characters/{world.characters['aoi']}/")
+    assert "葵の記録" in html
+    assert REPORT.format(1) in html and REPORT.format(2) in html
+    assert REPORT.format(3) not in html
+
+
+def test_opengraph_and_feed_discovery(client):
+    html = text(client, REPORT.format(2))
+    for tag in ('property="og:title"', 'property="og:type" content="article"', 'property="og:description"',
+                f'property="og:url" content="{SITE_URL}blog/demo/tama_river/round-2/"',
+                'property="article:published_time"', 'type="application/atom+xml"'):  # fmt: skip
+        assert tag in html, tag
+
+
+@pytest.mark.parametrize("url", ["/feed.atom", "/blog/demo/feed.atom"])
+def test_feed_is_atom_with_aware_dates(client, url):
+    response = client.get(url)
+    assert response.mimetype == "application/atom+xml"
+    root = ET.fromstring(response.get_data())
+    assert root.tag == f"{ATOM}feed"
+    assert root.find(f"{ATOM}id").text.startswith(SITE_URL)
+    entries = root.findall(f"{ATOM}entry")
+    assert len(entries) == 2
+    stamps = []
+    for entry in entries:
+        for field in ("title", "id", "updated", "published", "content", "author"):
+            assert entry.find(f"{ATOM}{field}") is not None, field
+        assert entry.find(f"{ATOM}link").get("href").startswith(SITE_URL + "blog/demo/tama_river/round-")
+        stamp = datetime.fromisoformat(entry.find(f"{ATOM}updated").text)
+        assert stamp.tzinfo is not None
+        stamps.append(stamp)
+    assert stamps == sorted(stamps, reverse=True)
+    assert datetime.fromisoformat(root.find(f"{ATOM}updated").text) == stamps[0]
+    assert html_problems(entries[0].find(f"{ATOM}content").text) == []
+
+
+def test_stylesheet_has_japanese_typography_and_print(client):
+    css = text(client, "/static/site.css")
+    for part in ("Hiragino", "Noto Sans JP", "line-break: strict", "line-height", "@media print"):
+        assert part in css
+
+
+def test_gm_markdown_is_sanitised_on_the_page(tmp_path):
+    """Hostile GM Markdown in the report it publishes comes out harmless on the page and in the feed."""
+    from pbp import db as pbp_db
+    from pbp.services import publishing, rounds
+    from pbp.services.clock import FixedClock
+    from tests.reports.xss_corpus import XSS_CORPUS
+    from tests.web.world import START, build_world
+
+    world = build_world(f"sqlite:///{tmp_path / 'x.sqlite3'}", published=0)
+    database = pbp_db.bind(world.url)
+    clock = FixedClock(START)
+    clock.advance(14 * 3600)
+    with database.connection_context():
+        rounds.resolve_round(world.open_round, clock=clock)
+        publishing.edit_report(world.open_round, "\n\n".join(XSS_CORPUS[:66]), clock=clock)
+        publishing.publish_round(world.open_round, clock=clock)
+    client = make_app(world.url).test_client()
+    assert html_problems(main_of(text(client, REPORT.format(1)))) == []
+    feed = ET.fromstring(client.get("/feed.atom").get_data())
+    assert html_problems(feed.find(f"{ATOM}entry/{ATOM}content").text) == []

@@ -1,0 +1,83 @@
+"""`pbp export-site`: every public page, feed, bundle and asset as files; every internal link resolves to a file,
+from disk, with no server."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from click.testing import CliRunner
+
+from pbp.cli import _register, cli
+from pbp.web.export import export_site, file_for, relative
+from tests.web.conftest import make_app
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.links += [v for k, v in attrs if k in ("href", "src") and v]
+
+
+def links_of(path: Path) -> list[str]:
+    parser = _Links()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser.links
+
+
+@pytest.fixture(scope="module")
+def site(world, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    export_site(make_app(world.url), out)
+    return out
+
+
+def test_paths_map_to_files():
+    assert file_for("/blog/") == "blog/index.html"
+    assert file_for("/feed.atom") == "feed.atom"
+    assert relative("/blog/demo/", "/blog/demo/tama_river/round-1/") == "../../index.html"
+    assert relative("/static/site.css", "/blog/") == "../static/site.css"
+
+
+def test_export_writes_pages_feeds_bundles_and_assets(site):
+    for name in ("index.html", "blog/index.html", "blog/demo/index.html", "blog/demo/tama_river/index.html",
+                 "blog/demo/tama_river/round-1/index.html", "blog/demo/tama_river/round-2/index.html",
+                 "blog/demo/tama_river/round-1/bundle.json", "blog/demo/characters/1/index.html",
+                 "feed.atom", "blog/demo/feed.atom", "static/site.css"):  # fmt: skip
+        assert (site / name).is_file(), name
+    assert not (site / "blog/demo/tama_river/round-3").exists()
+    assert json.loads((site / "blog/demo/tama_river/round-2/bundle.json").read_text())["seed"] == "golden-2"
+    ET.parse(site / "feed.atom")
+
+
+def test_every_internal_link_resolves_to_a_file(site):
+    pages = list(site.rglob("*.html"))
+    assert len(pages) >= 8
+    checked = 0
+    for page in pages:
+        for link in links_of(page):
+            parts = urlsplit(link)
+            if parts.scheme or link.startswith("//"):
+                continue
+            assert not link.startswith("/"), f"{page}: absolute path {link} breaks from disk"
+            target = (page.parent / parts.path).resolve()
+            assert target.is_file(), f"{page.relative_to(site)}: {link} -> missing {target}"
+            checked += 1
+    assert checked > 50
+
+
+def test_cli_export_site(world, tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", world.url)
+    out = tmp_path / "public"
+    _register()
+    result = CliRunner().invoke(cli, ["export-site", str(out), "--base-url", "https://blog.example/"])
+    assert result.exit_code == 0, result.output
+    assert "files written" in result.output
+    assert "https://blog.example/blog/demo/tama_river/round-1/" in (out / "feed.atom").read_text()

@@ -1,0 +1,78 @@
+"""A demo world built through the lifecycle's services with a fixed clock and fixed seeds, so that the pages built
+from it are the same on every run (the blog's golden and determinism tests rely on that)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from unittest import mock
+
+from pbp import db as pbp_db
+from pbp import migrations
+from pbp.cli.demo import PLAYERS, PROSE, SCENARIO
+from pbp.models import Scenario
+from pbp.paths import DEMO_PACK_DIR
+from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios
+from pbp.services.clock import FixedClock
+
+START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+@dataclass
+class World:
+    url: str
+    campaign: str
+    scenario: str
+    published: list[int]
+    open_round: int | None
+    characters: dict[str, int]  # pack character id -> database id
+
+
+@contextmanager
+def fixed_seeds(prefix: str) -> Iterator[None]:
+    """Round seeds `prefix-1`, `prefix-2`, ... instead of fresh secrets (only in tests)."""
+    counter = itertools.count(1)
+    with mock.patch("pbp.services.rounds.secrets.token_hex", lambda _n=32: f"{prefix}-{next(counter)}"):
+        yield
+
+
+def build_world(
+    url: str, *, published: int = 2, open_after: bool = True, seed: str = "golden", pack_dir: Path = DEMO_PACK_DIR
+) -> World:
+    """The demo campaign: GM, two players, `published` rounds played and published a day apart, then (optionally)
+    one more round open with entries. Returns the ids the tests need."""
+    database = pbp_db.bind(url)
+    clock = FixedClock(START)
+    with database.connection_context(), fixed_seeds(seed):
+        migrations.upgrade(database)
+        gm = accounts.create_user("gm", "demo-password", display_name="GM", clock=clock)
+        campaign = campaigns.load_campaign(pack_dir, gm_id=gm.id, clock=clock)
+        scenario = Scenario.get(Scenario.campaign == campaign.id, Scenario.slug == SCENARIO)
+        pcs = []
+        for name, (pc, order) in PLAYERS.items():
+            user = accounts.create_user(name, "demo-password", clock=clock)
+            character = characters.create_character(campaign.id, user.id, campaign.pack["characters"][pc], clock=clock)
+            scenarios.join_scenario(scenario.id, character.id, user_id=user.id, clock=clock)
+            pcs.append((user.id, character.id, pc, order))
+
+        def play() -> int:
+            rnd = rounds.create_round(scenario.id, clock.now() + timedelta(hours=12), actor_id=gm.id, clock=clock)
+            rounds.open_round(rnd.id, actor_id=gm.id, clock=clock)
+            for user_id, character_id, pc, order in pcs:
+                entries.save_entry(rnd.id, character_id, user_id=user_id, order=order, prose=PROSE[pc], clock=clock)
+            return rnd.id
+
+        done = []
+        for _ in range(published):
+            round_id = play()
+            clock.advance(13 * 3600)
+            rounds.resolve_round(round_id, clock=clock)
+            publishing.publish_round(round_id, actor_id=gm.id, clock=clock)
+            clock.advance(11 * 3600)
+            done.append(round_id)
+        open_id = play() if open_after else None
+    return World(url, campaign.slug, scenario.slug, done, open_id, {pc: cid for _, cid, pc, _ in pcs})
