@@ -9,12 +9,12 @@ from typing import Any
 from pbp import reports
 from pbp.db import write_transaction
 from pbp.errors import UserError
-from pbp.models import Character, Participation, Report, Resolution, Round
+from pbp.models import Character, Report, Resolution, Round
 from pbp.services import audit
 from pbp.services._common import MARKDOWN_LIMIT, checked_text, get_or_fail
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, move_state, round_context, round_info
+from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, move_state, players_of, round_context, round_info
 from pbp.verify import build_bundle, verify_bundle
 
 
@@ -46,13 +46,7 @@ def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
         dead = [cid for e in events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None]
         if dead:
             Character.update(alive=False, updated_at=now).where(Character.id.in_(dead)).execute()
-        owners = {
-            c.owner_id
-            for c in Character.select(Character.owner)
-            .join(Participation)
-            .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
-        }
-        audit.notify(owners, "round.published", now, round=round_id)
+        audit.notify(players_of(rnd.scenario_id), "round.published", now, round=round_id)
         audit.log("round.publish", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=PUBLISHED, dead=dead)
     return Round.get_by_id(round_id)
 

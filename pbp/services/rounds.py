@@ -142,21 +142,28 @@ def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None =
 
 
 def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
-    """Open for entries: draw the secret seed now and store its sha256, shown until publishing reveals the seed."""
-    rnd = get_or_fail(Round, round_id, "round")
-    if rnd.deadline <= to_db(clock.now()):
-        raise UserError(f"round {round_id}'s deadline has passed: extend it first")
+    """Open for entries: draw the secret seed now and store its sha256, shown until publishing reveals the seed.
+    The players of the joined characters are notified."""
     seed = secrets.token_hex(32)
-    return _transition(
-        round_id,
-        OPEN,
-        actor_id=actor_id,
-        clock=clock,
-        action="round.open",
-        seed=seed,
-        seed_hash=seed_hash(seed),
-        opened_at=to_db(clock.now()),
-    )
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        if rnd.deadline <= now:
+            raise UserError(f"round {round_id}'s deadline has passed: extend it first")
+        move_state(rnd, OPEN, now, seed=seed, seed_hash=seed_hash(seed), opened_at=now)
+        audit.log("round.open", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=OPEN)
+        audit.notify(players_of(rnd.scenario_id), "round.opened", now, round=round_id, deadline=iso_utc(rnd.deadline))
+    return Round.get_by_id(round_id)
+
+
+def players_of(scenario_id: int) -> set[int]:
+    """The users whose characters joined the scenario (who hear of its rounds)."""
+    return {
+        c.owner_id
+        for c in Character.select(Character.owner)
+        .join(Participation)
+        .where(Participation.scenario == scenario_id, Participation.status == "joined")
+    }
 
 
 def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:

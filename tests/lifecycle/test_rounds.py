@@ -10,7 +10,7 @@ import peewee
 import pytest
 
 from pbp.errors import UserError
-from pbp.models import AuditLog, Report, Resolution, ResolutionVersion, Round
+from pbp.models import AuditLog, Outbox, Report, Resolution, ResolutionVersion, Round
 from pbp.services import campaigns, entries, publishing, rounds
 
 
@@ -32,6 +32,8 @@ def test_opening_draws_a_secret_seed_and_shows_its_hash(world) -> None:
     assert len(a.seed) == 64 and a.seed != b.seed
     assert a.seed_hash == hashlib.sha256(a.seed.encode()).hexdigest()
     assert "seed" not in AuditLog.get(AuditLog.action == "round.open").detail
+    notices = Outbox.select().where(Outbox.kind == "round.opened", Outbox.payload["round"] == a.id)
+    assert sorted(n.recipient_id for n in notices) == sorted(world.players)
 
 
 def test_a_round_is_resolved_once_and_resolving_again_says_so(world) -> None:
@@ -208,3 +210,22 @@ def test_a_scene_round_rolls_the_checks_the_players_chose(world) -> None:
     assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"
     checks = [e for e in Resolution.get(Resolution.round == rid).events if e["type"] == "check"]
     assert [(c["unit"], c["skill"], c["need"]) for c in checks] == [(f"pc{world.characters[0]}", "整備", 3)]
+
+
+@pytest.mark.rule("R-GAUGE-7")
+def test_a_character_who_died_in_a_published_round_stays_dead(world, monkeypatch) -> None:
+    from pbp.engine.ruleset import Resolution as EngineResult
+    from pbp.models import Character
+
+    victim = f"pc{world.characters[1]}"
+    monkeypatch.setattr(
+        rounds,
+        "run_engine",
+        lambda ruleset, encounter, orders, seed, overrides: EngineResult(
+            state=encounter, events=[{"type": "death", "round": 1, "unit": victim}]
+        ),
+    )
+    rid = _resolved(world)
+    assert Character.get_by_id(world.characters[1]).alive  # not before publishing: an override may still save it
+    publishing.publish_round(rid, clock=world.clock)
+    assert [c.alive for c in Character.select().order_by(Character.id)] == [True, False]
