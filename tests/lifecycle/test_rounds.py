@@ -222,7 +222,7 @@ def test_a_character_who_died_in_a_published_round_stays_dead(world, monkeypatch
         rounds,
         "run_engine",
         lambda ruleset, encounter, orders, seed, overrides: EngineResult(
-            state=encounter, events=[{"type": "death", "round": 1, "unit": victim}]
+            state=encounter, events=[{"type": "death", "round": 1, "unit": victim, "cause": "injury"}]
         ),
     )
     rid = _resolved(world)
