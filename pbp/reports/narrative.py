@@ -29,6 +29,8 @@ LOCALES = ("ja", "en")
 _FOLLOW_UPS = frozenset({"damage", "status", "death", "removed", "restore", "engage", "disengage"})
 #: How many other phrasings to try before accepting one that repeats a sentence.
 _RETRIES = 8
+#: How many of those are spent looking for a sentence shape not used yet (variety, not a rule).
+_SHAPE_RETRIES = 3
 _SENTENCE = re.compile(r"[^。！？!?.]+[。！？!?.]*[」』”\"]?")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
 
@@ -55,6 +57,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         finalize=md_text,
+        auto_reload=False,  # templates are part of the release; no stat() per render
     )
 
 
@@ -63,6 +66,11 @@ def lexicon(ruleset: str, locale: str) -> dict[str, Any]:
     """The locale's words for the ruleset's terms (stages, statuses, reasons, grades) and its sentence joiner."""
     with (NARRATIVE_DIR / ruleset / locale / "lexicon.toml").open("rb") as f:
         return tomllib.load(f)
+
+
+@cache
+def _template_exists(name: str) -> bool:
+    return (NARRATIVE_DIR / name).is_file()
 
 
 def event_template_name(ruleset: str, locale: str, event_type: str) -> str:
@@ -174,6 +182,16 @@ class Narrator:
         self.growth = growth or {}
         self.names = Names(locale, pack or {}, {**self.before, **self.after})
         self.used: set[str] = set()
+        self.shapes: set[str] = set()
+        self._views: dict[str | None, dict[str, Any]] = {}
+        self._globals = {
+            "lex": self.lex,
+            "u": self.unit_view,
+            "name": self.names.unit,
+            "names": lambda ids: [self.names.unit(i) for i in ids],
+            "gear": self.names.of,
+            "gimmick": self.names.gimmick,
+        }
         # Longest first, so that a name containing another is blanked whole.
         names = {md_text(self.names.unit(uid)) for uid in self.names.units}
         self._unit_names = sorted((n for n in names if n), key=len, reverse=True)
@@ -193,6 +211,11 @@ class Narrator:
 
     def unit_view(self, uid: str | None) -> dict[str, Any]:
         """A unit as templates see it: names, side, what it rides, its gauges' deepest stages after the round."""
+        if uid not in self._views:
+            self._views[uid] = self._view(uid)
+        return self._views[uid]
+
+    def _view(self, uid: str | None) -> dict[str, Any]:
         unit = self.after.get(uid or "") or self.before.get(uid or "") or {}
         vehicle = unit.get("vehicle")
         kind = (vehicle or {}).get("kind")
@@ -213,29 +236,33 @@ class Narrator:
         }
 
     def _render(self, template: str, slot: str, **context: Any) -> str:
-        """Render one piece; re-pick the phrasing while it would repeat a sentence already in the report."""
+        """Render one piece. A phrasing that repeats a sentence of the report is re-picked; one that only repeats a
+        sentence's shape (the same words around other names) is re-picked a few times, then accepted."""
         tmpl = self.env.get_template(template)
-        text = ""
+        chosen = text = ""
         for attempt in range(_RETRIES):
-            raw = tmpl.render(
-                pick=self._picker(slot, attempt),
-                lex=self.lex,
-                u=self.unit_view,
-                name=self.names.unit,
-                names=lambda ids: [self.names.unit(i) for i in ids],
-                gear=self.names.of,
-                gimmick=self.names.gimmick,
-                **context,
-            )
+            raw = tmpl.render(pick=self._picker(slot, attempt), **self._globals, **context)
             text = self._flow(raw)
-            if not self._shapes(text) & self.used:
+            if self._sentences(text) & self.used:
+                continue
+            chosen = chosen or text
+            if not self._shapes(text) & self.shapes:
+                chosen = text
                 break
-        self.used |= self._shapes(text)
+            if attempt + 1 >= _SHAPE_RETRIES:
+                break
+        text = chosen or text
+        self.used |= self._sentences(text)
+        self.shapes |= self._shapes(text)
         return text
 
     def _flow(self, raw: str) -> str:
         """Template lines joined into running prose: Japanese without spaces between lines, English with one."""
         return re.sub(r"\s*\n\s*", self.lex["joiner"], raw).strip()
+
+    @staticmethod
+    def _sentences(text: str) -> set[str]:
+        return {s.strip() for s in _SENTENCE.findall(text) if len(s.strip()) > 3}
 
     def _shapes(self, text: str) -> set[str]:
         """The sentences of `text` with unit names blanked: two sentences that differ only in names count as one."""
@@ -285,7 +312,7 @@ class Narrator:
 
     def _event(self, i: int, event: dict[str, Any]) -> str:
         name = event_template_name(self.ruleset, self.locale, event["type"])
-        if not (NARRATIVE_DIR / name).is_file():
+        if not _template_exists(name):
             raise NarrativeError(f"no narrative template {name} for event type {event['type']!r}")
         prev = self.events[i - 1] if i > 0 else {}
         extra: dict[str, Any] = {}
