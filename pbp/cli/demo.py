@@ -23,7 +23,7 @@ PLAYERS = {
     "player1": ("aoi", {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": ["kagachi1"]}}),
     "player2": (
         "makoto",
-        {"minor": None, "major": {"type": "attack", "weapon": "autocannon", "targets": ["hayachi1"]}},
+        {"minor": None, "major": {"type": "attack", "weapon": "micro_missiles", "targets": ["hayachi1"]}},
     ),
 }
 PROSE = {
