@@ -188,3 +188,19 @@ def test_golden_demo_report(locale):
     if os.environ.get("PBP_UPDATE_GOLDEN"):
         path.write_text(story, encoding="utf-8")
     assert story == path.read_text(encoding="utf-8")
+
+
+def test_a_change_of_engagement_opens_a_scene_naming_who_is_there():
+    events = [
+        {"type": "initiative", "order": ["aoi", "oni1"]},
+        {"type": "engage", "unit": "oni1", "engagement": "e1", "with": ["aoi"]},
+        {"type": "attack", **SAMPLES["attack"]},
+    ]
+    bundle = bundle_of(events)
+    for unit in bundle["state"]["units"]:
+        unit["engagement"] = "e1"
+    bundle["encounter"]["units"][0]["engagement"] = "e1"
+    story = draft_report(bundle, prose={}, pack={})
+    paragraphs = story.split("\n\n")
+    scene = next(p for p in paragraphs if "葵" in p and "鬼一" in p and p is not paragraphs[0])
+    assert any(w in scene for w in ("乱戦", "最前線", "至近距離")), scene

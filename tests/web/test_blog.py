@@ -146,3 +146,22 @@ def test_gm_markdown_is_sanitised_on_the_page(tmp_path):
     assert html_problems(main_of(text(client, REPORT.format(1)))) == []
     feed = ET.fromstring(client.get("/feed.atom").get_data())
     assert html_problems(feed.find(f"{ATOM}entry/{ATOM}content").text) == []
+
+
+def test_overrides_are_published_with_their_reason(tmp_path):
+    """R-GM-1: a GM override shows in the dice log with the check id, before, after and the reason."""
+    from pbp import db as pbp_db
+    from pbp.services import publishing, rounds
+    from pbp.services.clock import FixedClock
+    from tests.web.world import START, build_world
+
+    world = build_world(f"sqlite:///{tmp_path / 'x.sqlite3'}", published=0)
+    clock = FixedClock(START)
+    clock.advance(14 * 3600)
+    with pbp_db.bind(world.url).connection_context():
+        rounds.resolve_round(world.open_round, clock=clock)
+        rounds.override_check(world.open_round, "r1-c1", 0, reason="川霧が<濃すぎた>", clock=clock)
+        publishing.publish_round(world.open_round, clock=clock)
+    html = main_of(text(make_app(world.url).test_client(), REPORT.format(1)))
+    assert "GM裁定 [r1-c1]" in html and "→ 0 成功" in html
+    assert "川霧が&lt;濃すぎた&gt;" in html
