@@ -36,7 +36,7 @@ def test_home_redirects_to_the_blog(client):
     "url",
     ["/blog/", "/blog/demo/", "/blog/demo/tama_river/", REPORT.format(1), REPORT.format(2),
      "/blog/demo/characters/1/", "/blog/demo/characters/2/", "/feed.atom", "/blog/demo/feed.atom",
-     "/blog/demo/tama_river/round-1/bundle.json", "/static/site.css"],
+     "/blog/demo/tama_river/round-1/bundle.json", "/static/site.css", REPORT.format(1) + "en/"],
 )  # fmt: skip
 def test_public_pages_answer(client, url):
     assert client.get(url).status_code == 200
@@ -44,8 +44,8 @@ def test_public_pages_answer(client, url):
 
 @pytest.mark.parametrize(
     "url",
-    [REPORT.format(3), REPORT.format(3) + "bundle.json", "/blog/page/2/", "/blog/nope/", "/blog/demo/nope/",
-     "/blog/demo/characters/99/", "/blog/nope/feed.atom", "/blog/page/0/"],
+    [REPORT.format(3), REPORT.format(3) + "bundle.json", REPORT.format(3) + "en/", "/blog/page/2/", "/blog/nope/",
+     "/blog/demo/nope/", "/blog/demo/characters/99/", "/blog/nope/feed.atom", "/blog/page/0/"],
 )  # fmt: skip
 def test_unpublished_or_unknown_is_not_found(client, url):
     assert client.get(url).status_code == 404
@@ -165,3 +165,11 @@ def test_overrides_are_published_with_their_reason(tmp_path):
     html = main_of(text(make_app(world.url).test_client(), REPORT.format(1)))
     assert "GM裁定 [r1-c1]" in html and "→ 0 成功" in html
     assert "川霧が&lt;濃すぎた&gt;" in html
+
+
+def test_english_story_beside_the_japanese(client):
+    html = text(client, REPORT.format(1) + "en/")
+    assert '<html lang="en">' in html
+    assert "The curtain rose" in html or "Beyond the dust" in html or "Round 1" in html
+    assert 'hreflang="ja"' in html and 'hreflang="en"' in text(client, REPORT.format(1))
+    assert html_problems(main_of(html)) == []

@@ -50,6 +50,7 @@ def test_export_writes_pages_feeds_bundles_and_assets(site):
     for name in ("index.html", "blog/index.html", "blog/demo/index.html", "blog/demo/tama_river/index.html",
                  "blog/demo/tama_river/round-1/index.html", "blog/demo/tama_river/round-2/index.html",
                  "blog/demo/tama_river/round-1/bundle.json", "blog/demo/characters/1/index.html",
+                 "blog/demo/tama_river/round-1/en/index.html",
                  "feed.atom", "blog/demo/feed.atom", "static/site.css"):  # fmt: skip
         assert (site / name).is_file(), name
     assert not (site / "blog/demo/tama_river/round-3").exists()

@@ -69,7 +69,7 @@ def test_no_page_or_feed_leaks(leaky):
     client = make_app(world.url).test_client()
     urls = ["/blog/", "/blog/demo/", "/blog/demo/tama_river/", "/blog/demo/hangar_eve/", "/feed.atom",
             "/blog/demo/feed.atom", "/blog/demo/characters/1/", "/blog/demo/characters/2/"]  # fmt: skip
-    urls += [f"/blog/demo/tama_river/round-{n}/{f}" for n in (1, 2, 3) for f in ("", "bundle.json")]
+    urls += [f"/blog/demo/tama_river/round-{n}/{f}" for n in (1, 2, 3) for f in ("", "bundle.json", "en/")]
     for url in urls:
         body = client.get(url).get_data(as_text=True)
         for secret in secrets_of(world):

@@ -89,6 +89,16 @@ def report(campaign: str, scenario: str, number: int) -> str:
     return render_template("blog/report.html", report=page)
 
 
+@bp.get("/blog/<campaign>/<scenario>/round-<int:number>/en/")
+def report_en(campaign: str, scenario: str, number: int) -> str:
+    """The English story beside the Japanese report: generated from the published facts, not edited by the GM."""
+    found = queries.english_story(campaign, scenario, number)
+    if found is None:
+        abort(404)
+    card, html = found
+    return render_template("blog/report_en.html", report=card, story=html)
+
+
 @bp.get("/blog/<campaign>/<scenario>/round-<int:number>/bundle.json")
 def bundle(campaign: str, scenario: str, number: int) -> Response:
     """The verify bundle (`pbp export-round`): inputs, revealed seed, events and state of a published round."""
