@@ -41,6 +41,7 @@ class LogLine:
     rolls: list[Roll]
     event: dict[str, Any]
     overrides: list[dict[str, Any]]
+    weapon: str | None = None
 
 
 def _signed(value: float) -> str:
@@ -68,10 +69,10 @@ def _roll(check: str | None, unit: str, skill: str, dice: list[int], successes: 
     )
 
 
-def dice_log(events: list[dict[str, Any]], unit_name: Callable[[str], str],
-             source_name: Callable[[str], str] = str) -> list[LogLine]:  # fmt: skip
-    """The log of a round's events; `unit_name` and `source_name` give display names for units and for modifier
-    sources (gimmicks, items, abilities, `vehicle`, `rough` ...)."""
+def dice_log(events: list[dict[str, Any]], unit_name: Callable[[str], str], source_name: Callable[[str], str] = str,
+             weapon_name: Callable[[str], str] = str) -> list[LogLine]:  # fmt: skip
+    """The log of a round's events; the callables give display names for units, modifier sources (gimmicks, items,
+    abilities, `vehicle`, `rough` ...) and weapons."""
     lines = []
     for i, e in enumerate(events):
         kind = e.get("type")
@@ -87,7 +88,8 @@ def dice_log(events: list[dict[str, Any]], unit_name: Callable[[str], str],
         elif kind == "check":
             rolls.append(_roll(e.get("check"), unit_name(e["unit"]), e.get("skill", ""), e.get("dice", []),
                                e.get("successes", 0), e.get("detail"), source_name, e.get("need")))  # fmt: skip
-        lines.append(LogLine(i, e.get("round", 0), kind, rolls, e, list(e.get("overrides", []))))
+        weapon = weapon_name(e["weapon"]) if e.get("weapon") else None
+        lines.append(LogLine(i, e.get("round", 0), kind, rolls, e, list(e.get("overrides", [])), weapon))
     return lines
 
 

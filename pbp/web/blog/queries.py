@@ -163,7 +163,12 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
     res = rnd.resolution
     units = {u["id"]: str(u.get("name") or u["id"]) for u in res.encounter.get("units", [])}
     names = Names(locale, rnd.scenario.campaign.pack or {}, {})
-    log = dice_log(res.events, lambda uid: units.get(uid, uid), source_namer(names, locale))
+    log = dice_log(
+        res.events,
+        lambda uid: units.get(uid, uid),
+        source_namer(names, locale),
+        lambda weapon: names.of("weapons", weapon),
+    )
     page = _card(
         rnd,
         ReportPage,
