@@ -33,6 +33,7 @@ _RETRIES = 8
 _SHAPE_RETRIES = 3
 _SENTENCE = re.compile(r"[^。！？!?.]+[。！？!?.]*[」』”\"]?")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+_MD_BLOCK_START = re.compile(r"^(\d*)([-+.)])")
 
 
 class NarrativeError(ValueError):
@@ -44,7 +45,9 @@ def md_text(value: Any) -> Any:
     if isinstance(value, Markup) or not isinstance(value, str):
         return value
     text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return Markup(_MD_SPECIAL.sub(r"\\\1", " ".join(text.split())))
+    text = _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    # A value may open a paragraph: a leading list or heading marker must stay text.
+    return Markup(_MD_BLOCK_START.sub(r"\1\\\2", text))
 
 
 @cache
