@@ -181,20 +181,21 @@ def odds(
 def demo(seed: str, rounds: int, scenario: str) -> None:
     """Fight the demo campaign's battle with its ready-made PCs and print a round-by-round log."""
     from pbp.engine.pool.describe import describe
-    from pbp.engine.pool.pack import encounter_for_scenario
-    from pbp.engine.pool.tactics import default_orders
 
     in_range(rounds, 1, 20, "--rounds")
     pack = load_pack_data(None)
+    rs = find_ruleset(pack["campaign"]["ruleset"])
+    if scenario not in pack["scenarios"]:
+        raise BadInput(Problem("--scenario", f"the demo has no scenario {scenario!r} ({', '.join(pack['scenarios'])})"))
     pcs = [(cid, sheet) for cid, sheet in pack["characters"].items()]
-    encounter = encounter_for_scenario(pack, scenario, pcs)
+    encounter = rs.build_encounter(pack, scenario, pcs)
     names = {u["id"]: u.get("name") or u["id"] for u in encounter["units"]}
-    rs = find_ruleset("pool")
     dice = SeededDice(seed)
     click.echo(f"{scenario} — seed {seed!r}")
     for _ in range(rounds):
-        # Every round's orders are chosen afresh from the map, as players and the GM would.
-        orders = default_orders(encounter, {"orders": []}, sides=("pc", "enemy"))
+        # Every round's orders are chosen afresh from the map, as players and the GM would: the PCs get the
+        # same default tactics the enemies use.
+        orders = rs.default_orders(encounter, {"orders": []}, sides=("pc", "enemy"))
         result = rs.resolve(encounter, orders, dice, pack=pack)
         click.echo(f"\n== round {encounter['round']}")
         for ev in result.events:

@@ -45,6 +45,18 @@ class Ruleset(Protocol):
         """Every problem in a set of orders against an encounter (unknown unit or weapon, bad type)."""
         ...
 
+    def build_encounter(
+        self, pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str, dict[str, Any]]]
+    ) -> dict[str, Any]:
+        """The encounter of a scenario's first round, with the PCs `pcs` ([(unit id, character sheet)])."""
+        ...
+
+    def default_orders(
+        self, encounter: dict[str, Any], orders: dict[str, Any], sides: tuple[str, ...] = ("enemy",)
+    ) -> dict[str, Any]:
+        """`orders` completed for the units of `sides` nobody gave orders to (by default the GM's enemies)."""
+        ...
+
     def resolve(
         self,
         encounter: dict[str, Any],

@@ -18,9 +18,7 @@ from typing import Any, NoReturn
 
 from pbp import reports
 from pbp.db import is_sqlite, write_transaction
-from pbp.engine import seed_hash
-from pbp.engine.pool.pack import encounter_for_scenario, unit_from_sheet
-from pbp.engine.pool.rules import DEFAULT_OPTIONS
+from pbp.engine import find_ruleset, seed_hash
 from pbp.errors import UserError
 from pbp.models import (
     Campaign,
@@ -258,7 +256,7 @@ def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     if secret.encounter_state is not None:
         encounter = secret.encounter_state  # freshly parsed: ours to change
     else:
-        pack = Campaign.select(Campaign.pack).where(Campaign.id == scenario.campaign_id).get().pack
+        campaign = Campaign.select(Campaign.pack, Campaign.ruleset).where(Campaign.id == scenario.campaign_id).get()
         pcs = [
             (unit_id(c.id), c.sheet)
             for c in Character.select()
@@ -266,22 +264,13 @@ def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
             .where(Participation.scenario == scenario.id, Participation.status == "joined", Character.alive)
             .order_by(Participation.id)
         ]
-        if scenario.kind == "scene":
-            encounter = {
-                "ruleset": "pool",
-                "options": {**DEFAULT_OPTIONS, **(pack.get("options") or {})},
-                "units": [unit_from_sheet(pack, sheet, uid, "pc", [0, 0]) for uid, sheet in pcs],
-                "terrain": [],
-                "gimmicks": [],
-            }
-        else:
-            encounter = encounter_for_scenario(pack, scenario.pack_scenario, pcs)
+        encounter = find_ruleset(campaign.ruleset).build_encounter(campaign.pack, scenario.pack_scenario, pcs)
     encounter["round"] = rnd.number
     return encounter
 
 
 def round_orders(round_id: int) -> dict[str, Any]:
-    """ORDERS.json for a round: every current entry's order, by unit id (units without entries do nothing)."""
+    """ORDERS.json for a round: every current entry's order, by unit id (PCs without entries do nothing)."""
     entries = Entry.select(Entry.character, Entry.order).where(Entry.round == round_id).order_by(Entry.character)
     return {"orders": [{**e.order, "unit": unit_id(e.character_id)} for e in entries]}
 
@@ -383,9 +372,9 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
                 encounter = round_encounter(claimed, scenario)
             except Exception as e:
                 raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
-            done = _engine(
-                scenario.campaign.ruleset, encounter, round_orders(round_id), claimed.seed, _overrides_of(round_id)
-            )
+            ruleset = scenario.campaign.ruleset
+            orders = find_ruleset(ruleset).default_orders(encounter, round_orders(round_id))  # the GM's enemies
+            done = _engine(ruleset, encounter, orders, claimed.seed, _overrides_of(round_id))
             _store(claimed, scenario, done, now, first=True)
             audit.log(
                 "round.resolve",

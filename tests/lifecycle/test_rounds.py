@@ -46,10 +46,14 @@ def test_a_round_is_resolved_once_and_resolving_again_says_so(world) -> None:
     assert Report.get(Report.round == rid).draft_md
 
 
-def test_units_without_entries_do_nothing(world) -> None:
+def test_pcs_without_entries_do_nothing_and_enemies_follow_default_tactics(world) -> None:
     rid = _resolved(world, entries_from=1)
     res = Resolution.get(Resolution.round == rid)
-    assert [o["unit"] for o in res.orders["orders"]] == [f"pc{world.characters[0]}"]
+    sides = {u["id"]: u["side"] for u in res.encounter["units"]}
+    ordered = [o["unit"] for o in res.orders["orders"]]
+    assert [u for u in ordered if sides[u] == "pc"] == [f"pc{world.characters[0]}"]
+    enemies = [uid for uid, side in sides.items() if side == "enemy"]
+    assert enemies and set(enemies) <= set(ordered)  # stored with the inputs, so `pbp verify` replays them
     assert not [e for e in res.events if e.get("attacker") == f"pc{world.characters[1]}"]
 
 

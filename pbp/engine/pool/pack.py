@@ -733,6 +733,21 @@ def encounter_for_scenario(
     }
 
 
+def build_encounter(data: dict[str, Any], scenario_id: str, pcs: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """The encounter a scenario's first round starts from: a battle's map (`encounter_for_scenario`), or for a scene
+    the characters alone, since a scene only offers checks (R-GM-2)."""
+    if _get(data, "scenarios", scenario_id, {}).get("kind") != "scene":
+        return encounter_for_scenario(data, scenario_id, pcs)
+    return {
+        "ruleset": "pool",
+        "round": 1,
+        "options": {**rules.DEFAULT_OPTIONS, **(data.get("options") or {})},
+        "units": [unit_from_sheet(data, sheet, uid, "pc", [0, 0]) for uid, sheet in pcs],
+        "terrain": [],
+        "gimmicks": [],
+    }
+
+
 def scene_checks(data: dict[str, Any], scenario_id: str) -> list[dict[str, Any]]:
     """R-GM-2: the checks a scene offers, each with its skill's parent stat (for the odds shown to players)."""
     stats = skill_stats(data)

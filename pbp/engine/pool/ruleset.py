@@ -8,7 +8,7 @@ from typing import Any
 from pbp.engine.dice import DiceSource
 from pbp.engine.errors import BadInput, Problem
 from pbp.engine.overrides import validate_overrides
-from pbp.engine.pool import schema
+from pbp.engine.pool import schema, tactics
 from pbp.engine.pool.battle import Battle
 from pbp.engine.pool.events import EVENT_TYPES
 from pbp.engine.ruleset import Resolution
@@ -45,6 +45,18 @@ class PoolRuleset:
         self, orders: dict[str, Any], encounter: dict[str, Any], pack: dict[str, Any] | None = None
     ) -> list[Problem]:
         return schema.validate_orders(orders, encounter, _pack_skill_stats(pack))
+
+    def build_encounter(
+        self, pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str, dict[str, Any]]]
+    ) -> dict[str, Any]:
+        from pbp.engine.pool.pack import build_encounter
+
+        return build_encounter(pack, scenario_id, pcs)
+
+    def default_orders(
+        self, encounter: dict[str, Any], orders: dict[str, Any], sides: tuple[str, ...] = ("enemy",)
+    ) -> dict[str, Any]:
+        return tactics.default_orders(encounter, orders, sides)
 
     def resolve(
         self,
