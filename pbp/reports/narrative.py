@@ -10,6 +10,7 @@ repeat one is re-picked.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
@@ -17,11 +18,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup
 
 from pbp.engine.dice import seed_hash
 from pbp.paths import TEMPLATES_DIR
+
+log = logging.getLogger(__name__)
 
 NARRATIVE_DIR = TEMPLATES_DIR / "narrative"
 LOCALES = ("ja", "en")
@@ -168,6 +171,7 @@ class Narrator:
         growth: dict[str, int] | None,
         locale: str,
         pack: dict[str, Any] | None,
+        strict: bool = False,
     ):
         if locale not in LOCALES:
             raise NarrativeError(f"unknown locale {locale!r} (known: {', '.join(LOCALES)})")
@@ -182,6 +186,7 @@ class Narrator:
         self.after = {u["id"]: u for u in bundle.get("state", {}).get("units", [])}
         self.events: list[dict[str, Any]] = list(bundle.get("events", []))
         self.prose = prose or {}
+        self.strict = strict
         self.growth = growth or {}
         self.names = Names(locale, pack or {}, {**self.before, **self.after})
         self.used: set[str] = set()
@@ -314,9 +319,21 @@ class Narrator:
         return self._render(story_template_name(self.ruleset, self.locale, "voice"), f"voice:{uid}", who=uid, **voice)
 
     def _event(self, i: int, event: dict[str, Any]) -> str:
-        name = event_template_name(self.ruleset, self.locale, event["type"])
+        """One event told. An event the templates cannot tell (a type without a template, a field they do not
+        expect) is an error when strict (tests); otherwise the GM finds a marked gap in the draft, because a
+        round's resolution must never fail over its prose."""
+        try:
+            return self._tell(i, event)
+        except (NarrativeError, TemplateError, LookupError, TypeError, ValueError) as error:
+            if self.strict:
+                raise
+            log.warning("round story: event %d (%s) left untold: %s", i, event.get("type"), error)
+            return self._story("untold", f"untold:{i}", e=event)
+
+    def _tell(self, i: int, event: dict[str, Any]) -> str:
+        name = event_template_name(self.ruleset, self.locale, str(event.get("type")))
         if not _template_exists(name):
-            raise NarrativeError(f"no narrative template {name} for event type {event['type']!r}")
+            raise NarrativeError(f"no narrative template {name} for event type {event.get('type')!r}")
         prev = self.events[i - 1] if i > 0 else {}
         extra: dict[str, Any] = {}
         if event["type"] == "check":
@@ -373,12 +390,14 @@ def draft_report(
     growth: dict[str, int] | None = None,
     locale: str = "ja",
     pack: dict[str, Any] | None = None,
+    strict: bool = False,
 ) -> str:
     """The generated story of one round as Markdown, for the GM to edit. `pack` (the campaign pack's data) gives
-    gear its display names; without it the campaign named in the bundle is looked up under campaigns/."""
+    gear its display names; without it the campaign named in the bundle is looked up under campaigns/. `strict`
+    raises on an event the templates cannot tell instead of leaving a marked gap."""
     if pack is None:
         pack = _campaign_pack((bundle.get("round") or {}).get("campaign"))
-    return Narrator(bundle, prose=prose, growth=growth, locale=locale, pack=pack).write()
+    return Narrator(bundle, prose=prose, growth=growth, locale=locale, pack=pack, strict=strict).write()
 
 
 @cache

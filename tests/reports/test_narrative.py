@@ -91,24 +91,34 @@ def test_every_event_type_has_three_phrasings(event_type, locale):
     event = {"type": event_type, **SAMPLES[event_type]}
     seen = set()
     for n in range(40):
-        narrator = Narrator(bundle_of([event], seed=f"seed{n}"), prose={}, growth=None, locale=locale, pack={})
+        narrator = Narrator(
+            bundle_of([event], seed=f"seed{n}"), prose={}, growth=None, locale=locale, pack={}, strict=True
+        )
         text = narrator._event(0, narrator.events[0])
         assert text.strip(), f"{event_type} told nothing"
         seen.add(text)
     assert len(seen) >= 3, seen
 
 
-def test_unknown_event_type_is_an_error_not_silence():
+def test_an_event_it_cannot_tell_is_an_error_when_strict_and_a_marked_gap_otherwise():
     from pbp.reports import NarrativeError
 
+    unknown = bundle_of([{"type": "teleport", "unit": "aoi"}])
     with pytest.raises(NarrativeError, match="no narrative template"):
-        draft_report(bundle_of([{"type": "teleport", "unit": "aoi"}]), prose={}, pack={})
+        draft_report(unknown, prose={}, pack={}, strict=True)
+    assert "teleport" in draft_report(unknown, prose={}, pack={})
+    broken = bundle_of([{"type": "attack", "attacker": "aoi"}])  # fields missing
+    with pytest.raises(Exception, match="target"):
+        draft_report(broken, prose={}, pack={}, strict=True)
+    assert "GMへ" in draft_report(broken, prose={}, pack={})
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_story_of_every_event_type_renders(locale):
     events = [{"type": t, **SAMPLES[t]} for t in EVENT_TYPES]
-    text = draft_report(bundle_of(events), prose={"aoi": "「行くぞ」"}, growth={"aoi": 3}, locale=locale, pack={})
+    text = draft_report(
+        bundle_of(events), prose={"aoi": "「行くぞ」"}, growth={"aoi": 3}, locale=locale, pack={}, strict=True
+    )
     assert "葵" in text and "鬼一" in text
     assert "行くぞ" in text
 
@@ -146,7 +156,7 @@ def _sentences(text: str) -> list[str]:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_demo_battle_story(locale):
     for bundle in demo_bundles():
-        story = draft_report(bundle, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale)
+        story = draft_report(bundle, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale, strict=True)
         body = _body(story)
         sentences = _sentences(body)
         assert len(sentences) == len(set(sentences)), "a sentence repeats"
@@ -182,7 +192,7 @@ def test_hostile_names_and_prose_stay_text(locale):
 def test_golden_demo_report(locale):
     """The demo battle with fixed seeds gives the stored story (PBP_UPDATE_GOLDEN=1 rewrites it after a change)."""
     story = "\n\n<!-- round -->\n\n".join(
-        draft_report(b, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale) for b in demo_bundles()
+        draft_report(b, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale, strict=True) for b in demo_bundles()
     )
     path = GOLDEN / f"demo_story.{locale}.md"
     if os.environ.get("PBP_UPDATE_GOLDEN"):

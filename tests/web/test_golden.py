@@ -47,5 +47,5 @@ def test_golden_english_report(world, number):
     database = pbp_db.bind(world.url)
     with database.connection_context():
         round_id = world.published[number - 1]
-        story = draft_report(round_bundle(round_id), prose=round_prose(round_id), locale="en")
+        story = draft_report(round_bundle(round_id), prose=round_prose(round_id), locale="en", strict=True)
     check(f"report-round-{number}.en.md", story)
