@@ -94,8 +94,10 @@ class Names:
     locale: str
     pack: dict[str, Any] = field(repr=False)
     units: dict[str, dict[str, Any]] = field(repr=False)
+    scenario: str | None = None  # the pack scenario of the round, when known
 
     def of(self, section: str, key: str | None) -> str:
+        """The name of `key` in a pack section (weapons, vehicles, abilities ...), else the key itself."""
         if key is None:
             return ""
         entry = self.pack.get(section, {}).get(key)
@@ -104,8 +106,11 @@ class Names:
         return key
 
     def gimmick(self, gid: str) -> str:
-        """A gimmick's name from whichever scenario of the pack defines it (only gimmicks that fired are asked)."""
-        for scenario in self.pack.get("scenarios", {}).values():
+        """A gimmick's name from the round's scenario (or, when it is not known, from whichever scenario defines
+        it); only gimmicks that fired are asked, so no unused scenario's text is read."""
+        scenarios = self.pack.get("scenarios", {})
+        own = scenarios.get(self.scenario) if self.scenario else None
+        for scenario in [own] if isinstance(own, dict) else scenarios.values():
             for g in scenario.get("gimmicks", []) if isinstance(scenario, dict) else []:
                 if isinstance(g, dict) and g.get("id") == gid:
                     return str(g.get(self.locale) or g.get("ja") or gid)
@@ -188,7 +193,7 @@ class Narrator:
         self.prose = prose or {}
         self.strict = strict
         self.growth = growth or {}
-        self.names = Names(locale, pack or {}, {**self.before, **self.after})
+        self.names = Names(locale, pack or {}, {**self.before, **self.after}, self.round.get("scenario"))
         self.used: set[str] = set()
         self.shapes: set[str] = set()
         self._views: dict[str | None, dict[str, Any]] = {}

@@ -162,7 +162,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
         return None
     res = rnd.resolution
     units = {u["id"]: str(u.get("name") or u["id"]) for u in res.encounter.get("units", [])}
-    names = Names(locale, rnd.scenario.campaign.pack or {}, {})
+    names = Names(locale, rnd.scenario.campaign.pack or {}, {}, rnd.scenario.pack_scenario)
     log = dice_log(
         res.events,
         lambda uid: units.get(uid, uid),
