@@ -15,7 +15,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/pbp engine demo
+	$(BIN)/pbp db upgrade
+	$(BIN)/pbp demo --if-empty
+	@echo "pbp: the blog at http://127.0.0.1:5000/blog/ ; the scheduler runs beside it; Ctrl-C stops both"
+	$(BIN)/pbp scheduler & sched=$$!; trap 'kill $$sched 2>/dev/null' EXIT INT TERM; $(BIN)/pbp serve
 
 test: $(STAMP)
 	$(BIN)/ruff check .

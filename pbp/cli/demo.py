@@ -44,7 +44,8 @@ def register(cli: click.Group) -> None:
     type=click.IntRange(min=1),
     help="seconds until the open round's deadline",
 )
-def demo(deadline_in: int) -> None:
+@click.option("--if-empty", is_flag=True, help="do nothing (exit 0) when the demo is already loaded")
+def demo(deadline_in: int, if_empty: bool) -> None:
     """Load the demo campaign with a GM, two players, one published round and one open round."""
     from pbp.models import Scenario, User
     from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios
@@ -53,6 +54,9 @@ def demo(deadline_in: int) -> None:
     with pbp_db.connected() as database:
         migrations.upgrade(database)
         if User.get_or_none(User.name == "gm") is not None:
+            if if_empty:
+                click.echo(f"the demo is already loaded in {pbp_db.database_url()}")
+                return
             raise UserError(f"the demo is already loaded in {pbp_db.database_url()} (use another PBP_INSTANCE)")
         now = SYSTEM.now()
         past = FixedClock(now - timedelta(days=1))  # round 1 was played yesterday

@@ -1,0 +1,25 @@
+"""`python -m scheduler [--interval SECONDS]`: run the scheduler process in the foreground."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+
+from scheduler.process import DEFAULT_INTERVAL, run
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m scheduler", description=__doc__)
+    parser.add_argument("--interval", type=float, default=DEFAULT_INTERVAL, help="seconds between ticks")
+    args = parser.parse_args(argv)
+    if args.interval <= 0:
+        parser.error("--interval must be more than 0")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    run(args.interval)
+
+
+if __name__ == "__main__":
+    main()

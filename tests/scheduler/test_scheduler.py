@@ -1,0 +1,70 @@
+"""The scheduler process: its tick resolves what is due, and `python -m scheduler` does it on its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scheduler.process import build, tick_once
+
+BIN = Path(sys.executable).parent
+
+
+def pbp(*args: str, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "pbp"), *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict:
+    """A demo database whose open round is due one second from now."""
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    env = {**os.environ}
+    done = pbp("demo", "--deadline-in", "1", env=env)
+    assert done.returncode == 0, done.stderr
+    time.sleep(1.2)
+    return env
+
+
+def states(env: dict) -> dict[int, str]:
+    out = pbp("rounds", "list", "--json", env=env)
+    return {r["id"]: r["state"] for r in json.loads(out.stdout)}
+
+
+def test_a_tick_resolves_the_round_whose_deadline_passed(instance: dict) -> None:
+    assert states(instance) == {1: "published", 2: "open"}
+    report = tick_once()
+    assert [(o.round_id, o.status) for o in report.rounds] == [(2, "resolved")]
+    assert states(instance) == {1: "published", 2: "resolved"}
+    assert tick_once().rounds == []  # nothing is due twice
+
+
+def test_the_tick_job_never_drops_a_late_tick_nor_runs_two_at_once() -> None:
+    job = build(5).get_jobs()[0]
+    assert job.misfire_grace_time is None and job.coalesce and job.max_instances == 1
+    assert job.trigger.interval.total_seconds() == 5
+    assert str(job.trigger.timezone) == "UTC"
+
+
+def test_python_m_scheduler_resolves_due_rounds_and_stops_on_sigterm(instance: dict) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scheduler", "--interval", "0.5"],
+        env=instance, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while states(instance)[2] != "resolved":
+            assert time.monotonic() < deadline, "the scheduler did not resolve the due round within 60 s"
+            time.sleep(0.3)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0, out
+    assert "round 2: resolved" in out
