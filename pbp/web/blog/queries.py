@@ -60,7 +60,6 @@ class ReportPage(ReportCard):
     seed_hash: str = ""
     log: list[LogLine] = field(default_factory=list)
     unit_names: dict[str, str] = field(default_factory=dict)
-    overrides: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -176,7 +175,6 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
         seed_hash=rnd.seed_hash or "",
         log=log,
         unit_names=units,
-        overrides=list(res.overrides or []),
     )
     assert isinstance(page, ReportPage)
     return page
@@ -209,8 +207,3 @@ def chronicle(campaign: str, character_id: int) -> tuple[str, list[ReportCard]] 
         return None
     name = next(p.name for p in cards[-1].participants if p.character_id == character_id)
     return name, cards
-
-
-def all_published() -> list[ReportCard]:
-    """Every published report (the static export walks them)."""
-    return [_card(r) for r in _newest(_published())]
