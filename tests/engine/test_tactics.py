@@ -70,3 +70,17 @@ def test_default_orders_are_valid_for_the_engine(pack: dict, battle: dict) -> No
         assert pool.validate_orders(orders, state, pack) == []
         state = pool.resolve(state, orders, SeededDice("tactics"), pack=pack).state
     assert state["round"] == 5
+
+
+@pytest.mark.parametrize("seed", [f"x{i}" for i in range(1, 7)])
+def test_r_gauge_6_every_state_resolve_leaves_is_valid_input_for_the_next_round(pack: dict, battle: dict, seed: str):
+    """A battle fought to its end round by round: each output state (destructions, deaths included) is accepted
+    as the next round's encounter."""
+    pool = find_ruleset("pool")
+    state, dice = battle, SeededDice(seed)
+    for _ in range(12):
+        orders = pool.default_orders(state, {"orders": []}, sides=("pc", "enemy"))
+        state = pool.resolve(state, orders, dice, pack=pack).state
+        assert pool.validate_encounter(state, pack) == []
+        if len({u["side"] for u in state["units"] if not u.get("removed")}) < 2:
+            break

@@ -714,8 +714,8 @@ class Battle:
             vehicle = u.get("vehicle")
             if vehicle and checked_depth(vehicle["damage"]) >= rules.DEATH_STAGE:
                 if self.options["destroyed_kills_pilot"]:
-                    inj = u["injury"]
-                    inj["taken"][rules.DEATH_STAGE] = inj["capacity"][rules.DEATH_STAGE]
+                    # The rider's 死亡 stage is checked; stages check in order, so the whole gauge is full.
+                    u["injury"]["taken"] = list(u["injury"]["capacity"])
                     self.kill(u, "destroyed")
                 else:  # R-GAUGE-6 option: the pilot survives, dismounted (not riding: vehicle null), and leaves
                     u["removed"] = True
