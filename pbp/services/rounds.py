@@ -35,7 +35,7 @@ from pbp.models import (
 )
 from pbp.services import audit
 from pbp.services._common import REASON_LIMIT, checked_text, for_write, get_or_fail
-from pbp.services.characters import unit_id
+from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
 from pbp.verify import build_bundle, run_engine
 
@@ -285,8 +285,11 @@ def round_prose(round_id: int) -> dict[str, str]:
 def _draft_report(rnd: Round, scenario: Scenario, resolution: dict[str, Any], prose: dict[str, str]) -> str:
     """The generated story: the seed is withheld (the draft exists before publishing)."""
     bundle = build_bundle(round_info=round_info(rnd, scenario), seed=None, **resolution)
+    campaign = Campaign.get_by_id(scenario.campaign_id)  # with its pack: the names the story uses
+    members = Character.select().join(Participation).where(Participation.scenario == scenario.id)
+    growth = {unit_id(c.id): unspent_growth(campaign, c.sheet) for c in members}
     try:
-        return reports.draft_report(bundle, prose=prose)
+        return reports.draft_report(bundle, prose=prose, growth=growth, pack=campaign.pack)
     except Exception as e:  # a narration bug must not leave a resolved round without its report: count it
         raise ResolutionFailed(f"writing the draft report: {type(e).__name__}: {e}") from e
 
