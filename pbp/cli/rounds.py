@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 from zoneinfo import ZoneInfo
 
 import click
@@ -124,6 +124,32 @@ def override(round_id: int, check: str, successes: int, reason: str) -> None:
     with open_db():
         res = rounds.override_check(round_id, check, successes, reason=reason)
     click.echo(f"round {round_id}: {check} now {successes} successes; resolution version {res.version}")
+
+
+@round_group.command("report")
+@click.argument("round_id", type=int)
+@click.option("--story", type=click.File(encoding="utf-8"), help="replace the draft story with this Markdown file")
+@click.option("--intro", type=click.File(encoding="utf-8"), help="the GM's intro (Markdown file), shown above")
+@click.option("--outro", type=click.File(encoding="utf-8"), help="the GM's outro (Markdown file), shown below")
+def report(round_id: int, story: TextIO | None, intro: TextIO | None, outro: TextIO | None) -> None:
+    """Print a round's report (intro, story, outro), or replace parts of it before publishing (`-` reads stdin)."""
+    from pbp.models import Report
+    from pbp.services import publishing
+
+    with open_db():
+        if story or intro or outro:
+            publishing.edit_report(
+                round_id,
+                story.read() if story else None,
+                intro=intro.read() if intro else None,
+                outro=outro.read() if outro else None,
+            )
+        found = Report.get_or_none(Report.round == round_id)
+        if found is None:
+            raise UserError(f"round {round_id} has no report (it is not resolved yet)")
+    for title, text in (("intro", found.intro_md), ("story", found.draft_md), ("outro", found.outro_md)):
+        if text:
+            click.echo(f"<!-- {title} -->\n{text}\n")
 
 
 @round_group.command("publish")

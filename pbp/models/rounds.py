@@ -106,10 +106,13 @@ class Override(BaseModel):
 
 
 class Report(BaseModel):
-    """The story of a round: the generated draft, the GM's edited Markdown once published, its cached HTML."""
+    """The story of a round: the generated draft, the GM's intro and outro around it, the Markdown as published
+    and its cached, sanitised HTML (intro, story and outro in their own sections)."""
 
     round = peewee.ForeignKeyField(Round, backref="report", unique=True)
     draft_md = peewee.TextField()
+    intro_md = peewee.TextField(default="")
+    outro_md = peewee.TextField(default="")
     published_md = peewee.TextField(null=True)
     html = peewee.TextField(null=True)
     updated_at = peewee.DateTimeField()

@@ -18,17 +18,44 @@ from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, move_state, pla
 from pbp.verify import build_bundle, verify_bundle
 
 
-def edit_report(round_id: int, markdown: str, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Report:
-    """Replace the draft story (Markdown) of a resolved, unpublished round."""
-    text = checked_text(markdown, "report", MARKDOWN_LIMIT)
+def edit_report(
+    round_id: int,
+    markdown: str | None = None,
+    *,
+    intro: str | None = None,
+    outro: str | None = None,
+    actor_id: int | None = None,
+    clock: Clock = SYSTEM,
+) -> Report:
+    """Replace the draft story and/or the GM's intro and outro (Markdown) of a resolved, unpublished round; a part
+    given as None is left as it is."""
+    parts = {
+        column: checked_text(text, label, MARKDOWN_LIMIT, required=column == "draft_md")
+        for column, label, text in (("draft_md", "report", markdown), ("intro_md", "intro", intro),
+                                    ("outro_md", "outro", outro))
+        if text is not None
+    }  # fmt: skip
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
             raise UserError(f"round {round_id} is {rnd.state}: only a resolved round's draft can be edited")
-        Report.update(draft_md=text, updated_at=now).where(Report.round == round_id).execute()
-        audit.log("report.edit", f"round:{round_id}", now, actor_id=actor_id, chars=len(text))
+        if parts:
+            Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
+        chars = {column: len(text) for column, text in parts.items()}
+        audit.log("report.edit", f"round:{round_id}", now, actor_id=actor_id, **chars)
     return Report.get(Report.round == round_id)
+
+
+def report_html(report: Report) -> str:
+    """The published page's HTML: each part rendered and sanitised on its own, in its own section."""
+    # Images only in the GM's own parts: the story carries players' prose, and players never get images.
+    sections = [("intro", report.intro_md, True), ("narrative", report.draft_md, False), ("outro", report.outro_md, True)]
+    return "\n".join(
+        f'<section class="{name}">{reports.render_markdown(text, allow_images=gm)}</section>'
+        for name, text, gm in sections
+        if text.strip()
+    )
 
 
 def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
@@ -39,9 +66,10 @@ def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
         rnd = lock_round(round_id)
         move_state(rnd, PUBLISHED, now, published_at=now)
         report = Report.get(Report.round == round_id)
-        Report.update(
-            published_md=report.draft_md, html=reports.render_markdown(report.draft_md), updated_at=now
-        ).where(Report.round == round_id).execute()
+        published = "\n\n".join(text for text in (report.intro_md, report.draft_md, report.outro_md) if text.strip())
+        Report.update(published_md=published, html=report_html(report), updated_at=now).where(
+            Report.round == round_id
+        ).execute()
         events = Resolution.get(Resolution.round == round_id).events
         dead = [cid for e in events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None]
         if dead:

@@ -107,6 +107,39 @@ def test_round_commands_drive_the_open_round_to_published(instance: Path) -> Non
     assert pbp("verify", "2").stdout == "OK\n"
 
 
+def test_the_gm_writes_an_intro_and_outro_around_the_story_before_publishing(instance: Path, tmp_path: Path):
+    from html.parser import HTMLParser
+
+    assert pbp("round", "resolve", "2", check=True).returncode == 0
+    draft = pbp("round", "report", "2", check=True).stdout
+    assert draft.startswith("<!-- story -->\n")
+    intro, outro = tmp_path / "intro.md", tmp_path / "outro.md"
+    intro.write_text("# 前口上\n\n川霧が晴れ始めた。<script>alert(1)</script>", encoding="utf-8")
+    outro.write_text("*次回、決戦。*", encoding="utf-8")
+    shown = pbp("round", "report", "2", "--intro", str(intro), "--outro", str(outro), check=True).stdout
+    assert shown.index("<!-- intro -->") < shown.index("<!-- story -->") < shown.index("<!-- outro -->")
+    assert pbp("round", "publish", "2", check=True).returncode == 0
+    late = pbp("round", "report", "2", "--outro", str(outro))
+    assert late.returncode == 2 and "only a resolved round" in late.stderr
+
+    from pbp import db as pbp_db
+    from pbp.models import Report
+
+    with pbp_db.connected():
+        html = Report.get(Report.round == 2).html
+    sections: list[str] = []
+
+    class Sections(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            if tag == "section":
+                sections.append(dict(attrs)["class"])
+            assert tag != "script"
+
+    Sections().feed(html)
+    assert sections == ["intro", "narrative", "outro"]
+    assert "前口上" in html and "<em>次回、決戦。</em>" in html
+
+
 def test_errors_are_one_line_and_exit_2(instance: Path) -> None:
     missing = pbp("round", "open", "99")
     assert (missing.returncode, missing.stderr) == (2, "pbp: no round 99\n")
@@ -119,7 +152,7 @@ def test_commands_refuse_an_uninitialised_database(tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "empty"))
     refused = pbp("rounds", "list")
     assert refused.returncode == 2 and "run `pbp db upgrade`" in refused.stderr
-    assert pbp("db", "init", check=True).stdout == "applied 0001_initial\n"
+    assert pbp("db", "init", check=True).stdout == "applied 0001_initial, 0002_report_intro_outro\n"
     assert pbp("rounds", "list", "--json", check=True).stdout == "[]\n"
     assert os.path.exists(tmp_path / "empty" / "pbp.sqlite3")
 
