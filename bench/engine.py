@@ -71,8 +71,13 @@ def battle_200() -> tuple[dict, dict]:
             foes = [f"u{e}_{j}" for j in (range(5, 10) if side == "pc" else range(5))]
             weapon = WEAPONS[(e + k) % 4]
             targets = foes[: weapon.get("targets", 1)] if weapon["id"] == "missiles" else [foes[k % 5]]
-            orders.append({"unit": uid, "minor": None,
-                           "major": {"type": "attack", "weapon": weapon["id"], "targets": targets, "item": None}})
+            orders.append(
+                {
+                    "unit": uid,
+                    "minor": None,
+                    "major": {"type": "attack", "weapon": weapon["id"], "targets": targets, "item": None},
+                }
+            )
     return {"ruleset": "pool", "round": 1, "units": units, "terrain": []}, {"orders": orders}
 
 
@@ -81,8 +86,10 @@ def main() -> None:
     eng = best_of(lambda: engine_checks(N_CHECKS))
     per_base = base / N_CHECKS
     print(f"(a) bare randint 6d6<=3 : {N_CHECKS / base:>10,.0f} checks/s")
-    print(f"    engine seeded check : {N_CHECKS / eng:>10,.0f} checks/s   ratio engine/baseline = {base / eng:.2f}"
-          "  (goal >= 0.5)")
+    print(
+        f"    engine seeded check : {N_CHECKS / eng:>10,.0f} checks/s   ratio engine/baseline = {base / eng:.2f}"
+        "  (goal >= 0.5)"
+    )
     encounter, orders = battle_200()
     pool = find_ruleset("pool")
     attacks = sum(1 for e in pool.resolve(encounter, orders, SeededDice("b")).events if e["type"] == "attack")
@@ -94,7 +101,11 @@ def main() -> None:
 
     run = best_of(resolution_only, repeat=9)
     print(f"(b) 200-unit round, {attacks} attacks (area weapons count once per target)")
-    print(f"    resolution (copy + round)  : {run * 1000:6.1f} ms = {run / attacks * 1e6:5.1f} us/attack"
-          f"   ratio attack/bare check = {run / attacks / per_base:.1f}  (goal <= 10)")
-    print(f"    resolve() incl. validation : {full * 1000:6.1f} ms = {full / attacks * 1e6:5.1f} us/attack"
-          f"   ratio attack/bare check = {full / attacks / per_base:.1f}")
+    print(
+        f"    resolution (copy + round)  : {run * 1000:6.1f} ms = {run / attacks * 1e6:5.1f} us/attack"
+        f"   ratio attack/bare check = {run / attacks / per_base:.1f}  (goal <= 10)"
+    )
+    print(
+        f"    resolve() incl. validation : {full * 1000:6.1f} ms = {full / attacks * 1e6:5.1f} us/attack"
+        f"   ratio attack/bare check = {full / attacks / per_base:.1f}"
+    )

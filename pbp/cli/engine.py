@@ -11,7 +11,6 @@ import click
 from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset
 from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL, roll_check
 from pbp.engine.odds import distribution, opposed, p_at_least
-from pbp.engine.overrides import validate_overrides
 
 
 def register(cli: click.Group) -> None:
@@ -90,24 +89,19 @@ def resolve(
     """Resolve rounds of an encounter and print the new state and the events."""
     encounter = read_json(encounter_file, "the encounter")
     orders = read_json(orders_file, "the orders") if orders_file else {"orders": []}
-    overrides: list = []
+    overrides: Any = []
     if overrides_file:
         doc = read_json(overrides_file, "the overrides")
         overrides = doc.get("overrides") if isinstance(doc, dict) else doc
-        problems = validate_overrides(overrides)
-        if problems:
-            raise BadInput(problems).in_file(overrides_file)
     in_range(rounds, 1, None, "--rounds")
     source = dice_source(seed, dice)
     rs = find_ruleset(encounter.get("ruleset", "pool") if isinstance(encounter, dict) else "pool")
+    files = {"encounter": encounter_file, "orders": orders_file or "--orders", "overrides": overrides_file}
     pack = load_pack_data(pack_dir)
-    problems = rs.validate_encounter(encounter, pack)
-    if problems:
-        raise BadInput(problems).in_file(encounter_file)
-    problems = rs.validate_orders(orders, encounter, pack)
-    if problems:
-        raise BadInput(problems).in_file(orders_file or "--orders")
-    result = rs.resolve(encounter, orders, source, rounds=rounds, overrides=overrides, pack=pack)
+    try:
+        result = rs.resolve(encounter, orders, source, rounds=rounds, overrides=overrides, pack=pack)
+    except BadInput as e:  # name the files the problems are in
+        raise BadInput([Problem(p.path, p.message, files.get(p.file) or p.file) for p in e.problems]) from None
     emit({
         "state": result.state,
         "events": result.events,

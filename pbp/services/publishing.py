@@ -50,7 +50,11 @@ def edit_report(
 def report_html(report: Report) -> str:
     """The published page's HTML: each part rendered and sanitised on its own, in its own section."""
     # Images only in the GM's own parts: the story carries players' prose, and players never get images.
-    sections = [("intro", report.intro_md, True), ("narrative", report.draft_md, False), ("outro", report.outro_md, True)]
+    sections = [
+        ("intro", report.intro_md, True),
+        ("narrative", report.draft_md, False),
+        ("outro", report.outro_md, True),
+    ]
     return "\n".join(
         f'<section class="{name}">{reports.render_markdown(text, allow_images=gm)}</section>'
         for name, text, gm in sections

@@ -276,7 +276,7 @@ class Battle:
 
     def weapon(self, u: dict, wid: str) -> dict:
         vehicle = u.get("vehicle")
-        for w in (vehicle["weapons"] if vehicle else ()):
+        for w in vehicle["weapons"] if vehicle else ():
             if w["id"] == wid:
                 return w
         for w in u["weapons"]:
@@ -638,8 +638,14 @@ class Battle:
         target = self.by_id.get(act.get("target")) if act.get("target") else None
         e = u.get("engagement")
         area = [o for o in self.alive() if e is not None and o.get("engagement") == e] or [u]
-        self.emit("ability", unit=u["id"], id=ab["id"], timing=ab["timing"], target=act.get("target"),
-                  effects=ab.get("effects", []))
+        self.emit(
+            "ability",
+            unit=u["id"],
+            id=ab["id"],
+            timing=ab["timing"],
+            target=act.get("target"),
+            effects=ab.get("effects", []),
+        )
         self.apply_effects(ab.get("effects", []), ab["id"], u, target, area, "target" if target else "self")
 
     def fire_gimmicks(self, timing: str) -> None:

@@ -69,11 +69,13 @@ class PoolRuleset:
         pack: dict[str, Any] | None = None,
     ) -> Resolution:
         skill_stats = _pack_skill_stats(pack)
-        problems = schema.validate_encounter(encounter, skill_stats)
+        # Problems name the input they are in ("encounter", "orders", "overrides"); a caller that read those from
+        # files maps the names to its paths (the CLI does).
+        problems = [p.with_file("encounter") for p in schema.validate_encounter(encounter, skill_stats)]
         if problems:
             raise BadInput(problems)
-        problems = schema.validate_orders(orders, encounter, skill_stats)
-        problems += validate_overrides(overrides or [])
+        problems = [p.with_file("orders") for p in schema.validate_orders(orders, encounter, skill_stats)]
+        problems += [p.with_file("overrides") for p in validate_overrides(overrides or [])]
         if rounds < 1:
             problems.append(Problem("rounds", f"must be at least 1, got {rounds}"))
         if problems:
