@@ -6,9 +6,13 @@ when the app is created, connected per request, closed at teardown; models know 
 
 from __future__ import annotations
 
+import os
+import secrets
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, redirect, url_for
+from flask_wtf.csrf import CSRFProtect
 from werkzeug.wrappers import Response
 
 from pbp import db as pbp_db
@@ -17,7 +21,7 @@ from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
 STATIC_DIR = PROJECT_ROOT / "pbp" / "static"
 
 DEFAULTS: dict[str, Any] = {
-    "SECRET_KEY": "dev",  # replaced by instance/config.py in any real deployment
+    "SECRET_KEY": None,  # None: a random key kept in the instance folder (instance/secret_key), made once
     "DATABASE_URL": None,  # None: DATABASE_URL from the environment, else SQLite under the instance folder
     "SITE_NAME": "pbp",
     "SITE_URL": None,  # absolute base for feeds and OpenGraph (e.g. https://pbp.example/); None: the request's
@@ -25,6 +29,17 @@ DEFAULTS: dict[str, Any] = {
     "FEED_SIZE": 20,
     "LOCALE": "ja",
 }
+
+
+def instance_secret_key(folder: Path) -> str:
+    """The session-signing key: random, made on first use, kept readable by its owner only."""
+    path = folder / "secret_key"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+    return path.read_text().strip()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -41,6 +56,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
     else:
         app.config.from_mapping(test_config)
+
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
+    CSRFProtect(app)  # every POST of every blueprint carries a CSRF token (Flask-WTF)
 
     database = pbp_db.bind(app.config["DATABASE_URL"])
 
