@@ -216,8 +216,9 @@ class Narrator:
 
         def pick(choices: int | Sequence[Any]) -> Any:
             n = choices if isinstance(choices, int) else len(choices)
-            key = f"{self.seed}\x1f{slot}\x1f{next(calls)}\x1f{attempt}".encode()
-            i = int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % max(n, 1)
+            key = f"{self.seed}\x1f{slot}\x1f{next(calls)}".encode()
+            # A re-pick rotates every choice by one, so successive attempts try other phrasings, not the same again.
+            i = (int.from_bytes(hashlib.sha256(key).digest()[:8], "big") + attempt) % max(n, 1)
             return i if isinstance(choices, int) else choices[i]
 
         return pick
@@ -253,8 +254,12 @@ class Narrator:
         sentence's shape (the same words around other names) is re-picked a few times, then accepted."""
         tmpl = self.env.get_template(template)
         chosen = text = ""
+        tried: set[str] = set()
         for attempt in range(_RETRIES):
             raw = tmpl.render(pick=self._picker(slot, attempt), **self._globals, **context)
+            if raw in tried:  # the rotation came round: no phrasing left that was not tried
+                break
+            tried.add(raw)
             text = self._flow(raw)
             if self._sentences(text) & self.used:
                 continue
