@@ -37,6 +37,14 @@ class Ruleset(Protocol):
         """Every problem in a character sheet under the pack's rules (levels, budgets, gear limits)."""
         ...
 
+    def budget(self, pack: dict[str, Any], sheet: dict[str, Any]) -> dict[str, tuple[int, int]]:
+        """What a sheet spends against each of the pack's limits, as (spent, limit); `skills` is growth points."""
+        ...
+
+    def raise_cost(self, pack: dict[str, Any], sheet: dict[str, Any], skills: dict[str, int]) -> int:
+        """Growth points to raise the sheet's skills to the given levels; BadInput when that is not allowed."""
+        ...
+
     def validate_encounter(self, encounter: dict[str, Any], pack: dict[str, Any] | None = None) -> list[Problem]:
         """Every problem in an encounter; `pack` supplies defaults (skill -> parent stat) the encounter omits."""
         ...

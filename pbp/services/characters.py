@@ -8,7 +8,6 @@ from typing import Any
 
 from pbp.db import write_transaction
 from pbp.engine import BadInput, find_ruleset
-from pbp.engine.pool.pack import LEVEL_MIN, budget, growth_cost
 from pbp.errors import UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit
@@ -82,7 +81,7 @@ def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, cl
 
 def unspent_growth(campaign: Campaign, sheet: dict[str, Any]) -> int:
     """Growth points not yet spent on skill levels (creation points plus points earned, minus levels' cost)."""
-    spent, limit = budget(campaign.pack, sheet)["skills"]
+    spent, limit = find_ruleset(campaign.ruleset).budget(campaign.pack, sheet)["skills"]
     return limit - spent
 
 
@@ -96,7 +95,7 @@ def request_growth(
     before = character.sheet
     levels = dict(before.get("skills") or {})
     try:
-        cost = sum(growth_cost(campaign.pack, s, levels.get(s, LEVEL_MIN), to) for s, to in skills.items())
+        cost = find_ruleset(campaign.ruleset).raise_cost(campaign.pack, before, skills)
     except BadInput as e:
         raise UserError("; ".join(str(p) for p in e.problems), "skills") from None
     if cost == 0:

@@ -484,6 +484,12 @@ def growth_cost(data: dict[str, Any], skill: str, from_level: int, to_level: int
     return sum(costs[level - LEVEL_MIN - 1] for level in range(from_level + 1, to_level + 1))
 
 
+def raise_cost(data: dict[str, Any], sheet: dict[str, Any], skills: dict[str, int]) -> int:
+    """Growth points to raise a sheet's skills to the levels `skills` names (a growth request, 成長申請)."""
+    levels = sheet.get("skills") if isinstance(sheet.get("skills"), dict) else {}
+    return sum(growth_cost(data, skill, levels.get(skill, LEVEL_MIN), to) for skill, to in skills.items())
+
+
 def budget(data: dict[str, Any], sheet: dict[str, Any]) -> dict[str, tuple[int, int]]:
     """What a sheet spends against each limit, as (spent, limit): stat points, skill points (creation points plus
     growth points), weapon cost (R-GEAR-2: 陳情 x 2), item cost (R-GEAR-2: 調達), abilities. Entries the sheet

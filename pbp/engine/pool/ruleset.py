@@ -38,6 +38,16 @@ class PoolRuleset:
 
         return validate_character(pack, sheet)
 
+    def budget(self, pack: dict[str, Any], sheet: dict[str, Any]) -> dict[str, tuple[int, int]]:
+        from pbp.engine.pool.pack import budget
+
+        return budget(pack, sheet)
+
+    def raise_cost(self, pack: dict[str, Any], sheet: dict[str, Any], skills: dict[str, int]) -> int:
+        from pbp.engine.pool.pack import raise_cost
+
+        return raise_cost(pack, sheet, skills)
+
     def validate_encounter(self, encounter: dict[str, Any], pack: dict[str, Any] | None = None) -> list[Problem]:
         return schema.validate_encounter(encounter, _pack_skill_stats(pack))
 
