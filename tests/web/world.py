@@ -13,11 +13,11 @@ from unittest import mock
 
 from pbp import db as pbp_db
 from pbp import migrations
-from pbp.cli.demo import PLAYERS, PROSE, SCENARIO
 from pbp.models import Scenario
 from pbp.paths import DEMO_PACK_DIR
-from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios
+from pbp.services import accounts, campaigns, publishing, rounds
 from pbp.services.clock import FixedClock
+from pbp.services.demo import DEMO_PASSWORD, SCENARIO, enrol_players, open_round_with_entries
 
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -49,30 +49,19 @@ def build_world(
     clock = FixedClock(START)
     with database.connection_context(), fixed_seeds(seed):
         migrations.upgrade(database)
-        gm = accounts.create_user("gm", "demo-password", display_name="GM", clock=clock)
+        gm = accounts.create_user("gm", DEMO_PASSWORD, display_name="GM", clock=clock)
         campaign = campaigns.load_campaign(pack_dir, gm_id=gm.id, clock=clock)
         scenario = Scenario.get(Scenario.campaign == campaign.id, Scenario.slug == SCENARIO)
-        pcs = []
-        for name, (pc, order) in PLAYERS.items():
-            user = accounts.create_user(name, "demo-password", clock=clock)
-            character = characters.create_character(campaign.id, user.id, campaign.pack["characters"][pc], clock=clock)
-            scenarios.join_scenario(scenario.id, character.id, user_id=user.id, clock=clock)
-            pcs.append((user.id, character.id, pc, order))
-
-        def play() -> int:
-            rnd = rounds.create_round(scenario.id, clock.now() + timedelta(hours=12), actor_id=gm.id, clock=clock)
-            rounds.open_round(rnd.id, actor_id=gm.id, clock=clock)
-            for user_id, character_id, pc, order in pcs:
-                entries.save_entry(rnd.id, character_id, user_id=user_id, order=order, prose=PROSE[pc], clock=clock)
-            return rnd.id
-
+        pcs = enrol_players(campaign.id, scenario.id, campaign.pack["characters"], clock=clock)
         done = []
         for _ in range(published):
-            round_id = play()
+            round_id = open_round_with_entries(scenario.id, gm.id, pcs, timedelta(hours=12), clock=clock)
             clock.advance(13 * 3600)
             rounds.resolve_round(round_id, clock=clock)
             publishing.publish_round(round_id, actor_id=gm.id, clock=clock)
             clock.advance(11 * 3600)
             done.append(round_id)
-        open_id = play() if open_after else None
-    return World(url, campaign.slug, scenario.slug, done, open_id, {pc: cid for _, cid, pc, _ in pcs})
+        open_id = None
+        if open_after:
+            open_id = open_round_with_entries(scenario.id, gm.id, pcs, timedelta(hours=12), clock=clock)
+    return World(url, campaign.slug, scenario.slug, done, open_id, {p.pc: p.character_id for p in pcs})
