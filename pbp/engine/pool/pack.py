@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
+from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL
 from pbp.engine.errors import BadInput, Problem
 from pbp.engine.pool import rules
 from pbp.engine.pool.schema import Checker
 from pbp.engine.pool.schema import check_effects as check_effect_shapes
 
-LEVEL_MIN, LEVEL_MAX = 1, 5  # R-CHECK-3
+LEVEL_MIN, LEVEL_MAX = MIN_LEVEL, MAX_LEVEL  # R-CHECK-3
 VEHICLE_KINDS = ("savior", "fighter", "yamatsukami")  # R-CHECK-6 names every vehicle kind
 SIZES = ("large", "human")  # R-ROUGH-1: human-size units ignore rough ground
 MOUNTS = ("vehicle", "personal")  # R-FIX-2: riders use vehicle weapons, units on foot personal ones
 SCENARIO_KINDS = ("scene", "battle")
-ROUGH_MIN = 0.25  # R-ROUGH-1: rough ground multiplies by a factor down to 0.25
 #: Scenario keys that hold the GM's secrets: never published (design.md, "Dice you can verify").
 SECRET_KEYS = frozenset({"gm_notes"})
 
@@ -151,8 +151,8 @@ def _rect(c: Checker, v: Any, path: str, pack: dict) -> None:
 
 
 def _rough(c: Checker, v: Any, path: str, pack: dict) -> None:
-    if not (isinstance(v, int | float) and not isinstance(v, bool) and ROUGH_MIN <= v <= 1):
-        c.bad(path, f"must be a factor from {ROUGH_MIN} to 1 (R-ROUGH-1), got {v!r}")
+    if not (isinstance(v, int | float) and not isinstance(v, bool) and rules.MIN_ROUGH_FACTOR <= v <= 1):
+        c.bad(path, f"must be a factor from {rules.MIN_ROUGH_FACTOR} to 1 (R-ROUGH-1), got {v!r}")
 
 
 def _stat_map(*, every: bool, lo: int | None) -> FieldCheck:
