@@ -8,7 +8,7 @@ from __future__ import annotations
 import marshal
 import random
 
-from bench._timing import best_of
+from bench._timing import interleaved
 from pbp.engine import SeededDice, find_ruleset
 from pbp.engine.checks import roll_check
 from pbp.engine.pool.battle import Battle
@@ -82,24 +82,30 @@ def battle_200() -> tuple[dict, dict]:
 
 
 def main() -> None:
-    base = best_of(lambda: bare_randint_checks(N_CHECKS))
-    eng = best_of(lambda: engine_checks(N_CHECKS))
+    encounter, orders = battle_200()
+    pool = find_ruleset("pool")
+    attacks = sum(1 for e in pool.resolve(encounter, orders, SeededDice("b")).events if e["type"] == "attack")
+
+    def resolution_only() -> None:
+        state = marshal.loads(marshal.dumps(encounter))  # the private copy resolve makes
+        Battle(state, orders, SeededDice("b"), [], None).run(1)
+
+    # Every contender runs in turn on each repeat, so a slow spell of the machine hits them all alike.
+    base, eng, run, full = interleaved(
+        [
+            lambda: bare_randint_checks(N_CHECKS),
+            lambda: engine_checks(N_CHECKS),
+            resolution_only,
+            lambda: pool.resolve(encounter, orders, SeededDice("b")),
+        ],
+        repeat=9,
+    )
     per_base = base / N_CHECKS
     print(f"(a) bare randint 6d6<=3 : {N_CHECKS / base:>10,.0f} checks/s")
     print(
         f"    engine seeded check : {N_CHECKS / eng:>10,.0f} checks/s   ratio engine/baseline = {base / eng:.2f}"
         "  (goal >= 0.5)"
     )
-    encounter, orders = battle_200()
-    pool = find_ruleset("pool")
-    attacks = sum(1 for e in pool.resolve(encounter, orders, SeededDice("b")).events if e["type"] == "attack")
-    full = best_of(lambda: pool.resolve(encounter, orders, SeededDice("b")), repeat=9)
-
-    def resolution_only() -> None:
-        state = marshal.loads(marshal.dumps(encounter))  # the private copy resolve makes
-        Battle(state, orders, SeededDice("b"), [], None).run(1)
-
-    run = best_of(resolution_only, repeat=9)
     print(f"(b) 200-unit round, {attacks} attacks (area weapons count once per target)")
     print(
         f"    resolution (copy + round)  : {run * 1000:6.1f} ms = {run / attacks * 1e6:5.1f} us/attack"

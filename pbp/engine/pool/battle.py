@@ -64,9 +64,11 @@ def _floored(total: int, mult: list) -> int:
     """R-CHECK-8: the pool after every multiplier in force, floored, never below 0."""
     if not mult:
         return total if total > 0 else 0
-    for _, f in mult:
-        total *= f
-    return max(0, math.floor(total))
+    num, den = total, 1
+    for _, f in mult:  # exact: integer numerators and denominators, one floor at the end
+        num *= f.numerator
+        den *= f.denominator
+    return max(0, num // den)
 
 
 class Battle:
@@ -100,6 +102,9 @@ class Battle:
         self.n_checks = 0
         self.skill_stats = {u["id"]: effective_skill_stats(u, pack_skill_stats) for u in self.units}
         self.evade_item_noted: set[str] = set()
+        # What each unit's orders say about the whole round, looked up on every attack against it.
+        self.damage_choice = {uid: o.get("damage_to") for uid, o in self.orders.items() if o.get("damage_to")}
+        self.evade_items = {uid: o["evade_item"] for uid, o in self.orders.items() if o.get("evade_item")}
 
     # ---- events and checks -------------------------------------------------------------------------------
 
@@ -168,7 +173,7 @@ class Battle:
             "stat": stat,
             "base": u["stats"].get(stat, 0),
             "mods": mods,
-            "mult": [[name, float(f)] for name, f in mult],
+            "mult": [[name, float(f)] for name, f in mult] if mult else mult,
             "dice": dice,
             "level": level,
             "bonus": bonus,
@@ -313,9 +318,10 @@ class Battle:
         return lo <= distance(u, t) <= hi
 
     def attack(self, u: dict, act: dict) -> None:
-        if _status(u, "system_down"):
+        statuses = u["statuses"]
+        if statuses and _status(u, "system_down"):
             raise Refused("system_down")
-        if _status(u, "arm_damage"):
+        if statuses and _status(u, "arm_damage"):
             raise Refused("arm_damage")
         w = self.ready_weapon(u, act["weapon"])
         targets = [self.by_id[t] for t in act["targets"] if not self.by_id[t].get("removed")]
@@ -327,8 +333,8 @@ class Battle:
         if w.get("ammo") is not None and w["ammo"] <= 0:
             raise Refused("no_ammo")
         skill = w["skill"]
-        item = self.usable_item(u, act.get("item"), skill)
-        if _status(u, "heat"):  # R-FIX-4: heat fires only when the attack would otherwise go ahead
+        item = self.usable_item(u, act["item"], skill) if act.get("item") else None
+        if statuses and _status(u, "heat"):  # R-FIX-4: heat fires only when the attack would otherwise go ahead
             self.emit(
                 "attack", attacker=u["id"], target=targets[0]["id"], targets=[t["id"] for t in targets],
                 weapon=w["id"], skill=skill, skipped="heat", hit=False, damage=0,
@@ -349,12 +355,13 @@ class Battle:
             hit = a_succ > e_succ  # R-HIT-2: a tie favours the evader
             margin = a_succ - e_succ
             dmg = w["damage"] + margin if hit else 0  # R-DMG-1
-            ev = self.emit(
-                "attack", attacker=u["id"], target=t["id"], weapon=w["id"], skill=skill,
-                attack_check=a_id, attack_dice=a_dice, attack_successes=a_succ, attack_detail=a_detail,
-                evade_check=e_id, evade_dice=e_dice, evade_successes=e_succ, evade_detail=e_detail,
-                hit=hit, margin=margin, damage=dmg,
-            )  # fmt: skip
+            ev = {
+                "type": "attack", "round": self.round, "attacker": u["id"], "target": t["id"], "weapon": w["id"],
+                "skill": skill, "attack_check": a_id, "attack_dice": a_dice, "attack_successes": a_succ,
+                "attack_detail": a_detail, "evade_check": e_id, "evade_dice": e_dice, "evade_successes": e_succ,
+                "evade_detail": e_detail, "hit": hit, "margin": margin, "damage": dmg,
+            }  # fmt: skip
+            self.events.append(ev)
             if a_over or e_over:
                 ev["overrides"] = (a_over or []) + (e_over or [])
             if hit:
@@ -364,10 +371,10 @@ class Battle:
 
     def evade(self, t: dict):
         """R-HIT-1: 回避 with 肉体; R-BS-2: a unit under system_down counts 0 and rolls nothing."""
-        if _status(t, "system_down"):
+        if t["statuses"] and _status(t, "system_down"):
             return None, [], 0, None, None
         item = None
-        item_id = (self.orders.get(t["id"]) or {}).get("evade_item")
+        item_id = self.evade_items.get(t["id"])
         if item_id is not None:  # R-FIX-3
             try:
                 item = self.usable_item(t, item_id, rules.EVASION_SKILL)
@@ -384,8 +391,7 @@ class Battle:
 
     def damage_to(self, u: dict) -> str:
         """The gauge a unit takes damage in this round: its order's choice, else `damage` when riding."""
-        chosen = (self.orders.get(u["id"]) or {}).get("damage_to")
-        return chosen or ("damage" if u.get("vehicle") else "injury")
+        return self.damage_choice.get(u["id"]) or ("damage" if u.get("vehicle") else "injury")
 
     def can_take(self, u: dict, gauge: str) -> bool:
         """R-DMG-3 [decided]: a gauge cannot take damage when the unit is not riding (damage) or it is full."""

@@ -106,16 +106,25 @@ def effective_skill_stats(unit: dict, pack_skill_stats: dict[str, str] | None) -
     return merged
 
 
+def _gauge_ok(g: Any) -> bool:
+    """R-GAUGE-1 in one pass: five stages, each a positive capacity holding 0..capacity, filled in order."""
+    if type(g) is not dict:
+        return False
+    cap, taken = g.get("capacity"), g.get("taken")
+    if type(cap) is not list or type(taken) is not list or len(cap) != rules.STAGES or len(taken) != rules.STAGES:
+        return False
+    earlier_full = True
+    for t, k in zip(taken, cap, strict=True):
+        if type(t) is not int or type(k) is not int or k < 1 or not 0 <= t <= k or (t and not earlier_full):
+            return False
+        earlier_full = t == k
+    return True
+
+
 def _gauge(c: Checker, g: Any, parent: str, key: str) -> None:
-    """R-GAUGE-1: five stages, each with a positive capacity and 0 <= taken <= capacity."""
-    if type(g) is dict:
-        cap, taken = g.get("capacity"), g.get("taken")
-        if (
-            type(cap) is list and type(taken) is list and len(cap) == rules.STAGES and len(taken) == rules.STAGES
-            and _all_ints(cap, 1) and all(type(t) is int and 0 <= t <= k for t, k in zip(taken, cap, strict=True))
-        ):  # fmt: skip
-            _stages_in_order(c, taken, cap, f"{parent}.{key}")
-            return
+    """Report what breaks R-GAUGE-1 (`_gauge_ok` accepts a valid gauge at once: validation runs every resolve)."""
+    if _gauge_ok(g):
+        return
     path = f"{parent}.{key}"
     if not c.is_dict(g, path):
         return
@@ -128,18 +137,41 @@ def _gauge(c: Checker, g: Any, parent: str, key: str) -> None:
     for i, (t, k) in enumerate(zip(taken, cap, strict=True)):
         if isinstance(t, int) and isinstance(k, int) and t > k:
             c.bad(f"{path}.taken[{i}]", f"{t} is more than the stage's capacity {k}")
-    _stages_in_order(c, taken, cap, path)
-
-
-def _stages_in_order(c: Checker, taken: list, cap: list, path: str) -> None:
-    """R-GAUGE-1: stages fill in order, so a stage holds damage only when every earlier stage is full."""
     for i in range(1, rules.STAGES):
         if taken[i] and any(taken[j] < cap[j] for j in range(i)):
             c.bad(f"{path}.taken[{i}]", "holds damage while an earlier stage is not full (stages fill in order)")
             return
 
 
+def _weapon_ok(w: Any, stats: dict) -> bool:
+    """A well-formed weapon, accepted in one expression (validation runs on every resolve; `_weapon` explains)."""
+    if type(w) is not dict:
+        return False
+    get = w.get
+    wid, skill, dmg, ammo, ammo_max, rng = (
+        get("id"),
+        get("skill"),
+        get("damage"),
+        get("ammo"),
+        get("ammo_max"),
+        get("range"),
+    )
+    targets = get("targets", 1)
+    return (
+        type(wid) is str and wid != "" and type(skill) is str and skill in stats and type(dmg) is int and dmg >= 0
+        and ((ammo is None and ammo_max is None)
+             or (type(ammo) is int and type(ammo_max) is int and ammo >= 0 and ammo_max >= 0))
+        and type(rng) is list and len(rng) == 2 and _is_num(rng[0]) and _is_num(rng[1]) and 0 <= rng[0] <= rng[1]
+        and get("slot", "arm") in rules.SLOTS
+        and (get("gauge") is None or get("gauge") in rules.GAUGES)
+        and (get("inflicts") is None or get("inflicts") in rules.STATUSES)
+        and type(targets) is int and targets >= 1
+    )  # fmt: skip
+
+
 def _weapon(c: Checker, w: Any, path: str, stats: dict) -> None:
+    if _weapon_ok(w, stats):
+        return
     if type(w) is not dict:
         c.is_dict(w, path)
         return
