@@ -21,6 +21,7 @@ ROUNDS = int(os.environ.get("PBP_BENCH_ROUNDS", "2000"))
 ENTRIES_PER_ROUND = 10
 GOAL_SECONDS = 60.0
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+PC_NAMES = ["葵", "真琴", "楓", "蓮", "陽菜", "湊", "凛", "颯", "結衣", "樹"]
 
 
 def _populate(pack: dict[str, Any], campaign_id: int, owner_id: int) -> None:
@@ -33,14 +34,18 @@ def _populate(pack: dict[str, Any], campaign_id: int, owner_id: int) -> None:
     from pbp.services.clock import to_db
 
     stamp = to_db(NOW - timedelta(days=1))
-    sheet = pack["characters"]["aoi"]
+    # Ten PCs built on one ready-made sheet, each under its own name, as ten players' characters would be.
+    sheets = [{**pack["characters"]["aoi"], "ja": name, "en": name} for name in PC_NAMES[:ENTRIES_PER_ROUND]]
     chars = [
         Character.create(
-            campaign=campaign_id, owner=owner_id, name=f"葵{i}", sheet=sheet, created_at=stamp, updated_at=stamp
+            campaign=campaign_id, owner=owner_id, name=sheet["ja"], sheet=sheet, created_at=stamp, updated_at=stamp
         ).id
-        for i in range(ENTRIES_PER_ROUND)
+        for sheet in sheets
     ]
-    units = [unit_from_sheet(pack, sheet, f"pc{cid}", "pc", [i * 20, 0]) for i, cid in enumerate(chars)]
+    units = [
+        unit_from_sheet(pack, sheet, f"pc{cid}", "pc", [i * 20, 0])
+        for i, (cid, sheet) in enumerate(zip(chars, sheets, strict=True))
+    ]
     units += [unit_from_enemy(pack, "kagachi", f"kagachi{i}", [600 + 40 * i, 100]) for i in range(3)]
     encounter = {
         "ruleset": "pool",
