@@ -119,18 +119,21 @@ class Battle:
         total = u["stats"].get(stat, 0)
         vehicle = u.get("vehicle")
         if vehicle:
-            vm = vehicle.get("stat_mods", {}).get(stat, 0)
-            if vm:
-                mods.append(["vehicle", vm])
-                total += vm
-            depth = checked_depth(vehicle["damage"])
+            vm = vehicle.get("stat_mods")
+            if vm and vm.get(stat):
+                mods.append(["vehicle", vm[stat]])
+                total += vm[stat]
+            # Stages fill in order, so nothing deeper than 小破 is checked while stage 2 is not.
+            g = vehicle["damage"]
+            depth = checked_depth(g) if g["taken"][2] >= g["capacity"][2] else -1
             if depth in rules.DAMAGE_STAT_BONUS:  # R-GAUGE-3/4: the deepest checked stage's bonus alone
                 mods.append([DAMAGE_STAGE_NAMES[depth], rules.DAMAGE_STAT_BONUS[depth]])
                 total += rules.DAMAGE_STAT_BONUS[depth]
             elif depth == rules.DEATH_STAGE:  # 破壊: +5 successes on every check while riding
                 bonus.append(["破壊", rules.DESTROYED_SUCCESS_BONUS])
         else:
-            depth = checked_depth(u["injury"])
+            g = u["injury"]
+            depth = checked_depth(g) if g["taken"][2] >= g["capacity"][2] else -1
             if depth in rules.INJURY_STAT_BONUS:  # R-GAUGE-2: only while not riding
                 mods.append([INJURY_STAGE_NAMES[depth], rules.INJURY_STAT_BONUS[depth]])
                 total += rules.INJURY_STAT_BONUS[depth]
