@@ -15,7 +15,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
@@ -47,16 +47,32 @@ def md_text(value: Any) -> Any:
     """Jinja `finalize`: every value printed into the Markdown story is inert text (no HTML, no Markdown)."""
     if isinstance(value, Markup) or not isinstance(value, str):
         return value
+    return _inert(value)
+
+
+@lru_cache(maxsize=4096)  # the same names and words are printed many times in every report
+def _inert(value: str) -> Markup:
     text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
     # A value may open a paragraph: a leading list or heading marker must stay text.
     return Markup(_MD_BLOCK_START.sub(r"\1\\\2", text))
 
 
+class _DataEnvironment(Environment):
+    """Templates read plain event dicts (`e.attacker`): look keys up first, where Jinja would first try an attribute
+    and pay for the AttributeError on every access. A dict method (`d.items`) is still found when no key has its
+    name."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
 @cache
 def environment() -> Environment:
     """The narrative environment: autoescaped (for Markdown), strict about undefined names, shared by all reports."""
-    return Environment(
+    return _DataEnvironment(
         loader=FileSystemLoader(NARRATIVE_DIR),
         autoescape=True,
         undefined=StrictUndefined,
