@@ -212,6 +212,7 @@ class Narrator:
         self.names = Names(locale, pack or {}, {**self.before, **self.after}, self.round.get("scenario"))
         self.used: set[str] = set()
         self.shapes: set[str] = set()
+        self.worn: set[str] = set()  # templates whose every phrasing's shape this report has used
         self._views: dict[str | None, dict[str, Any]] = {}
         self._globals = {
             "lex": self.lex,
@@ -271,6 +272,8 @@ class Narrator:
         tmpl = self.env.get_template(template)
         chosen = text = ""
         tried: set[str] = set()
+        # Once a template has run out of fresh shapes in this report, looking for one again only costs renders.
+        seek_shape = template not in self.worn
         for attempt in range(_RETRIES):
             raw = tmpl.render(pick=self._picker(slot, attempt), **self._globals, **context)
             if raw in tried:  # the rotation came round: no phrasing left that was not tried
@@ -280,10 +283,11 @@ class Narrator:
             if self._sentences(text) & self.used:
                 continue
             chosen = chosen or text
-            if not self._shapes(text) & self.shapes:
+            if not seek_shape or not self._shapes(text) & self.shapes:
                 chosen = text
                 break
             if attempt + 1 >= _SHAPE_RETRIES:
+                self.worn.add(template)
                 break
         text = chosen or text
         self.used |= self._sentences(text)
