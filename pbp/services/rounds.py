@@ -250,12 +250,22 @@ def round_context(rnd: Round) -> Scenario:
 
 
 def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
-    """The encounter a round starts from: the state the previous round left, or (first round) the pack's scenario
-    with the joined, living characters in the order they joined (a scene: the characters alone, R-GM-2)."""
-    secret = ScenarioSecret.select(ScenarioSecret.encounter_state).where(ScenarioSecret.scenario == scenario.id).get()
-    if secret.encounter_state is not None:
-        encounter = secret.encounter_state  # freshly parsed: ours to change
+    """The encounter a round starts from: the state the previous round's resolution left (one copy of the truth),
+    or for the first round the starting state the GM set, else the pack's scenario with the joined, living
+    characters in the order they joined (a scene: the characters alone, R-GM-2)."""
+    previous = (
+        Resolution.select(Resolution.state)
+        .join(Round)
+        .where(Round.scenario == scenario.id, Round.number < rnd.number)
+        .order_by(Round.number.desc())
+        .first()
+    )
+    if previous is not None:
+        encounter = previous.state  # freshly parsed: ours to change
     else:
+        start = ScenarioSecret.select(ScenarioSecret.encounter_state).where(ScenarioSecret.scenario == scenario.id)
+        encounter = start.get().encounter_state
+    if encounter is None:
         campaign = Campaign.select(Campaign.pack, Campaign.ruleset).where(Campaign.id == scenario.campaign_id).get()
         pcs = [
             (unit_id(c.id), c.sheet)
@@ -412,7 +422,6 @@ def _store(rnd: Round, scenario: Scenario, done: dict[str, Any], now: datetime, 
         Resolution.update(version=current.version + 1, created_at=now, **columns).where(
             Resolution.round == rnd.id, Resolution.version == current.version
         ).execute()
-    ScenarioSecret.update(encounter_state=done["state"]).where(ScenarioSecret.scenario == rnd.scenario_id).execute()
     draft = _draft_report(rnd, scenario, {**columns, "seed_hash": done["seed_hash"]}, round_prose(rnd.id))
     if first:
         Report.insert(round=rnd.id, draft_md=draft, updated_at=now).execute()
