@@ -15,9 +15,6 @@ from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.geometry import distance, movement, rough_factor
 from pbp.engine.pool.schema import effective_skill_stats
 
-DAMAGE_STAGE_NAMES = ("装甲", "小破", "中破", "大破", "破壊")
-INJURY_STAGE_NAMES = ("HP", "軽傷", "重傷", "瀕死", "死亡")
-
 
 class Refused(Exception):  # noqa: N818 - a control-flow signal, not an error
     """An order the rules forbid when its turn comes: becomes a `refused` event (never an error)."""
@@ -127,7 +124,7 @@ class Battle:
             g = vehicle["damage"]
             depth = checked_depth(g) if g["taken"][2] >= g["capacity"][2] else -1
             if depth in rules.DAMAGE_STAT_BONUS:  # R-GAUGE-3/4: the deepest checked stage's bonus alone
-                mods.append([DAMAGE_STAGE_NAMES[depth], rules.DAMAGE_STAT_BONUS[depth]])
+                mods.append([rules.STAGE_NAMES["damage"][depth], rules.DAMAGE_STAT_BONUS[depth]])
                 total += rules.DAMAGE_STAT_BONUS[depth]
             elif depth == rules.DEATH_STAGE:  # 破壊: +5 successes on every check while riding
                 bonus.append(["破壊", rules.DESTROYED_SUCCESS_BONUS])
@@ -135,7 +132,7 @@ class Battle:
             g = u["injury"]
             depth = checked_depth(g) if g["taken"][2] >= g["capacity"][2] else -1
             if depth in rules.INJURY_STAT_BONUS:  # R-GAUGE-2: only while not riding
-                mods.append([INJURY_STAGE_NAMES[depth], rules.INJURY_STAT_BONUS[depth]])
+                mods.append([rules.STAGE_NAMES["injury"][depth], rules.INJURY_STAT_BONUS[depth]])
                 total += rules.INJURY_STAT_BONUS[depth]
         if u["statuses"] and _status(u, "stun"):
             mult.append(["stun", rules.STUN_FACTOR])

@@ -1,14 +1,11 @@
-"""One plain line per event: the dice log of the CLI (`pbp engine demo`) and of tests' failure messages.
+"""One plain line per event: the dice log `pbp engine demo` prints.
 
 The stories readers see are written by `pbp.reports` from templates; this is the terse factual form.
 """
 
 from __future__ import annotations
 
-GAUGE_STAGES = {
-    "injury": ("HP", "軽傷", "重傷", "瀕死", "死亡"),
-    "damage": ("装甲", "小破", "中破", "大破", "破壊"),
-}
+from pbp.engine.pool import rules
 
 
 def _dice(dice: list[int] | None) -> str:
@@ -35,7 +32,7 @@ def describe(ev: dict, names: dict[str, str]) -> str:
             f"{ev['evade_successes']}: {result}{over}"
         )
     if t == "damage":
-        stages = ", ".join(GAUGE_STAGES[ev["gauge"]][i] for i in ev["checked"])
+        stages = ", ".join(rules.STAGE_NAMES[ev["gauge"]][i] for i in ev["checked"])
         extra = " (+6: could not take it there)" if ev.get("redirected") else ""
         return f"{n(ev['unit'])} takes {ev['amount']} to the {ev['gauge']} gauge ({ev['source']}){extra}" + (
             f", checks {stages}" if stages else ""

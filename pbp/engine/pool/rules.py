@@ -6,6 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 STAGES = 5  # R-GAUGE-1: every gauge has five stages
+STAGE_NAMES = {  # R-GAUGE-2/3: the seed's names of each gauge's stages, in order
+    "injury": ("HP", "軽傷", "重傷", "瀕死", "死亡"),
+    "damage": ("装甲", "小破", "中破", "大破", "破壊"),
+}
 DEATH_STAGE = 4  # 死亡 (injury) / 破壊 (damage): the last stage
 
 # R-GAUGE-2/3 with R-GAUGE-4: the deepest checked stage's bonus to every parent stat.
