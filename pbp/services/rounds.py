@@ -259,6 +259,8 @@ def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
         .where(Round.scenario == scenario.id, Round.number < rnd.number)
         .order_by(Round.number.desc())
         .first()
+        if rnd.number > 1
+        else None
     )
     if previous is not None:
         encounter = previous.state  # freshly parsed: ours to change
@@ -279,17 +281,18 @@ def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     return encounter
 
 
-def round_orders(round_id: int) -> dict[str, Any]:
-    """ORDERS.json for a round: every current entry's order, by unit id (PCs without entries do nothing)."""
-    entries = Entry.select(Entry.character, Entry.order).where(Entry.round == round_id).order_by(Entry.character)
-    return {"orders": [{**e.order, "unit": unit_id(e.character_id)} for e in entries]}
+def round_entries(round_id: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """A round's entries in one read: ORDERS.json (every current entry's order, by unit id; PCs without entries do
+    nothing) and each unit's prose (what the story quotes)."""
+    entries = list(
+        Entry.select(Entry.character, Entry.order, Entry.prose).where(Entry.round == round_id).order_by(Entry.character)
+    )
+    orders = {"orders": [{**e.order, "unit": unit_id(e.character_id)} for e in entries]}
+    return orders, {unit_id(e.character_id): e.prose for e in entries}
 
 
 def round_prose(round_id: int) -> dict[str, str]:
-    return {
-        unit_id(e.character_id): e.prose
-        for e in Entry.select(Entry.character, Entry.prose).where(Entry.round == round_id)
-    }
+    return round_entries(round_id)[1]
 
 
 def _draft_report(rnd: Round, scenario: Scenario, resolution: dict[str, Any], prose: dict[str, str]) -> str:
@@ -386,9 +389,10 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             except Exception as e:
                 raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
             ruleset = scenario.campaign.ruleset
-            orders = find_ruleset(ruleset).default_orders(encounter, round_orders(round_id))  # the GM's enemies
+            orders, prose = round_entries(round_id)
+            orders = find_ruleset(ruleset).default_orders(encounter, orders)  # the GM's enemies
             done = _engine(ruleset, encounter, orders, claimed.seed, _overrides_of(round_id))
-            _store(claimed, scenario, done, now, first=True)
+            _store(claimed, scenario, done, prose, now, first=True)
             audit.log(
                 "round.resolve",
                 f"round:{round_id}",
@@ -403,7 +407,9 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     return ResolveOutcome(round_id, "resolved", f"round {round_id} resolved: {len(done['events'])} events")
 
 
-def _store(rnd: Round, scenario: Scenario, done: dict[str, Any], now: datetime, *, first: bool) -> None:
+def _store(
+    rnd: Round, scenario: Scenario, done: dict[str, Any], prose: dict[str, str], now: datetime, *, first: bool
+) -> None:
     """Resolution row, the scenario's new encounter state and the draft report: inside the caller's transaction."""
     columns = {k: done[k] for k in ("ruleset", "encounter", "orders", "overrides", "events", "state")}
     if first:
@@ -422,7 +428,7 @@ def _store(rnd: Round, scenario: Scenario, done: dict[str, Any], now: datetime, 
         Resolution.update(version=current.version + 1, created_at=now, **columns).where(
             Resolution.round == rnd.id, Resolution.version == current.version
         ).execute()
-    draft = _draft_report(rnd, scenario, {**columns, "seed_hash": done["seed_hash"]}, round_prose(rnd.id))
+    draft = _draft_report(rnd, scenario, {**columns, "seed_hash": done["seed_hash"]}, prose)
     if first:
         Report.insert(round=rnd.id, draft_md=draft, updated_at=now).execute()
     else:
@@ -490,7 +496,7 @@ def override_check(
                 raise UserError(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
             Override.delete().where(Override.round == round_id, Override.check == check).execute()
             Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
-            _store(rnd, round_context(rnd), done, now, first=False)
+            _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False)
         except ResolutionFailed as e:
             raise UserError(f"the override cannot be applied: {e}") from e
         audit.log(
