@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint bench messages clean
 
 install: $(STAMP)
 
@@ -30,6 +30,14 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The web pages' strings: extract them (English ids), merge into each locale's catalog, compile what the app reads.
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -o pbp/translations/messages.pot --project pbp --copyright-holder pbp \
+		--no-location --sort-output --no-wrap --omit-header .
+	$(BIN)/pybabel update -i pbp/translations/messages.pot -d pbp/translations --no-wrap --ignore-obsolete \
+		--ignore-pot-creation-date
+	$(BIN)/pybabel compile -d pbp/translations --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache

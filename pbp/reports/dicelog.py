@@ -15,6 +15,16 @@ LOGGED = frozenset({"attack", "check", "damage"})
 
 
 @dataclass(frozen=True)
+class Modifier:
+    """One modifier of a roll: where it came from and what it did (`add` +1 die, `mult` x0.75, `bonus` +5
+    successes); the page words it in its language."""
+
+    source: str
+    value: str
+    kind: str
+
+
+@dataclass(frozen=True)
 class Roll:
     """One rolled check: whose, which skill, the pool and how it was built, the dice and the successes."""
 
@@ -27,13 +37,14 @@ class Roll:
     pool: int | None
     stat: str | None
     base: int | None
-    modifiers: list[tuple[str, str]] = field(default_factory=list)  # (source, "+1" | "x0.75" | "+5 successes")
+    modifiers: list[Modifier] = field(default_factory=list)
     need: int | None = None
 
 
 @dataclass(frozen=True)
 class LogLine:
-    """One line of the log: an attack (with its two rolls), a scene/recover check, or damage to a gauge."""
+    """One line of the log: an attack (with its two rolls), a scene/recover check, or damage to a gauge (its name
+    and the names of the stages it checked)."""
 
     index: int
     round: int
@@ -42,37 +53,53 @@ class LogLine:
     event: dict[str, Any]
     overrides: list[dict[str, Any]]
     weapon: str | None = None
+    gauge: str | None = None
+    checked: list[str] = field(default_factory=list)
 
 
 def _signed(value: float) -> str:
     return f"{value:+g}"
 
 
-def _roll(check: str | None, unit: str, skill: str, dice: list[int], successes: int, detail: dict | None,
-          name: Callable[[str], str], need: int | None = None) -> Roll:  # fmt: skip
-    detail = detail or {}
-    mods = [(name(str(src)), _signed(v)) for src, v in detail.get("mods", [])]
-    mods += [(name(str(src)), f"x{v:g}") for src, v in detail.get("mult", [])]
-    mods += [(name(str(src)), f"{_signed(v)} successes") for src, v in detail.get("bonus", [])]
-    return Roll(
-        check=check,
-        unit=unit,
-        skill=skill,
-        dice=list(dice or []),
-        successes=successes,
-        level=detail.get("level"),
-        pool=detail.get("dice"),
-        stat=detail.get("stat"),
-        base=detail.get("base"),
-        modifiers=mods,
-        need=need,
-    )
+class _Namer:
+    """Display names in the log's locale: units and gear from `Names`, skills and stats from the pack, modifier
+    sources and rule terms (stages, gauges) from the lexicon."""
+
+    def __init__(self, names: Names, ruleset: str) -> None:
+        self.names = names
+        self.terms = lexicon(ruleset, names.locale)
+        self.source = source_namer(names, ruleset)
+
+    def roll(self, check: str | None, unit: str, skill: str, dice: list[int], successes: int,
+             detail: dict | None, need: int | None = None) -> Roll:  # fmt: skip
+        detail = detail or {}
+        mods = [Modifier(self.source(str(src)), _signed(v), "add") for src, v in detail.get("mods", [])]
+        mods += [Modifier(self.source(str(src)), f"x{v:g}", "mult") for src, v in detail.get("mult", [])]
+        mods += [Modifier(self.source(str(src)), _signed(v), "bonus") for src, v in detail.get("bonus", [])]
+        stat = detail.get("stat")
+        return Roll(
+            check=check,
+            unit=self.names.unit(unit),
+            skill=self.names.of("skills", skill),
+            dice=list(dice or []),
+            successes=successes,
+            level=detail.get("level"),
+            pool=detail.get("dice"),
+            stat=self.names.of("stats", stat) if stat else stat,
+            base=detail.get("base"),
+            modifiers=mods,
+            need=need,
+        )
 
 
-def dice_log(events: list[dict[str, Any]], unit_name: Callable[[str], str], source_name: Callable[[str], str] = str,
-             weapon_name: Callable[[str], str] = str) -> list[LogLine]:  # fmt: skip
-    """The log of a round's events; the callables give display names for units, modifier sources (gimmicks, items,
-    abilities, `vehicle`, `rough` ...) and weapons."""
+#: The skill every evasion roll uses (R-HIT-1): the evade half of an attack names it, the event does not.
+EVADE_SKILL = "回避"
+
+
+def dice_log(events: list[dict[str, Any]], names: Names, ruleset: str = "pool") -> list[LogLine]:
+    """The log of a round's events, every name in `names`' locale (units from its encounter, gear, skills and stats
+    from its pack)."""
+    say = _Namer(names, ruleset)
     lines = []
     for i, e in enumerate(events):
         kind = e.get("type")
@@ -80,24 +107,41 @@ def dice_log(events: list[dict[str, Any]], unit_name: Callable[[str], str], sour
             continue
         rolls: list[Roll] = []
         if kind == "attack" and not e.get("skipped"):
-            rolls.append(_roll(e.get("attack_check"), unit_name(e["attacker"]), e.get("skill", ""),
-                               e.get("attack_dice", []), e.get("attack_successes", 0), e.get("attack_detail"),
-                               source_name))  # fmt: skip
-            rolls.append(_roll(e.get("evade_check"), unit_name(e["target"]), "回避", e.get("evade_dice", []),
-                               e.get("evade_successes", 0), e.get("evade_detail"), source_name))  # fmt: skip
+            rolls.append(say.roll(e.get("attack_check"), e["attacker"], e.get("skill", ""), e.get("attack_dice", []),
+                                  e.get("attack_successes", 0), e.get("attack_detail")))  # fmt: skip
+            rolls.append(say.roll(e.get("evade_check"), e["target"], EVADE_SKILL, e.get("evade_dice", []),
+                                  e.get("evade_successes", 0), e.get("evade_detail")))  # fmt: skip
         elif kind == "check":
-            rolls.append(_roll(e.get("check"), unit_name(e["unit"]), e.get("skill", ""), e.get("dice", []),
-                               e.get("successes", 0), e.get("detail"), source_name, e.get("need")))  # fmt: skip
-        weapon = weapon_name(e["weapon"]) if e.get("weapon") else None
-        lines.append(LogLine(i, e.get("round", 0), kind, rolls, e, list(e.get("overrides", [])), weapon))
+            rolls.append(say.roll(e.get("check"), e["unit"], e.get("skill", ""), e.get("dice", []),
+                                  e.get("successes", 0), e.get("detail"), e.get("need")))  # fmt: skip
+        gauge = e.get("gauge") if kind == "damage" else None
+        lines.append(
+            LogLine(
+                i,
+                e.get("round", 0),
+                kind,
+                rolls,
+                e,
+                list(e.get("overrides", [])),
+                weapon=names.of("weapons", e["weapon"]) if e.get("weapon") else None,
+                gauge=str(say.terms["gauges"].get(gauge, gauge)) if gauge else None,
+                checked=[str(say.terms["stages"][gauge][s]) for s in e.get("checked", [])] if gauge else [],
+            )
+        )
     return lines
 
 
-def source_namer(names: Names, locale: str, ruleset: str = "pool") -> Callable[[str], str]:
+def source_namer(names: Names, ruleset: str = "pool") -> Callable[[str], str]:
     """Display names for modifier sources: items, abilities and gimmicks from the pack, rule terms from the lexicon
-    (stage names such as 中破 pass through as they are)."""
-    terms = lexicon(ruleset, locale)
-    words = {**terms["statuses"], **terms["sources"]}
+    (a gauge stage such as 中破, which the engine names by the seed's word, in the locale's word for it)."""
+    terms = lexicon(ruleset, names.locale)
+    seed_terms = lexicon(ruleset, "ja")
+    stages = {
+        seed: str(word)
+        for gauge in ("injury", "damage")
+        for seed, word in zip(seed_terms["stages"][gauge], terms["stages"][gauge], strict=True)
+    }
+    words = {**stages, **terms["statuses"], **terms["sources"]}
 
     def name(source: str) -> str:
         if source.startswith("item:"):

@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 
 from pbp import db as pbp_db
 from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
+from pbp.web import i18n
 
 STATIC_DIR = PROJECT_ROOT / "pbp" / "static"
 
@@ -60,6 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
     CSRFProtect(app)  # every POST of every blueprint carries a CSRF token (Flask-WTF)
+    i18n.init_app(app)
 
     database = pbp_db.bind(app.config["DATABASE_URL"])
 

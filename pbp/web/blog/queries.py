@@ -15,7 +15,7 @@ import peewee
 
 from pbp.models import Campaign, Character, Report, Resolution, Round, Scenario
 from pbp.reports import draft_report, render_markdown
-from pbp.reports.dicelog import LogLine, dice_log, source_namer
+from pbp.reports.dicelog import LogLine, dice_log
 from pbp.reports.narrative import Names
 from pbp.services import publishing
 from pbp.services.characters import character_id_of
@@ -46,10 +46,6 @@ class ReportCard:
     excerpt: str
     participants: list[Participant]
     html: str  # the story as cached at publishing (rendered and sanitised then)
-
-    @property
-    def title(self) -> str:
-        return f"{self.scenario_title} 第{self.number}ラウンド"
 
 
 @dataclass
@@ -160,21 +156,16 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
     if rnd is None:
         return None
     res = rnd.resolution
-    units = {u["id"]: str(u.get("name") or u["id"]) for u in res.encounter.get("units", [])}
-    names = Names(locale, rnd.scenario.campaign.pack or {}, {}, rnd.scenario.pack_scenario)
-    log = dice_log(
-        res.events,
-        lambda uid: units.get(uid, uid),
-        source_namer(names, locale),
-        lambda weapon: names.of("weapons", weapon),
-    )
+    units = {u["id"]: u for u in res.encounter.get("units", [])}
+    names = Names(locale, rnd.scenario.campaign.pack or {}, units, rnd.scenario.pack_scenario)
+    log = dice_log(res.events, names)
     page = _card(
         rnd,
         ReportPage,
         seed=rnd.seed or "",
         seed_hash=rnd.seed_hash or "",
         log=log,
-        unit_names=units,
+        unit_names={uid: names.unit(uid) for uid in units},
     )
     assert isinstance(page, ReportPage)
     return page

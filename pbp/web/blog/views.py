@@ -7,11 +7,13 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from flask import Response, abort, current_app, render_template, request, url_for
+from flask_babel import force_locale, gettext
 from markupsafe import Markup
 
 from pbp.reports import render_markdown
 from pbp.services import publishing
 from pbp.web.blog import bp, queries
+from pbp.web.i18n import page_locale
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -25,9 +27,14 @@ def absolute(path: str) -> str:
     return _site_url() + path.lstrip("/")
 
 
+def report_title(card: queries.ReportCard) -> str:
+    """A report's title in the page's language: `多摩川 第2ラウンド`, `Tama River, round 2`."""
+    return gettext("%(scenario)s, round %(number)s", scenario=card.scenario_title, number=card.number)
+
+
 @bp.app_context_processor
 def _helpers() -> dict:
-    return {"absolute": absolute, "epoch": EPOCH}
+    return {"absolute": absolute, "epoch": EPOCH, "report_title": report_title}
 
 
 @bp.app_template_filter("localtime")
@@ -83,7 +90,7 @@ def scenario(campaign: str, scenario: str) -> str:
 
 @bp.get("/blog/<campaign>/<scenario>/round-<int:number>/")
 def report(campaign: str, scenario: str, number: int) -> str:
-    page = queries.report_page(campaign, scenario, number, locale=current_app.config["LOCALE"])
+    page = queries.report_page(campaign, scenario, number, locale=page_locale())
     if page is None:
         abort(404)
     return render_template("blog/report.html", report=page)
@@ -96,7 +103,8 @@ def report_en(campaign: str, scenario: str, number: int) -> str:
     if found is None:
         abort(404)
     card, html = found
-    return render_template("blog/report_en.html", report=card, story=html)
+    with force_locale("en"):
+        return render_template("blog/report_en.html", report=card, story=html)
 
 
 @bp.get("/blog/<campaign>/<scenario>/round-<int:number>/bundle.json")

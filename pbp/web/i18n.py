@@ -1,0 +1,37 @@
+"""The pages' language: Flask-Babel with the catalogs in `pbp/translations` (English message ids, Japanese beside
+them). The site speaks `LOCALE` (ja by default); a view that must speak another language (the generated English
+story) wraps its rendering in `flask_babel.force_locale`.
+
+Catalogs: `make messages` extracts the strings of templates and code into `pbp/translations/messages.pot`, merges
+them into each locale's `.po` and compiles the `.mo` the app reads (committed, so a checkout runs as it is).
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+from flask_babel import Babel, get_locale
+
+from pbp.paths import PROJECT_ROOT
+
+TRANSLATIONS_DIR = PROJECT_ROOT / "pbp" / "translations"
+LOCALES = ("ja", "en")
+#: OpenGraph's names of the page languages.
+OG_LOCALES = {"ja": "ja_JP", "en": "en_US"}
+
+
+def _site_locale() -> str:
+    return str(current_app.config["LOCALE"])
+
+
+def page_locale() -> str:
+    """The language this page is being rendered in (the site's, unless a view forced another)."""
+    return str(get_locale() or _site_locale())
+
+
+def init_app(app: Flask) -> None:
+    """Install gettext for templates and code; refuse a LOCALE the catalogs do not cover."""
+    if app.config["LOCALE"] not in LOCALES:
+        raise ValueError(f"LOCALE must be one of {', '.join(LOCALES)} (got {app.config['LOCALE']!r})")
+    Babel(app, locale_selector=_site_locale, default_translation_directories=str(TRANSLATIONS_DIR))
+    app.jinja_env.globals["page_locale"] = page_locale
+    app.jinja_env.globals["og_locale"] = lambda: OG_LOCALES[page_locale()]
