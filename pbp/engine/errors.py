@@ -32,9 +32,6 @@ class BadInput(EngineError):
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)
         super().__init__("; ".join(str(p) for p in self.problems))
 
-    def in_file(self, file: str) -> BadInput:
-        return BadInput([p if p.file else p.with_file(file) for p in self.problems])
-
 
 class DiceExhausted(EngineError):
     """A scripted dice source ran out: the script was shorter than the rules needed."""
