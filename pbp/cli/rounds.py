@@ -131,19 +131,36 @@ def override(round_id: int, check: str, successes: int, reason: str) -> None:
 @click.option("--story", type=click.File(encoding="utf-8"), help="replace the draft story with this Markdown file")
 @click.option("--intro", type=click.File(encoding="utf-8"), help="the GM's intro (Markdown file), shown above")
 @click.option("--outro", type=click.File(encoding="utf-8"), help="the GM's outro (Markdown file), shown below")
-def report(round_id: int, story: TextIO | None, intro: TextIO | None, outro: TextIO | None) -> None:
+@click.option(
+    "--story-en", type=click.File(encoding="utf-8"), help="the GM's English story (an empty file: generated again)"
+)
+@click.option("--en", "english", is_flag=True, help="print the English story instead (the GM's, or generated)")
+def report(
+    round_id: int,
+    story: TextIO | None,
+    intro: TextIO | None,
+    outro: TextIO | None,
+    story_en: TextIO | None,
+    english: bool,
+) -> None:
     """Print a round's report (intro, story, outro), or replace parts of it before publishing (`-` reads stdin)."""
     from pbp.models import Report
     from pbp.services import publishing
 
     with open_db():
-        if story or intro or outro:
+        if story or intro or outro or story_en:
             publishing.edit_report(
                 round_id,
                 story.read() if story else None,
                 intro=intro.read() if intro else None,
                 outro=outro.read() if outro else None,
+                story_en=story_en.read() if story_en else None,
             )
+        if english:
+            text, by_gm = publishing.english_story(round_id)
+            source = "the GM's" if by_gm else "generated"
+            click.echo(f"<!-- story (English, {source}) -->\n{text}")
+            return
         found = Report.get_or_none(Report.round == round_id)
         if found is None:
             raise UserError(f"round {round_id} has no report (it is not resolved yet)")

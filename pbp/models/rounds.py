@@ -107,7 +107,9 @@ class Override(BaseModel):
 
 class Report(BaseModel):
     """The story of a round: the generated draft, the GM's intro and outro around it, the Markdown as published
-    and its cached, sanitised HTML (intro, story and outro in their own sections)."""
+    and its cached, sanitised HTML (intro, story and outro in their own sections). Beside it the English story:
+    the GM's own (`story_en_md`, with its HTML cached at publishing) or, while there is none, one generated from
+    the facts whenever it is read."""
 
     round = peewee.ForeignKeyField(Round, backref="report", unique=True)
     draft_md = peewee.TextField()
@@ -115,4 +117,6 @@ class Report(BaseModel):
     outro_md = peewee.TextField(default="")
     published_md = peewee.TextField(null=True)
     html = peewee.TextField(null=True)
+    story_en_md = peewee.TextField(null=True)
+    html_en = peewee.TextField(null=True)
     updated_at = peewee.DateTimeField()

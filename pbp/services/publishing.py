@@ -14,7 +14,16 @@ from pbp.services import audit
 from pbp.services._common import MARKDOWN_LIMIT, checked_text, get_or_fail
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, move_state, players_of, round_context, round_info
+from pbp.services.rounds import (
+    PUBLISHED,
+    RESOLVED,
+    generated_story,
+    lock_round,
+    move_state,
+    players_of,
+    round_context,
+    round_info,
+)
 from pbp.verify import build_bundle, verify_bundle
 
 
@@ -24,17 +33,21 @@ def edit_report(
     *,
     intro: str | None = None,
     outro: str | None = None,
+    story_en: str | None = None,
     actor_id: int | None = None,
     clock: Clock = SYSTEM,
 ) -> Report:
-    """Replace the draft story and/or the GM's intro and outro (Markdown) of a resolved, unpublished round; a part
-    given as None is left as it is."""
-    parts = {
+    """Replace the draft story, the GM's intro and outro and/or the English story (Markdown) of a resolved,
+    unpublished round; a part given as None is left as it is. An empty English story goes back to the generated
+    one."""
+    parts: dict[str, str | None] = {
         column: checked_text(text, label, MARKDOWN_LIMIT, required=column == "draft_md")
         for column, label, text in (("draft_md", "report", markdown), ("intro_md", "intro", intro),
-                                    ("outro_md", "outro", outro))
+                                    ("outro_md", "outro", outro), ("story_en_md", "English story", story_en))
         if text is not None
     }  # fmt: skip
+    if parts.get("story_en_md") == "":
+        parts["story_en_md"] = None
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
@@ -42,7 +55,7 @@ def edit_report(
             raise UserError(f"round {round_id} is {rnd.state}: only a resolved round's draft can be edited")
         if parts:
             Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
-        chars = {column: len(text) for column, text in parts.items()}
+        chars = {column: len(text or "") for column, text in parts.items()}
         audit.log("report.edit", f"round:{round_id}", now, actor_id=actor_id, **chars)
     return Report.get(Report.round == round_id)
 
@@ -62,6 +75,18 @@ def report_html(report: Report) -> str:
     )
 
 
+def english_story(round_id: int) -> tuple[str, bool]:
+    """A resolved round's English story (Markdown) and whether the GM wrote it: the GM's own when set, else one
+    generated from the stored resolution."""
+    rnd = get_or_fail(Round, round_id, "round")
+    report = Report.get_or_none(Report.round == round_id)
+    if report is None:
+        raise UserError(f"round {round_id} has no report (it is not resolved yet)")
+    if report.story_en_md:
+        return report.story_en_md, True
+    return generated_story(rnd, Resolution.get(Resolution.round == round_id), "en"), False
+
+
 def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Publish: the story (the draft as it stands, rendered and sanitised), the seed, the inputs. Characters that
     died in the round are marked dead (R-GAUGE-7) and every participant's player is notified."""
@@ -71,7 +96,8 @@ def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
         move_state(rnd, PUBLISHED, now, published_at=now)
         report = Report.get(Report.round == round_id)
         published = "\n\n".join(text for text in (report.intro_md, report.draft_md, report.outro_md) if text.strip())
-        Report.update(published_md=published, html=report_html(report), updated_at=now).where(
+        html_en = reports.render_markdown(report.story_en_md) if report.story_en_md else None
+        Report.update(published_md=published, html=report_html(report), html_en=html_en, updated_at=now).where(
             Report.round == round_id
         ).execute()
         events = Resolution.get(Resolution.round == round_id).events

@@ -295,16 +295,26 @@ def round_prose(round_id: int) -> dict[str, str]:
     return round_entries(round_id)[1]
 
 
-def _draft_report(rnd: Round, scenario: Scenario, resolution: dict[str, Any], prose: dict[str, str]) -> str:
+def _draft_report(
+    rnd: Round, scenario: Scenario, resolution: dict[str, Any], prose: dict[str, str], *, locale: str = "ja"
+) -> str:
     """The generated story: the seed is withheld (the draft exists before publishing)."""
     bundle = build_bundle(round_info=round_info(rnd, scenario), seed=None, **resolution)
     campaign = Campaign.get_by_id(scenario.campaign_id)  # with its pack: the names the story uses
     members = Character.select().join(Participation).where(Participation.scenario == scenario.id)
     growth = {unit_id(c.id): unspent_growth(campaign, c.sheet) for c in members}
     try:
-        return reports.draft_report(bundle, prose=prose, growth=growth, pack=campaign.pack)
+        return reports.draft_report(bundle, prose=prose, growth=growth, pack=campaign.pack, locale=locale)
     except Exception as e:  # a narration bug must not leave a resolved round without its report: count it
         raise ResolutionFailed(f"writing the draft report: {type(e).__name__}: {e}") from e
+
+
+def generated_story(rnd: Round, resolution: Resolution, locale: str) -> str:
+    """A resolved round's story written afresh from its stored resolution, e.g. in another language than the
+    draft's (the same phrasing picks: they are keyed by the seed's public hash)."""
+    columns = {k: getattr(resolution, k) for k in ("ruleset", "encounter", "orders", "overrides", "events", "state")}
+    resolved = {**columns, "seed_hash": rnd.seed_hash}
+    return _draft_report(rnd, round_context(rnd), resolved, round_prose(rnd.id), locale=locale)
 
 
 def round_info(rnd: Round, scenario: Scenario) -> dict[str, Any]:

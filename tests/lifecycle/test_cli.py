@@ -107,6 +107,18 @@ def test_round_commands_drive_the_open_round_to_published(instance: Path) -> Non
     assert pbp("verify", "2").stdout == "OK\n"
 
 
+def test_the_gm_reads_and_replaces_the_english_story(instance: Path, tmp_path: Path):
+    assert pbp("round", "resolve", "2", check=True).returncode == 0
+    generated = pbp("round", "report", "2", "--en", check=True).stdout
+    assert generated.startswith("<!-- story (English, generated) -->\n") and " the " in generated
+    story, empty = tmp_path / "en.md", tmp_path / "empty.md"
+    story.write_text("The fog lifted.", encoding="utf-8")
+    empty.write_text("", encoding="utf-8")
+    shown = pbp("round", "report", "2", "--story-en", str(story), "--en", check=True).stdout
+    assert shown == "<!-- story (English, the GM's) -->\nThe fog lifted.\n"
+    assert pbp("round", "report", "2", "--story-en", str(empty), "--en", check=True).stdout == generated
+
+
 def test_the_gm_writes_an_intro_and_outro_around_the_story_before_publishing(instance: Path, tmp_path: Path):
     from html.parser import HTMLParser
 
@@ -152,7 +164,9 @@ def test_commands_refuse_an_uninitialised_database(tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "empty"))
     refused = pbp("rounds", "list")
     assert refused.returncode == 2 and "run `pbp db upgrade`" in refused.stderr
-    assert pbp("db", "init", check=True).stdout == "applied 0001_initial, 0002_report_intro_outro\n"
+    assert (
+        pbp("db", "init", check=True).stdout == "applied 0001_initial, 0002_report_intro_outro, 0003_report_english\n"
+    )
     assert pbp("rounds", "list", "--json", check=True).stdout == "[]\n"
     assert os.path.exists(tmp_path / "empty" / "pbp.sqlite3")
 

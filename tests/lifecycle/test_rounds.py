@@ -12,6 +12,7 @@ import pytest
 from pbp.errors import UserError
 from pbp.models import AuditLog, Outbox, Report, Resolution, ResolutionVersion, Round
 from pbp.services import campaigns, entries, publishing, rounds
+from pbp.services._common import MARKDOWN_LIMIT
 
 
 def _enter_all(world, rid: int, n: int | None = None) -> None:
@@ -126,6 +127,33 @@ def test_publishing_reveals_the_seed_and_freezes_the_round(world) -> None:
         rounds.override_check(rid, "r1-c1", 0, reason="too late", clock=world.clock)
     with pytest.raises(UserError, match="cannot become published"):
         publishing.publish_round(rid, clock=world.clock)
+
+
+def test_the_gm_may_write_the_english_story_and_publishing_caches_it(world) -> None:
+    rid = _resolved(world)
+    generated, by_gm = publishing.english_story(rid)
+    assert not by_gm and " the " in generated and generated != Report.get(Report.round == rid).draft_md
+    assert publishing.english_story(rid) == (generated, False)  # the same picks every time
+    publishing.edit_report(rid, story_en="# Tama River\n\nThe fog *lifted*.", clock=world.clock)
+    assert publishing.english_story(rid) == ("# Tama River\n\nThe fog *lifted*.", True)
+    publishing.edit_report(rid, story_en="  ", clock=world.clock)  # empty: back to the generated one
+    assert publishing.english_story(rid) == (generated, False)
+    publishing.edit_report(rid, story_en="The fog <script>x()</script>*lifted*.", clock=world.clock)
+    assert Report.get(Report.round == rid).html_en is None  # rendered once, when published
+    publishing.publish_round(rid, clock=world.clock)
+    html_en = Report.get(Report.round == rid).html_en
+    assert "<em>lifted</em>" in html_en and "<script" not in html_en
+    with pytest.raises(UserError, match="only a resolved round"):
+        publishing.edit_report(rid, story_en="too late", clock=world.clock)
+
+
+def test_the_english_story_has_a_length_limit_and_needs_a_resolved_round(world) -> None:
+    rid = _resolved(world)
+    with pytest.raises(UserError, match="English story"):
+        publishing.edit_report(rid, story_en="x" * (MARKDOWN_LIMIT + 1), clock=world.clock)
+    assert Report.get(Report.round == rid).story_en_md is None
+    with pytest.raises(UserError, match="not resolved yet"):
+        publishing.english_story(world.new_round())
 
 
 def test_hold_release_extend_and_cancel_are_logged(world) -> None:

@@ -127,7 +127,8 @@ def test_stylesheet_has_japanese_typography_and_print(client):
 
 
 def test_gm_markdown_is_sanitised_on_the_page(tmp_path):
-    """Hostile GM Markdown in the report it publishes comes out harmless on the page and in the feed."""
+    """Hostile GM Markdown in the report it publishes (and in its English story) comes out harmless on the pages
+    and in the feed."""
     from pbp import db as pbp_db
     from pbp.services import publishing, rounds
     from pbp.services.clock import FixedClock
@@ -140,10 +141,12 @@ def test_gm_markdown_is_sanitised_on_the_page(tmp_path):
     clock.advance(14 * 3600)
     with database.connection_context():
         rounds.resolve_round(world.open_round, clock=clock)
-        publishing.edit_report(world.open_round, "\n\n".join(XSS_CORPUS[:66]), clock=clock)
+        hostile = "\n\n".join(XSS_CORPUS[:66])
+        publishing.edit_report(world.open_round, hostile, story_en=hostile, clock=clock)
         publishing.publish_round(world.open_round, clock=clock)
     client = make_app(world.url).test_client()
     assert html_problems(main_of(text(client, REPORT.format(1)))) == []
+    assert html_problems(main_of(text(client, REPORT.format(1) + "en/"))) == []
     feed = ET.fromstring(client.get("/feed.atom").get_data())
     assert html_problems(feed.find(f"{ATOM}entry/{ATOM}content").text) == []
 
@@ -173,3 +176,27 @@ def test_english_story_beside_the_japanese(client):
     assert "The curtain rose" in html or "Beyond the dust" in html or "Round 1" in html
     assert 'hreflang="ja"' in html and 'hreflang="en"' in text(client, REPORT.format(1))
     assert html_problems(main_of(html)) == []
+
+
+def test_the_english_page_shows_the_gms_english_story_when_there_is_one(tmp_path):
+    from pbp import db as pbp_db
+    from pbp.services import publishing, rounds
+    from pbp.services.clock import FixedClock
+    from tests.web.world import START, build_world
+
+    world = build_world(f"sqlite:///{tmp_path / 'x.sqlite3'}", published=0)
+    clock = FixedClock(START)
+    clock.advance(14 * 3600)
+    with pbp_db.bind(world.url).connection_context():
+        rounds.resolve_round(world.open_round, clock=clock)
+        generated = publishing.english_story(world.open_round)[0]
+        publishing.edit_report(world.open_round, story_en="The fog *lifted* over the river.", clock=clock)
+        publishing.publish_round(world.open_round, clock=clock)
+    page = main_of(text(make_app(world.url).test_client(), REPORT.format(1) + "en/"))
+    assert "The fog <em>lifted</em> over the river." in page
+    assert "Written by pbp" not in page and generated.split("\n")[0][:40] not in page
+
+
+def test_the_english_page_is_generated_while_the_gm_wrote_none(client):
+    page = main_of(text(client, REPORT.format(1) + "en/"))
+    assert "Written by pbp from the round" in page and "growth points" in page

@@ -14,13 +14,13 @@ from typing import Any
 import peewee
 
 from pbp.models import Campaign, Character, Report, Resolution, Round, Scenario
-from pbp.reports import draft_report, render_markdown
+from pbp.reports import render_markdown
 from pbp.reports.dicelog import LogLine, dice_log
 from pbp.reports.narrative import Names
 from pbp.services import publishing
 from pbp.services.characters import character_id_of
 from pbp.services.clock import from_db
-from pbp.services.rounds import PUBLISHED, round_prose
+from pbp.services.rounds import PUBLISHED
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -171,15 +171,15 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
     return page
 
 
-def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard, str] | None:
-    """A published round's story written in English from its bundle and the (now public) prose of its entries."""
+def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard, str, bool] | None:
+    """A published round's English story as HTML, and whether the GM wrote it: the GM's own as published, else
+    written from the round's resolution and the (now public) prose of its entries."""
     rnd = _published().where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
     if rnd is None:
         return None
-    story = draft_report(
-        publishing.round_bundle(rnd.id), prose=round_prose(rnd.id), locale="en", pack=rnd.scenario.campaign.pack
-    )
-    return _card(rnd), render_markdown(story)
+    if rnd.report.html_en:
+        return _card(rnd), rnd.report.html_en, True
+    return _card(rnd), render_markdown(publishing.english_story(rnd.id)[0]), False
 
 
 def round_id_of(campaign: str, scenario: str, number: int) -> int | None:

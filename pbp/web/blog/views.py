@@ -98,13 +98,13 @@ def report(campaign: str, scenario: str, number: int) -> str:
 
 @bp.get("/blog/<campaign>/<scenario>/round-<int:number>/en/")
 def report_en(campaign: str, scenario: str, number: int) -> str:
-    """The English story beside the Japanese report: generated from the published facts, not edited by the GM."""
+    """The English story beside the report: the GM's own, or one generated from the published facts."""
     found = queries.english_story(campaign, scenario, number)
     if found is None:
         abort(404)
-    card, html = found
+    card, html, by_gm = found
     with force_locale("en"):
-        return render_template("blog/report_en.html", report=card, story=html)
+        return render_template("blog/report_en.html", report=card, story=html, by_gm=by_gm)
 
 
 @bp.get("/blog/<campaign>/<scenario>/round-<int:number>/bundle.json")
