@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 import pytest
 
+from pbp import db as pbp_db
+from pbp.services import publishing, rounds
+from pbp.services.clock import FixedClock
 from pbp.verify import verify_bundle
 from tests.reports.htmlcheck import html_problems
+from tests.reports.xss_corpus import XSS_CORPUS
 from tests.web.conftest import SITE_URL, make_app
+from tests.web.world import START, World, build_world
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 REPORT = "/blog/demo/tama_river/round-{}/"
@@ -126,21 +133,22 @@ def test_stylesheet_has_japanese_typography_and_print(client):
         assert part in css
 
 
+@contextmanager
+def _resolved_round(tmp_path) -> Iterator[tuple[World, FixedClock]]:
+    """A world whose first round is resolved and not yet published, connected, for the GM to act on before
+    publishing (the app reads it after the block)."""
+    world = build_world(f"sqlite:///{tmp_path / 'x.sqlite3'}", published=0)
+    clock = FixedClock(START)
+    clock.advance(14 * 3600)
+    with pbp_db.bind(world.url).connection_context():
+        rounds.resolve_round(world.open_round, clock=clock)
+        yield world, clock
+
+
 def test_gm_markdown_is_sanitised_on_the_page(tmp_path):
     """Hostile GM Markdown in the report it publishes (and in its English story) comes out harmless on the pages
     and in the feed."""
-    from pbp import db as pbp_db
-    from pbp.services import publishing, rounds
-    from pbp.services.clock import FixedClock
-    from tests.reports.xss_corpus import XSS_CORPUS
-    from tests.web.world import START, build_world
-
-    world = build_world(f"sqlite:///{tmp_path / 'x.sqlite3'}", published=0)
-    database = pbp_db.bind(world.url)
-    clock = FixedClock(START)
-    clock.advance(14 * 3600)
-    with database.connection_context():
-        rounds.resolve_round(world.open_round, clock=clock)
+    with _resolved_round(tmp_path) as (world, clock):
         hostile = "\n\n".join(XSS_CORPUS[:66])
         publishing.edit_report(world.open_round, hostile, story_en=hostile, clock=clock)
         publishing.publish_round(world.open_round, clock=clock)
@@ -153,16 +161,7 @@ def test_gm_markdown_is_sanitised_on_the_page(tmp_path):
 
 def test_overrides_are_published_with_their_reason(tmp_path):
     """R-GM-1: a GM override shows in the dice log with the check id, before, after and the reason."""
-    from pbp import db as pbp_db
-    from pbp.services import publishing, rounds
-    from pbp.services.clock import FixedClock
-    from tests.web.world import START, build_world
-
-    world = build_world(f"sqlite:///{tmp_path / 'x.sqlite3'}", published=0)
-    clock = FixedClock(START)
-    clock.advance(14 * 3600)
-    with pbp_db.bind(world.url).connection_context():
-        rounds.resolve_round(world.open_round, clock=clock)
+    with _resolved_round(tmp_path) as (world, clock):
         rounds.override_check(world.open_round, "r1-c1", 0, reason="川霧が<濃すぎた>", clock=clock)
         publishing.publish_round(world.open_round, clock=clock)
     html = main_of(text(make_app(world.url).test_client(), REPORT.format(1)))
@@ -179,16 +178,7 @@ def test_english_story_beside_the_japanese(client):
 
 
 def test_the_english_page_shows_the_gms_english_story_when_there_is_one(tmp_path):
-    from pbp import db as pbp_db
-    from pbp.services import publishing, rounds
-    from pbp.services.clock import FixedClock
-    from tests.web.world import START, build_world
-
-    world = build_world(f"sqlite:///{tmp_path / 'x.sqlite3'}", published=0)
-    clock = FixedClock(START)
-    clock.advance(14 * 3600)
-    with pbp_db.bind(world.url).connection_context():
-        rounds.resolve_round(world.open_round, clock=clock)
+    with _resolved_round(tmp_path) as (world, clock):
         generated = publishing.english_story(world.open_round)[0]
         publishing.edit_report(world.open_round, story_en="The fog *lifted* over the river.", clock=clock)
         publishing.publish_round(world.open_round, clock=clock)
