@@ -17,6 +17,7 @@ from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import (
     PUBLISHED,
     RESOLVED,
+    ResolutionFailed,
     generated_story,
     lock_round,
     move_state,
@@ -84,7 +85,10 @@ def english_story(round_id: int) -> tuple[str, bool]:
         raise UserError(f"round {round_id} has no report (it is not resolved yet)")
     if report.story_en_md:
         return report.story_en_md, True
-    return generated_story(rnd, Resolution.get(Resolution.round == round_id), "en"), False
+    try:
+        return generated_story(rnd, Resolution.get(Resolution.round == round_id), "en"), False
+    except ResolutionFailed as e:  # a narration bug: said in one line, the GM can still write the story
+        raise UserError(f"round {round_id}'s English story cannot be generated: {e}") from e
 
 
 def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:

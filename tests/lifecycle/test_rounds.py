@@ -156,6 +156,17 @@ def test_the_english_story_has_a_length_limit_and_needs_a_resolved_round(world) 
         publishing.english_story(world.new_round())
 
 
+def test_a_narration_failure_in_english_is_a_clear_error(world, monkeypatch) -> None:
+    rid = _resolved(world)
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("no phrasing")
+
+    monkeypatch.setattr(rounds.reports, "draft_report", broken)
+    with pytest.raises(UserError, match=f"round {rid}'s English story cannot be generated: .*KeyError"):
+        publishing.english_story(rid)
+
+
 def test_hold_release_extend_and_cancel_are_logged(world) -> None:
     rid = world.new_round(deadline_in=600)
     rounds.hold_round(rid, reason="a rules question", actor_id=world.gm, clock=world.clock)
