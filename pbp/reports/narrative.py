@@ -266,10 +266,17 @@ class Narrator:
             "statuses": [s["id"] for s in unit.get("statuses", [])],
         }
 
-    def _render(self, template: str, slot: str, **context: Any) -> str:
+    def _render(self, template: str, slot: str, *, quoting: str = "", **context: Any) -> str:
         """Render one piece. A phrasing that repeats a sentence of the report is re-picked; one that only repeats a
-        sentence's shape (the same words around other names) is re-picked a few times, then accepted."""
+        sentence's shape (the same words around other names) is re-picked a few times, then accepted. A player's
+        words the piece quotes (`quoting`) are in every phrasing, so they count as a name, not as a repeat: two
+        players who wrote the same line get different phrasings around it, not a search through all of them."""
         tmpl = self.env.get_template(template)
+        own = str(_inert(" ".join(quoting.split()))) if quoting else ""
+
+        def phrasing(text: str) -> str:
+            return text.replace(own, "\x00") if own else text
+
         chosen = text = ""
         tried: set[str] = set()
         # Once a template has run out of fresh shapes in this report, looking for one again only costs renders.
@@ -280,18 +287,18 @@ class Narrator:
                 break
             tried.add(raw)
             text = self._flow(raw)
-            if self._sentences(text) & self.used:
+            if self._sentences(phrasing(text)) & self.used:
                 continue
             chosen = chosen or text
-            if not seek_shape or not self._shapes(text) & self.shapes:
+            if not seek_shape or not self._shapes(phrasing(text)) & self.shapes:
                 chosen = text
                 break
             if attempt + 1 >= _SHAPE_RETRIES:
                 self.worn.add(template)
                 break
         text = chosen or text
-        self.used |= self._sentences(text)
-        self.shapes |= self._shapes(text)
+        self.used |= self._sentences(phrasing(text))
+        self.shapes |= self._shapes(phrasing(text))
         return text
 
     def _flow(self, raw: str) -> str:
@@ -346,7 +353,8 @@ class Narrator:
         if voice is None:
             return ""
         self.voiced.add(uid)
-        return self._render(story_template_name(self.ruleset, self.locale, "voice"), f"voice:{uid}", who=uid, **voice)
+        template = story_template_name(self.ruleset, self.locale, "voice")
+        return self._render(template, f"voice:{uid}", quoting=voice["text"], who=uid, **voice)
 
     def _event(self, i: int, event: dict[str, Any]) -> str:
         """One event told. An event the templates cannot tell (a type without a template, a field they do not
