@@ -214,3 +214,30 @@ def test_a_change_of_engagement_opens_a_scene_naming_who_is_there():
     paragraphs = story.split("\n\n")
     scene = next(p for p in paragraphs if "葵" in p and "鬼一" in p and p is not paragraphs[0])
     assert any(w in scene for w in ("乱戦", "最前線", "至近距離")), scene
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_players_lines_are_framed_differently_in_one_report(locale):
+    """Two PCs speaking in one report get two frames around their lines (「…」の声が響いた once, not twice), whatever
+    the seed: the players' own words count as names in the repeat checks."""
+    units = [_unit("aoi", "葵", "pc"), _unit("mako", "真琴", "pc"), _unit("oni1", "鬼一", "enemy")]
+    second = {**SAMPLES["attack"], "attacker": "mako", "attack_check": "r1-c3", "evade_check": "r1-c4"}
+    events = [{"round": 1, "type": "attack", **SAMPLES["attack"]}, {"round": 1, "type": "attack", **second}]
+    lines = {"aoi": "ここで止める", "mako": "逃がさない"}
+    for seed in range(12):
+        bundle = {
+            "round": {"number": 1, "scenario_title": "試験", "campaign": "demo"},
+            "ruleset": "pool",
+            "seed": f"frames-{seed}",
+            "encounter": {"ruleset": "pool", "round": 1, "units": units},
+            "events": events,
+            "state": {"ruleset": "pool", "round": 2, "units": copy.deepcopy(units)},
+        }
+        prose = {uid: f"「{line}」" for uid, line in lines.items()}
+        story = draft_report(bundle, prose=prose, locale=locale, pack={}, strict=True)
+        frames = []
+        for uid, line in lines.items():
+            said = [s for s in _sentences(story) if line in s]
+            assert len(said) == 1, (seed, said)
+            frames.append(said[0].replace(line, "…").replace(units[uid == "mako"]["name"], "X"))
+        assert frames[0] != frames[1], (seed, frames)
