@@ -112,6 +112,13 @@ def test_an_english_site_shows_no_japanese_chrome(world, url):
     assert shown == [], f"{url} still shows {shown}"
 
 
+def test_an_english_site_titles_campaigns_and_scenarios_in_english(world):
+    client = make_app(world.url, LOCALE="en").test_client()
+    assert "<h1>The Battle of the Tama River</h1>" in _page(client, "/blog/demo/tama_river/")
+    assert "<h1>The Yamatsukami Interception Line</h1>" in _page(client, "/blog/demo/")
+    assert "<title>The Battle of the Tama River, round 2</title>" in _page(client, "/feed.atom")
+
+
 def test_an_english_report_names_rolls_in_english(world):
     client = make_app(world.url, LOCALE="en").test_client()
     log = _page(client, REPORT).split('<ol class="dicelog">', 1)[1].split("</ol>", 1)[0]
@@ -124,7 +131,7 @@ def test_the_english_story_page_is_english_on_a_japanese_site(client):
     html = client.get(REPORT + "en/").get_data(as_text=True)
     assert '<html lang="en">' in html and 'content="en_US"' in html
     assert "The GM's report and the dice log" in html and f'hreflang="ja" href="{REPORT}"' in html
-    assert "多摩川防衛戦, round 1" in html
+    assert "<h1>The Battle of the Tama River, round 1</h1>" in html  # the pack's English title
 
 
 def test_an_unknown_locale_is_refused(world):

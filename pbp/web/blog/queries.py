@@ -92,15 +92,23 @@ def _participants(encounter: dict[str, Any]) -> list[Participant]:
     ]
 
 
-def _card(rnd: Round, cls: type[ReportCard] = ReportCard, **extra: Any) -> ReportCard:
+def pack_name(pack: dict[str, Any], section: str, key: str | None, locale: str, default: str) -> str:
+    """A name the campaign pack gives in `locale` (the campaign's, under `campaign`; a scenario's, under
+    `scenarios.<key>`), else `default`: what the database holds, the pack's Japanese as loaded."""
+    entry = pack.get(section, {}) if key is None else pack.get(section, {}).get(key)
+    return str(entry.get(locale) or default) if isinstance(entry, dict) else default
+
+
+def _card(rnd: Round, locale: str, cls: type[ReportCard] = ReportCard, **extra: Any) -> ReportCard:
     scenario, campaign = rnd.scenario, rnd.scenario.campaign
+    pack = campaign.pack or {}
     return cls(
         round_id=rnd.id,
         number=rnd.number,
         campaign=campaign.slug,
-        campaign_name=campaign.name,
+        campaign_name=pack_name(pack, "campaign", None, locale, campaign.name),
         scenario=scenario.slug,
-        scenario_title=scenario.title,
+        scenario_title=pack_name(pack, "scenarios", scenario.pack_scenario, locale, scenario.title),
         published_at=from_db(rnd.published_at),
         timezone=campaign.timezone,
         excerpt=excerpt(rnd.report.html),
@@ -114,7 +122,7 @@ def _newest(query: peewee.ModelSelect) -> peewee.ModelSelect:
     return query.order_by(Round.published_at.desc(), Round.id.desc())
 
 
-def reports_page(page: int, per_page: int, *, campaign: str | None = None) -> Paged | None:
+def reports_page(page: int, per_page: int, *, locale: str, campaign: str | None = None) -> Paged | None:
     """One page of published reports, newest first (None past the last page; page 1 always exists)."""
     query = _published()
     if campaign is not None:
@@ -123,31 +131,34 @@ def reports_page(page: int, per_page: int, *, campaign: str | None = None) -> Pa
     if page < 1 or page > pages:
         return None
     rows = list(_newest(query).paginate(page, per_page))
-    return Paged([_card(r) for r in rows], page, pages)
+    return Paged([_card(r, locale) for r in rows], page, pages)
 
 
-def latest(limit: int, *, campaign: str | None = None) -> list[ReportCard]:
+def latest(limit: int, *, locale: str, campaign: str | None = None) -> list[ReportCard]:
     query = _published() if campaign is None else _published().where(Campaign.slug == campaign)
-    return [_card(r) for r in _newest(query).limit(limit)]
+    return [_card(r, locale) for r in _newest(query).limit(limit)]
 
 
-def campaign_info(slug: str) -> dict[str, str] | None:
+def campaign_info(slug: str, *, locale: str) -> dict[str, str] | None:
     """A campaign's public face (name and the pack's public description), only once it has a published report."""
     if not _published().where(Campaign.slug == slug).exists():
         return None
     campaign = Campaign.get(Campaign.slug == slug)
-    about = (campaign.pack or {}).get("campaign", {})
-    return {"slug": slug, "name": campaign.name, "description": str(about.get("description") or "")}
+    pack = campaign.pack or {}
+    about = pack.get("campaign", {})
+    name = pack_name(pack, "campaign", None, locale, campaign.name)
+    return {"slug": slug, "name": name, "description": str(about.get("description") or "")}
 
 
-def scenario_reports(campaign: str, scenario: str) -> tuple[Scenario, list[ReportCard]] | None:
-    """A scenario's published reports in round order, with its public text."""
+def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict[str, str], list[ReportCard]] | None:
+    """A scenario's public face (title, public text) and its published reports in round order."""
     rows = list(
         _published().where(Campaign.slug == campaign, Scenario.slug == scenario).order_by(Round.number, Round.id)
     )
     if not rows:
         return None
-    return rows[0].scenario, [_card(r) for r in rows]
+    cards = [_card(r, locale) for r in rows]
+    return {"title": cards[0].scenario_title, "public_text": rows[0].scenario.public_text}, cards
 
 
 def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> ReportPage | None:
@@ -161,6 +172,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
     log = dice_log(res.events, names)
     page = _card(
         rnd,
+        locale,
         ReportPage,
         seed=rnd.seed or "",
         seed_hash=rnd.seed_hash or "",
@@ -178,8 +190,8 @@ def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard
     if rnd is None:
         return None
     if rnd.report.html_en:
-        return _card(rnd), rnd.report.html_en, True
-    return _card(rnd), render_markdown(publishing.english_story(rnd.id)[0]), False
+        return _card(rnd, "en"), rnd.report.html_en, True
+    return _card(rnd, "en"), render_markdown(publishing.english_story(rnd.id)[0]), False
 
 
 def round_id_of(campaign: str, scenario: str, number: int) -> int | None:
@@ -187,13 +199,15 @@ def round_id_of(campaign: str, scenario: str, number: int) -> int | None:
     return rnd.id if rnd else None
 
 
-def chronicle(campaign: str, character_id: int) -> tuple[str, list[ReportCard]] | None:
+def chronicle(campaign: str, character_id: int, *, locale: str) -> tuple[str, list[ReportCard]] | None:
     """Every published report a character appears in, oldest first (None if it appears in none)."""
     character = Character.get_or_none(Character.id == character_id)
     if character is None or character.campaign.slug != campaign:
         return None
     query = _published().where(Campaign.slug == campaign).order_by(Round.published_at, Round.id)
-    cards = [c for c in (_card(r) for r in query) if any(p.character_id == character_id for p in c.participants)]
+    cards = [
+        c for c in (_card(r, locale) for r in query) if any(p.character_id == character_id for p in c.participants)
+    ]
     if not cards:
         return None
     name = next(p.name for p in cards[-1].participants if p.character_id == character_id)

@@ -63,7 +63,7 @@ def _page_size() -> int:
 @bp.get("/blog/", defaults={"page": 1})
 @bp.get("/blog/page/<int:page>/")
 def index(page: int) -> str:
-    found = queries.reports_page(page, _page_size())
+    found = queries.reports_page(page, _page_size(), locale=page_locale())
     if found is None:
         abort(404)
     return render_template("blog/index.html", paged=found, campaign=None)
@@ -72,8 +72,8 @@ def index(page: int) -> str:
 @bp.get("/blog/<campaign>/", defaults={"page": 1})
 @bp.get("/blog/<campaign>/page/<int:page>/")
 def campaign(campaign: str, page: int) -> str:
-    info = queries.campaign_info(campaign)
-    found = queries.reports_page(page, _page_size(), campaign=campaign) if info else None
+    info = queries.campaign_info(campaign, locale=page_locale())
+    found = queries.reports_page(page, _page_size(), locale=page_locale(), campaign=campaign) if info else None
     if found is None:
         abort(404)
     return render_template("blog/index.html", paged=found, campaign=info)
@@ -81,7 +81,7 @@ def campaign(campaign: str, page: int) -> str:
 
 @bp.get("/blog/<campaign>/<scenario>/")
 def scenario(campaign: str, scenario: str) -> str:
-    found = queries.scenario_reports(campaign, scenario)
+    found = queries.scenario_reports(campaign, scenario, locale=page_locale())
     if found is None:
         abort(404)
     sc, cards = found
@@ -120,7 +120,7 @@ def bundle(campaign: str, scenario: str, number: int) -> Response:
 
 @bp.get("/blog/<campaign>/characters/<int:character_id>/")
 def character(campaign: str, character_id: int) -> str:
-    found = queries.chronicle(campaign, character_id)
+    found = queries.chronicle(campaign, character_id, locale=page_locale())
     if found is None:
         abort(404)
     name, cards = found
@@ -136,16 +136,16 @@ def _feed(cards: list[queries.ReportCard], title: str, self_path: str, home_path
 
 @bp.get("/feed.atom")
 def feed() -> Response:
-    cards = queries.latest(int(current_app.config["FEED_SIZE"]))
+    cards = queries.latest(int(current_app.config["FEED_SIZE"]), locale=page_locale())
     return _feed(cards, current_app.config["SITE_NAME"], url_for("blog.feed"), url_for("blog.index"))
 
 
 @bp.get("/blog/<campaign>/feed.atom")
 def campaign_feed(campaign: str) -> Response:
-    info = queries.campaign_info(campaign)
+    info = queries.campaign_info(campaign, locale=page_locale())
     if info is None:
         abort(404)
-    cards = queries.latest(int(current_app.config["FEED_SIZE"]), campaign=campaign)
+    cards = queries.latest(int(current_app.config["FEED_SIZE"]), locale=page_locale(), campaign=campaign)
     return _feed(
         cards,
         info["name"],
