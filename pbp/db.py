@@ -15,6 +15,7 @@ from pathlib import Path
 
 import peewee
 
+from pbp.errors import UserError
 from pbp.paths import instance_dir
 
 database = peewee.DatabaseProxy()
@@ -29,14 +30,19 @@ def database_url() -> str:
 
 
 def make_database(url: str) -> peewee.Database:
-    """A peewee database for `sqlite:///PATH` or `postgresql://...` (a PostgreSQL URL is passed to psycopg as is)."""
+    """A peewee database for `sqlite:///PATH` or `postgresql://...` (a PostgreSQL URL is passed to psycopg as is).
+
+    UserError for any other URL, or a SQLite folder that cannot be created (the CLI shows it on one line)."""
     if url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserError(f"cannot create the database folder {path.parent}: {e.strerror}") from None
         return peewee.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=SQLITE_TIMEOUT)
     if url.startswith(("postgresql://", "postgres://")):
         return peewee.PostgresqlDatabase(url.replace("postgres://", "postgresql://", 1))
-    raise ValueError(f"DATABASE_URL must start with sqlite:/// or postgresql:// (got {url.split(':', 1)[0]}:...)")
+    raise UserError(f"DATABASE_URL must start with sqlite:/// or postgresql:// (got {url.split(':', 1)[0]}:...)")
 
 
 def bind(url: str | None = None) -> peewee.Database:
@@ -61,7 +67,15 @@ def write_transaction() -> peewee._atomic:
 
 @contextmanager
 def connected(url: str | None = None) -> Iterator[peewee.Database]:
-    """Bind, connect for the length of a command, close: the CLI's and scheduler's connection scope."""
+    """Bind, connect for the length of a command, close: the CLI's and scheduler's connection scope.
+
+    A database that cannot be opened (server down, file not writable) is a UserError with the driver's first line."""
     db = bind(url)
-    with db.connection_context():
+    try:
+        db.connect(reuse_if_open=True)
+    except peewee.OperationalError as e:
+        raise UserError(f"cannot open the database: {(str(e) or type(e).__name__).splitlines()[0]}") from None
+    try:
         yield db
+    finally:
+        db.close()

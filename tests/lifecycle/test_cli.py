@@ -180,3 +180,23 @@ def test_campaign_load_loads_and_reloads_a_pack_by_name(tmp_path: Path, monkeypa
     assert pbp("campaign", "load", "demo", check=True).stdout == first
     missing = pbp("campaign", "load", str(tmp_path / "nope"))
     assert missing.returncode == 2 and "not a folder" in missing.stderr
+
+
+def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "mysql://x")
+    wrong = pbp("rounds", "list")
+    assert (wrong.returncode, wrong.stderr) == (
+        2,
+        "pbp: DATABASE_URL must start with sqlite:/// or postgresql:// (got mysql:...)\n",
+    )
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    monkeypatch.delenv("DATABASE_URL")
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "a-file" / "instance"))
+    for args in (("rounds", "list"), ("db", "init"), ("demo",)):
+        blocked = pbp(*args)
+        assert blocked.returncode == 2, args
+        assert blocked.stderr.startswith("pbp: cannot create the database folder ") and blocked.stderr.count("\n") == 1
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}")  # a folder, not a database file
+    unopened = pbp("rounds", "list")
+    assert unopened.returncode == 2
+    assert unopened.stderr == "pbp: cannot open the database: unable to open database file\n"
