@@ -4,7 +4,8 @@
 
 Every transition is a conditional UPDATE (`WHERE id = ? AND state = <the state read>`) that must change one row, so
 two processes can never both make the same move. Resolution is exactly-once: claim, run the engine with the round's
-seeded dice and store resolution, encounter state and draft report in ONE write transaction (BEGIN IMMEDIATE on
+seeded dice and store the resolution (its state out is where the next round starts) and the draft report in ONE
+write transaction (BEGIN IMMEDIATE on
 SQLite, SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL). A crash rolls it all back and the next attempt resolves
 the round with the same seed to the same result; the unique constraint on resolution.round is the last guard.
 """
@@ -15,6 +16,9 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NoReturn
+
+import peewee
+from peewee import fn
 
 from pbp import reports
 from pbp.db import is_sqlite, write_transaction
@@ -54,6 +58,7 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     CANCELLED: frozenset(),
 }
 MAX_FAILURES = 3  # resolution failed this many times: quarantined until the GM looks
+OVERRIDE_LIMIT = 1000  # the most successes (either way) a GM override may set: a check has a handful of dice
 #: The campaign policies (campaign.policies) the lifecycle reads, with their defaults.
 POLICIES: dict[str, bool] = {
     # A round the GM closed early resolves as soon as every joined character has an entry (else at its deadline).
@@ -140,18 +145,43 @@ def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None =
 
 
 def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
-    """Open for entries: draw the secret seed now and store its sha256, shown until publishing reveals the seed.
-    The players of the joined characters are notified."""
+    """Open a draft round for entries: draw its secret seed, once, and store its sha256, shown until publishing
+    reveals the seed (a seed drawn again would be dice drawn again). The players of the joined characters are
+    notified."""
     seed = secrets.token_hex(32)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
+        if rnd.state != DRAFT:
+            hint = {CLOSED: "; extend its deadline to take entries again", HELD: "; release it"}.get(rnd.state, "")
+            raise UserError(f"round {round_id} is {rnd.state}: only a draft round opens (its seed is drawn once){hint}")
+        _refuse_out_of_order(rnd, "opened")
         if rnd.deadline <= now:
             raise UserError(f"round {round_id}'s deadline has passed: extend it first")
         move_state(rnd, OPEN, now, seed=seed, seed_hash=seed_hash(seed), opened_at=now)
         audit.log("round.open", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=OPEN)
         audit.notify(players_of(rnd.scenario_id), "round.opened", now, round=round_id, deadline=iso_utc(rnd.deadline))
     return Round.get_by_id(round_id)
+
+
+def _refuse_out_of_order(rnd: Round, doing: str) -> None:
+    """A round starts where the scenario's previous round ended: it cannot be opened or resolved while an earlier
+    round of its scenario is still to be resolved (cancelled rounds are skipped)."""
+    earlier = (
+        Round.select(Round.id, Round.number, Round.state)
+        .where(
+            Round.scenario == rnd.scenario_id,
+            Round.number < rnd.number,
+            Round.state.not_in((RESOLVED, PUBLISHED, CANCELLED)),
+        )
+        .order_by(Round.number)
+        .first()
+    )
+    if earlier is not None:
+        raise UserError(
+            f"round {rnd.id} cannot be {doing} before round {earlier.id} (number {earlier.number} of its scenario, "
+            f"{earlier.state}) is resolved or cancelled"
+        )
 
 
 def players_of(scenario_id: int) -> set[int]:
@@ -380,6 +410,8 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     rnd = get_or_fail(Round, round_id, "round")
     if rnd.state in (RESOLVED, PUBLISHED):
         return ResolveOutcome(round_id, "already", f"round {round_id} is already {rnd.state}")
+    if rnd.state in (OPEN, CLOSED):
+        _refuse_out_of_order(rnd, "resolved")  # before closing it: a round that cannot resolve stays open
     if rnd.state == OPEN:
         try:
             close_round(round_id, actor_id=actor_id, clock=clock)
@@ -393,6 +425,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             claimed = _claim(round_id, now)
             if isinstance(claimed, ResolveOutcome):
                 return claimed
+            _refuse_out_of_order(claimed, "resolved")  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             try:
                 encounter = round_encounter(claimed, scenario)
@@ -420,7 +453,8 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
 def _store(
     rnd: Round, scenario: Scenario, done: dict[str, Any], prose: dict[str, str], now: datetime, *, first: bool
 ) -> None:
-    """Resolution row, the scenario's new encounter state and the draft report: inside the caller's transaction."""
+    """The resolution row (whose state the next round starts from) and the draft report: inside the caller's
+    transaction."""
     columns = {k: done[k] for k in ("ruleset", "encounter", "orders", "overrides", "events", "state")}
     if first:
         Resolution.insert(round=rnd.id, version=1, created_at=now, **columns).execute()
@@ -483,6 +517,8 @@ def override_check(
     its stored inputs and the same seed; the replaced resolution is kept in the history."""
     why = checked_text(reason, "reason", REASON_LIMIT)
     check = checked_text(check, "check", 32)
+    if not -OVERRIDE_LIMIT <= successes <= OVERRIDE_LIMIT:
+        raise UserError(f"successes must be between -{OVERRIDE_LIMIT} and {OVERRIDE_LIMIT}, got {successes}")
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
@@ -523,12 +559,14 @@ def due_round_ids(*, clock: Clock = SYSTEM) -> list[int]:
     `resolve_when_complete`) closed rounds whose every joined character has an entry. That is the missing-entries
     guard: a closed round with entries missing waits for its deadline."""
     now = to_db(clock.now())
-    past = [r.id for r in Round.select(Round.id).where(Round.state.in_((OPEN, CLOSED)), Round.deadline <= now)]
+    past = [
+        r.id for r in Round.select(Round.id).where(Round.state.in_((OPEN, CLOSED)), Round.deadline <= now, _in_order())
+    ]
     early = (
         Round.select(Round.id, Round.scenario, Campaign.policies)
         .join(Scenario)
         .join(Campaign)
-        .where(Round.state == CLOSED, Round.deadline > now)
+        .where(Round.state == CLOSED, Round.deadline > now, _in_order())
         .tuples()
     )
     complete = [
@@ -539,12 +577,24 @@ def due_round_ids(*, clock: Clock = SYSTEM) -> list[int]:
     return sorted(past + complete)
 
 
+def _in_order() -> peewee.Expression:
+    """No earlier round of the round's scenario is still to be resolved (a round starts where the last ended)."""
+    earlier = Round.alias()
+    unfinished = earlier.select(earlier.id).where(
+        earlier.scenario == Round.scenario,
+        earlier.number < Round.number,
+        earlier.state.not_in((RESOLVED, PUBLISHED, CANCELLED)),
+    )
+    return ~fn.EXISTS(unfinished)
+
+
 def _entries_complete(round_id: int, scenario_id: int) -> bool:
+    """Every living joined character has an entry (a dead one can no longer enter)."""
     joined = {
         p.character_id
-        for p in Participation.select(Participation.character).where(
-            Participation.scenario == scenario_id, Participation.status == "joined"
-        )
+        for p in Participation.select(Participation.character)
+        .join(Character)
+        .where(Participation.scenario == scenario_id, Participation.status == "joined", Character.alive)
     }
     entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == round_id)}
     return joined <= entered

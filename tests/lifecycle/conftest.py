@@ -80,13 +80,24 @@ class World:
     def order(self, target: str = "kagachi1") -> dict:
         return {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": [target]}}
 
-    def new_round(self, *, deadline_in: float = 3600, open_it: bool = True) -> int:
+    def new_round(self, *, deadline_in: float = 3600, open_it: bool = True, scenario: int | None = None) -> int:
+        """The next round of `scenario` (default: the world's), opened unless `open_it` is false."""
         from pbp.services import rounds
 
-        rnd = rounds.create_round(self.scenario, self.clock.now() + timedelta(seconds=deadline_in), clock=self.clock)
+        deadline = self.clock.now() + timedelta(seconds=deadline_in)
+        rnd = rounds.create_round(scenario or self.scenario, deadline, clock=self.clock)
         if open_it:
             rounds.open_round(rnd.id, clock=self.clock)
         return rnd.id
+
+    def new_scenario(self, slug: str) -> int:
+        """Another run of the battle with both characters joined: its rounds do not wait for the world's."""
+        from pbp.services import campaigns, scenarios
+
+        run = campaigns.create_scenario(self.campaign, "tama_river", slug=slug, clock=self.clock)
+        for uid, cid in zip(self.players, self.characters, strict=True):
+            scenarios.join_scenario(run.id, cid, user_id=uid, clock=self.clock)
+        return run.id
 
 
 def make_world(clock: FixedClock, *, scenario_slug: str = "tama_river") -> World:

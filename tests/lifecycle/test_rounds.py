@@ -29,7 +29,8 @@ def _resolved(world, *, entries_from: int | None = None) -> int:
 
 
 def test_opening_draws_a_secret_seed_and_shows_its_hash(world) -> None:
-    a, b = Round.get_by_id(world.new_round()), Round.get_by_id(world.new_round())
+    a = Round.get_by_id(world.new_round())
+    b = Round.get_by_id(world.new_round(scenario=world.new_scenario("another-run")))
     assert len(a.seed) == 64 and a.seed != b.seed
     assert a.seed_hash == hashlib.sha256(a.seed.encode()).hexdigest()
     assert "seed" not in AuditLog.get(AuditLog.action == "round.open").detail
@@ -60,14 +61,14 @@ def test_pcs_without_entries_do_nothing_and_enemies_follow_default_tactics(world
 
 def test_the_due_query_waits_for_missing_entries_only_until_the_deadline(world) -> None:
     open_past = world.new_round(deadline_in=60)
-    closed_missing = world.new_round(deadline_in=7200)
+    closed_missing = world.new_round(deadline_in=7200, scenario=world.new_scenario("missing"))
     _enter_all(world, closed_missing, 1)
     rounds.close_round(closed_missing, clock=world.clock)
-    closed_complete = world.new_round(deadline_in=7200)
+    closed_complete = world.new_round(deadline_in=7200, scenario=world.new_scenario("complete"))
     _enter_all(world, closed_complete)
     rounds.close_round(closed_complete, clock=world.clock)
-    world.new_round(deadline_in=7200)  # open, before its deadline
-    draft = world.new_round(deadline_in=60, open_it=False)
+    world.new_round(deadline_in=7200, scenario=world.new_scenario("ahead"))  # open, before its deadline
+    draft = world.new_round(deadline_in=60, open_it=False, scenario=world.new_scenario("draft"))
     world.clock.advance(61)
     assert rounds.due_round_ids(clock=world.clock) == [open_past, closed_complete]
     world.clock.advance(7200)
@@ -75,6 +76,49 @@ def test_the_due_query_waits_for_missing_entries_only_until_the_deadline(world) 
     assert draft not in rounds.due_round_ids(clock=world.clock)
     outcomes = rounds.resolve_due(clock=world.clock)
     assert {o.status for o in outcomes} == {"resolved"} and rounds.due_round_ids(clock=world.clock) == []
+
+
+def test_a_seed_is_drawn_once_whatever_happens_to_the_round(world) -> None:
+    """Opening again would draw the dice again: only a draft opens; a closed round reopens by extension and a held
+    one by release, both keeping the seed the players were shown."""
+    rid = world.new_round()
+    shown = Round.get_by_id(rid).seed_hash
+    with pytest.raises(UserError, match="only a draft round opens"):
+        rounds.open_round(rid, clock=world.clock)
+    rounds.close_round(rid, clock=world.clock)
+    with pytest.raises(UserError, match="only a draft round opens.*extend its deadline"):
+        rounds.open_round(rid, clock=world.clock)
+    rounds.extend_round(rid, world.clock.now() + timedelta(hours=2), clock=world.clock)
+    rounds.hold_round(rid, reason="a rules question", clock=world.clock)
+    with pytest.raises(UserError, match="release it"):
+        rounds.open_round(rid, clock=world.clock)
+    assert rounds.release_round(rid, clock=world.clock).state == "open"
+    assert Round.get_by_id(rid).seed_hash == shown
+
+
+def test_a_round_waits_for_the_scenarios_earlier_rounds(world) -> None:
+    """Round 2 starts where round 1 ended: it neither opens nor resolves nor falls due before round 1 is resolved
+    (or cancelled), so the battle cannot fork."""
+    first = world.new_round()
+    second = world.new_round(open_it=False)
+    with pytest.raises(UserError, match=f"round {second} cannot be opened before round {first} .*open"):
+        rounds.open_round(second, clock=world.clock)
+    assert Round.get_by_id(second).state == "draft"
+    # A database from before this guard may hold round 2 closed beside an open round 1.
+    Round.update(state="closed", seed="s" * 64, seed_hash="h" * 64).where(Round.id == second).execute()
+    world.clock.advance(3601)
+    assert rounds.due_round_ids(clock=world.clock) == [first]
+    with pytest.raises(UserError, match=f"round {second} cannot be resolved before round {first}"):
+        rounds.resolve_round(second, clock=world.clock)
+    assert Resolution.select().where(Resolution.round == second).count() == 0
+    assert rounds.resolve_round(first, clock=world.clock).status == "resolved"
+    assert rounds.due_round_ids(clock=world.clock) == [second]
+
+
+def test_a_cancelled_round_does_not_hold_up_the_next(world) -> None:
+    first = world.new_round()
+    rounds.cancel_round(first, reason="the GM moved the scene", clock=world.clock)
+    assert Round.get_by_id(world.new_round()).state == "open"
 
 
 @pytest.mark.rule("R-GM-1")
@@ -97,17 +141,18 @@ def test_an_override_re_resolves_with_the_same_dice_and_keeps_history(world) -> 
 
 
 @pytest.mark.parametrize(
-    ("check", "reason", "message"),
+    ("check", "successes", "reason", "message"),
     [
-        ("r1-c99", "why not", "has no check r1-c99"),
-        ("r1-c1", "  ", "reason must not be empty"),
+        ("r1-c99", 0, "why not", "has no check r1-c99"),
+        ("r1-c1", 0, "  ", "reason must not be empty"),
+        ("r1-c1", 10**20, "why not", "successes must be between -1000 and 1000"),
     ],
 )
-def test_a_bad_override_changes_nothing(world, check: str, reason: str, message: str) -> None:
+def test_a_bad_override_changes_nothing(world, check: str, successes: int, reason: str, message: str) -> None:
     rid = _resolved(world)
     before = Resolution.get(Resolution.round == rid)
     with pytest.raises(UserError, match=message):
-        rounds.override_check(rid, check, 0, reason=reason, clock=world.clock)
+        rounds.override_check(rid, check, successes, reason=reason, clock=world.clock)
     after = Resolution.get(Resolution.round == rid)
     assert (after.version, after.events) == (before.version, before.events)
 

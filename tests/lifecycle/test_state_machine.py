@@ -32,6 +32,7 @@ def test_round_lifecycle_state_machine(world) -> None:
                 scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
             self.rid = rounds.create_round(run.id, world.clock.now() + timedelta(hours=1), clock=world.clock).id
             self.log_seen = self._log_ids()
+            self.seed_hash: str | None = None
 
         def _round(self) -> Round:
             return Round.get_by_id(self.rid)
@@ -132,10 +133,17 @@ def test_round_lifecycle_state_machine(world) -> None:
             if rnd.state == "published":
                 assert rnd.published_at is not None
 
+        @invariant()
+        def the_seed_is_drawn_once(self) -> None:
+            """The hash the players were shown never changes: the dice are drawn once."""
+            shown = self._round().seed_hash
+            assert self.seed_hash in (None, shown)
+            self.seed_hash = shown
+
     run_state_machine_as_test(
         Lifecycle,
         settings=settings(
-            max_examples=25,
+            max_examples=80,
             stateful_step_count=20,
             deadline=None,
             suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
