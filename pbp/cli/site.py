@@ -43,7 +43,11 @@ def serve(host: str, port: int, debug: bool) -> None:
 @click.option("--base-url", help="Absolute URL the export will be served from (feeds and OpenGraph need it).")
 def export_site(directory: Path, base_url: str | None) -> None:
     """Write the whole public blog (pages, feeds, bundles, assets) as static files under DIRECTORY."""
+    from pbp.errors import UserError
     from pbp.web.export import export_site as export
 
-    files = export(_app(base_url), directory)
+    try:
+        files = export(_app(base_url), directory)
+    except OSError as e:
+        raise UserError(f"cannot write {e.filename or directory}: {e.strerror}") from None
     click.echo(f"{len(files)} files written to {directory}")

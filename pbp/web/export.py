@@ -14,6 +14,8 @@ from pathlib import Path
 
 from flask import Flask
 
+from pbp.errors import UserError
+
 START = ("/blog/", "/feed.atom")
 _LINK = re.compile(r'(?P<attr>\b(?:href|src))="(?P<url>/(?!/)[^"#?]*)(?P<rest>[^"]*)"')
 #: The export's own front door: a relative redirect to the blog index (works from disk too).
@@ -23,8 +25,9 @@ _ROOT_PAGE = (
 )
 
 
-class ExportError(RuntimeError):
-    """A page of the public blog could not be exported (a broken link or a failing view)."""
+class ExportError(UserError):
+    """A page of the public blog could not be exported (a broken link or a failing view): the message names the
+    page that links to it, so the GM can fix the text (the CLI shows it on one line, exit 2)."""
 
 
 def file_for(path: str) -> str:
@@ -47,19 +50,22 @@ def relativize(html: str, page: str) -> str:
 def export_site(app: Flask, out: Path) -> list[str]:
     """Write every public page, feed, bundle and asset under `out`; the list of files written."""
     client = app.test_client()
-    queue, seen, written = deque(START), set(START), []
+    queue, written = deque(START), []
+    linked_from: dict[str, str | None] = dict.fromkeys(START)  # every path queued, and the first page linking to it
     while queue:
         path = queue.popleft()
         response = client.get(path)
         if response.status_code != 200:
-            raise ExportError(f"{path}: HTTP {response.status_code}")
+            page = linked_from[path]
+            where = f"{page} links to {path}, which" if page else path
+            raise ExportError(f"cannot export the site: {where} answers HTTP {response.status_code}")
         body = response.get_data()
         if response.mimetype == "text/html":
             text = body.decode("utf-8")
             for match in _LINK.finditer(text):
                 link = match["url"]
-                if link not in seen:
-                    seen.add(link)
+                if link not in linked_from:
+                    linked_from[link] = path
                     queue.append(link)
             body = relativize(text, path).encode("utf-8")
         target = out / file_for(path)

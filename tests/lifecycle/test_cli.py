@@ -200,3 +200,20 @@ def test_a_database_that_cannot_be_opened_is_one_line(tmp_path: Path, monkeypatc
     unopened = pbp("rounds", "list")
     assert unopened.returncode == 2
     assert unopened.stderr == "pbp: cannot open the database: unable to open database file\n"
+
+
+def test_export_site_names_a_broken_link_in_the_published_text_on_one_line(instance: Path, tmp_path: Path) -> None:
+    assert pbp("round", "resolve", "2", check=True).returncode == 0
+    intro = tmp_path / "intro.md"
+    intro.write_text("See [the old page](/blog/nope/).", encoding="utf-8")
+    assert pbp("round", "report", "2", "--intro", str(intro), check=True).returncode == 0
+    assert pbp("round", "publish", "2", check=True).returncode == 0
+    failed = pbp("export-site", str(tmp_path / "site"))
+    assert (failed.returncode, failed.stderr) == (
+        2,
+        "pbp: cannot export the site: /blog/demo/tama_river/round-2/ links to /blog/nope/, which answers HTTP 404\n",
+    )
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    unwritable = pbp("export-site", str(tmp_path / "a-file" / "site"))
+    assert unwritable.returncode == 2 and unwritable.stderr.startswith("pbp: cannot write ")
+    assert unwritable.stderr.count("\n") == 1

@@ -11,9 +11,11 @@ from urllib.parse import urlsplit
 
 import pytest
 from click.testing import CliRunner
+from flask import Flask, Response
 
 from pbp.cli import _register, cli
-from pbp.web.export import export_site, file_for, relative
+from pbp.errors import UserError
+from pbp.web.export import ExportError, export_site, file_for, relative
 from tests.web.conftest import make_app
 
 
@@ -82,3 +84,14 @@ def test_cli_export_site(world, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "files written" in result.output
     assert "https://blog.example/blog/demo/tama_river/round-1/" in (out / "feed.atom").read_text()
+
+
+def test_a_broken_link_fails_the_export_naming_the_page_that_links_to_it(tmp_path):
+    app = Flask("broken")
+    app.add_url_rule("/blog/", "index", lambda: '<a href="/blog/a/">a</a>')
+    app.add_url_rule("/blog/a/", "a", lambda: '<p>intro <a href="/blog/nope/">old</a></p>')
+    app.add_url_rule("/feed.atom", "feed", lambda: Response("<feed/>", mimetype="application/atom+xml"))
+    with pytest.raises(ExportError) as failed:
+        export_site(app, tmp_path)
+    assert str(failed.value) == "cannot export the site: /blog/a/ links to /blog/nope/, which answers HTTP 404"
+    assert isinstance(failed.value, UserError)  # the CLI's one line and exit 2
