@@ -10,7 +10,7 @@ import peewee
 import pytest
 
 from pbp.errors import UserError
-from pbp.models import AuditLog, Outbox, Report, Resolution, ResolutionVersion, Round
+from pbp.models import AuditLog, Character, Outbox, Report, Resolution, ResolutionVersion, Round
 from pbp.services import campaigns, entries, publishing, rounds
 from pbp.services._common import MARKDOWN_LIMIT
 
@@ -76,6 +76,15 @@ def test_the_due_query_waits_for_missing_entries_only_until_the_deadline(world) 
     assert draft not in rounds.due_round_ids(clock=world.clock)
     outcomes = rounds.resolve_due(clock=world.clock)
     assert {o.status for o in outcomes} == {"resolved"} and rounds.due_round_ids(clock=world.clock) == []
+
+
+def test_a_dead_character_does_not_hold_up_an_early_resolution(world) -> None:
+    """resolve_when_complete waits for the living: the dead (R-GAUGE-7) can no longer write an entry."""
+    rid = world.new_round(deadline_in=7200)
+    _enter_all(world, rid, 1)
+    Character.update(alive=False).where(Character.id == world.characters[1]).execute()
+    rounds.close_round(rid, clock=world.clock)
+    assert rounds.due_round_ids(clock=world.clock) == [rid]
 
 
 def test_a_seed_is_drawn_once_whatever_happens_to_the_round(world) -> None:
