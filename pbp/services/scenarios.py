@@ -1,6 +1,7 @@
 """Joining scenarios. Without a sign-up deadline, characters join while slots last. With one, everyone who signs up
-before it is an applicant; at the deadline all join if they fit, else a seeded lottery picks who does (the seed
-and the draw are logged, so anyone can recompute it); after it, free slots go first come, first served."""
+before it is an applicant; at the deadline all join if they fit in the slots still free, else a seeded lottery picks
+who does (the seed and the draw are logged, so anyone can recompute it); after it, free slots go first come, first
+served."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pbp.db import write_transaction
 from pbp.errors import UserError
 from pbp.models import Campaign, Character, Participation, Scenario
 from pbp.services import audit
-from pbp.services._common import get_or_fail
+from pbp.services._common import for_write, get_or_fail
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
 
 JOINED, APPLIED, WAITLISTED = "joined", "applied", "waitlisted"
@@ -35,6 +36,9 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         raise UserError(f"{character.name} is dead")
     now = to_db(clock.now())
     with write_transaction():
+        # The scenario as it is now, locked: a sign-up closed, a deadline changed or a slot taken since the read above
+        # would otherwise strand an applicant after the lottery or overfill the slots.
+        scenario = _locked(scenario_id)
         if Participation.get_or_none(scenario=scenario_id, character=character_id) is not None:
             raise UserError(f"{character.name} has already signed up for {scenario.title}")
         lottery_pending = scenario.signup_deadline is not None and scenario.signup_closed_at is None
@@ -44,20 +48,27 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         if lottery_pending:
             status = APPLIED
         else:
-            joined = (
-                Participation.select()
-                .where(Participation.scenario == scenario_id, Participation.status == JOINED)
-                .count()
-            )
+            joined = _count(scenario_id, JOINED)
             if joined >= scenario.slots:
                 raise UserError(f"{scenario.title} has no free slot ({scenario.slots} taken)")
             status = JOINED
         return Participation.create(scenario=scenario_id, character=character_id, status=status, created_at=now)
 
 
+def _locked(scenario_id: int) -> Scenario:
+    """The scenario inside a write transaction, its row locked (PostgreSQL: FOR UPDATE; SQLite's BEGIN IMMEDIATE
+    already serialises writers)."""
+    return list(for_write(Scenario.select().where(Scenario.id == scenario_id)))[0]
+
+
+def _count(scenario_id: int, status: str) -> int:
+    return Participation.select().where(Participation.scenario == scenario_id, Participation.status == status).count()
+
+
 def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> list[int]:
-    """At the sign-up deadline: applicants join, by a seeded lottery when there are more than slots. Returns the
-    ids of the characters who joined; closing an already closed sign-up changes nothing."""
+    """At the sign-up deadline: applicants join, by a seeded lottery when there are more than free slots (the draw
+    is `lottery_order(seed, applicants)[:free_slots]`, all logged); the rest are waitlisted. Returns the ids of the
+    characters who joined; closing an already closed sign-up changes nothing."""
     scenario = get_or_fail(Scenario, scenario_id, "scenario")
     now = to_db(clock.now())
     with write_transaction():
@@ -74,14 +85,13 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
                 Participation.scenario == scenario_id, Participation.status == APPLIED
             )
         ]
-        seed = None
-        if len(applicants) > scenario.slots:
-            seed = secrets.token_hex(32)
-            drawn = lottery_order(seed, applicants)
-            chosen, rest = drawn[: scenario.slots], drawn[scenario.slots :]
+        # Only the slots nobody holds yet: characters may have joined before the GM set the deadline.
+        free = max(scenario.slots - _count(scenario_id, JOINED), 0)
+        seed = secrets.token_hex(32) if 0 < free < len(applicants) else None
+        drawn = lottery_order(seed, applicants) if seed else applicants
+        chosen, rest = drawn[:free], drawn[free:]
+        if seed:
             Scenario.update(lottery_seed=seed).where(Scenario.id == scenario_id).execute()
-        else:
-            chosen, rest = applicants, []
         for status, ids in ((JOINED, chosen), (WAITLISTED, rest)):
             if ids:
                 Participation.update(status=status).where(
@@ -94,6 +104,7 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
             actor_id=actor_id,
             seed=seed,
             applicants=sorted(applicants),
+            free_slots=free,
             joined=chosen,
         )
     return chosen
@@ -113,13 +124,22 @@ def due_signups(*, clock: Clock = SYSTEM) -> list[int]:
 def set_signup_deadline(
     scenario_id: int, deadline: datetime | None, *, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Scenario:
-    """The GM sets (or clears) the sign-up deadline of a scenario whose sign-up is still open."""
-    scenario = get_or_fail(Scenario, scenario_id, "scenario")
-    if scenario.signup_closed_at is not None:
-        raise UserError(f"the sign-up of {scenario.title} is already closed")
+    """The GM sets (or clears) the sign-up deadline of a scenario whose sign-up is still open. Clearing it is refused
+    while applicants wait: without a deadline no lottery would ever pick them."""
+    get_or_fail(Scenario, scenario_id, "scenario")
     now = to_db(clock.now())
     stored = to_db(deadline) if deadline else None
     with write_transaction():
+        scenario = _locked(scenario_id)  # no join or close slips in between the checks and the update
+        if scenario.signup_closed_at is not None:
+            raise UserError(f"the sign-up of {scenario.title} is already closed")
+        waiting = _count(scenario_id, APPLIED) if stored is None else 0
+        if waiting:
+            raise UserError(
+                f"{waiting} applicant(s) wait for the lottery of {scenario.title}, which needs a deadline: move the"
+                " deadline instead of clearing it (to now for the lottery at the scheduler's next tick)",
+                "deadline",
+            )
         Scenario.update(signup_deadline=stored).where(Scenario.id == scenario_id).execute()
         audit.log("scenario.signup_deadline", f"scenario:{scenario_id}", now, actor_id=actor_id, deadline=str(stored))
     return Scenario.get_by_id(scenario_id)

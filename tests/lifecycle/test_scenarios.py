@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from types import ModuleType
 
 import pytest
 
 from pbp.errors import UserError
-from pbp.models import AuditLog, Campaign, Participation
+from pbp.models import AuditLog, Campaign, Participation, Scenario
 from pbp.services import campaigns, characters, scenarios
+from pbp.services.clock import FixedClock
 
 
 def _extra_characters(world, n: int) -> list[tuple[int, int]]:
@@ -18,6 +22,25 @@ def _extra_characters(world, n: int) -> list[tuple[int, int]]:
         uid = world.players[i % 2]
         out.append((uid, characters.create_character(world.campaign, uid, sheet, clock=world.clock).id))
     return out
+
+
+def _before_the_next_transaction(monkeypatch, module: ModuleType, action: Callable[[], object]) -> None:
+    """Run `action` once, after the service's reads and just before its write transaction begins: what another
+    process committing in between looks like."""
+    real, pending = module.write_transaction, [action]
+
+    @contextmanager
+    def racing() -> Iterator[None]:
+        while pending:
+            pending.pop()()
+        with real():
+            yield
+
+    monkeypatch.setattr(module, "write_transaction", racing)
+
+
+def _statuses(scenario_id: int) -> dict[int, str]:
+    return {p.character_id: p.status for p in Participation.select().where(Participation.scenario == scenario_id)}
 
 
 def test_join_while_slots_last(world) -> None:
@@ -92,3 +115,67 @@ def test_the_scheduler_tick_closes_due_signups_and_resolves_due_rounds(world) ->
     assert report.signups_closed == [run.id]
     assert [(o.round_id, o.status) for o in report.rounds] == [(rid, "resolved")]
     assert schedule.tick(clock=world.clock) == schedule.TickReport([], [])
+
+
+def test_the_lottery_fills_only_the_slots_nobody_holds(world) -> None:
+    """A deadline set after characters joined: they keep their slots and the lottery draws for the rest."""
+    run = campaigns.create_scenario(world.campaign, "tama_river", slug="tama-f", slots=4, clock=world.clock)
+    (u1, c1), (u2, c2), *applicants = _extra_characters(world, 6)
+    for uid, cid in ((u1, c1), (u2, c2)):
+        assert scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock).status == "joined"
+    scenarios.set_signup_deadline(run.id, world.clock.now() + timedelta(hours=1), clock=world.clock)
+    for uid, cid in applicants:
+        assert scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock).status == "applied"
+    world.clock.advance(3600)
+
+    chosen = scenarios.close_signup(run.id, clock=world.clock)
+    assert len(chosen) == 2
+    assert sorted(_statuses(run.id).values()) == ["joined"] * 4 + ["waitlisted"] * 2
+    log = AuditLog.get(AuditLog.action == "scenario.lottery").detail
+    assert log["free_slots"] == 2
+    assert scenarios.lottery_order(log["seed"], log["applicants"])[: log["free_slots"]] == chosen
+
+
+def test_clearing_the_deadline_is_refused_while_applicants_wait(world, monkeypatch) -> None:
+    """Without a deadline no lottery would ever pick them: they would stay applied forever."""
+    deadline = world.clock.now() + timedelta(hours=1)
+    run = campaigns.create_scenario(
+        world.campaign, "tama_river", slug="tama-g", slots=2, signup_deadline=deadline, clock=world.clock
+    )
+    (u1, c1), (u2, c2) = _extra_characters(world, 2)
+    scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock)
+    with pytest.raises(UserError, match="1 applicant.* wait for the lottery .*move the deadline") as refused:
+        scenarios.set_signup_deadline(run.id, None, clock=world.clock)
+    assert refused.value.field == "deadline"
+    assert Scenario.get_by_id(run.id).signup_deadline is not None
+
+    # Also when the applicant signs up after the GM's request read the scenario.
+    other = campaigns.create_scenario(
+        world.campaign, "tama_river", slug="tama-h", slots=2, signup_deadline=deadline, clock=world.clock
+    )
+    _before_the_next_transaction(
+        monkeypatch, scenarios, lambda: scenarios.join_scenario(other.id, c2, user_id=u2, clock=world.clock)
+    )
+    with pytest.raises(UserError, match="wait for the lottery"):
+        scenarios.set_signup_deadline(other.id, None, clock=world.clock)
+
+    # Moving the deadline is the way: the lottery then picks them.
+    scenarios.set_signup_deadline(run.id, world.clock.now(), clock=world.clock)
+    assert scenarios.close_signup(run.id, clock=world.clock) == [c1]
+
+
+def test_a_join_racing_the_close_of_the_signup_is_not_left_applied(world, monkeypatch) -> None:
+    """A sign-up read as pending but closed before the join's transaction: the join goes first come, first served
+    (an applicant created after the draw would wait for a lottery that never comes)."""
+    deadline = world.clock.now() + timedelta(hours=1)
+    run = campaigns.create_scenario(
+        world.campaign, "tama_river", slug="tama-i", slots=2, signup_deadline=deadline, clock=world.clock
+    )
+    (u1, c1), (u2, c2) = _extra_characters(world, 2)
+    scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock)
+    world.clock.advance(3599)  # the join reads a second before the deadline; the scheduler closes at it
+    _before_the_next_transaction(
+        monkeypatch, scenarios, lambda: scenarios.close_signup(run.id, clock=FixedClock(deadline))
+    )
+    assert scenarios.join_scenario(run.id, c2, user_id=u2, clock=world.clock).status == "joined"
+    assert _statuses(run.id) == {c1: "joined", c2: "joined"}
