@@ -1,7 +1,7 @@
 """Joining scenarios. Without a sign-up deadline, characters join while slots last. With one, everyone who signs up
 before it is an applicant; at the deadline all join if they fit in the slots still free, else a seeded lottery picks
 who does (the seed and the draw are logged, so anyone can recompute it); after it, free slots go first come, first
-served."""
+served. Once a round of the scenario is resolved, nobody joins any more."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from datetime import datetime
 
 from pbp.db import write_transaction
 from pbp.errors import UserError
-from pbp.models import Campaign, Character, Participation, Scenario
+from pbp.models import Campaign, Character, Participation, Round, Scenario
 from pbp.services import audit
 from pbp.services._common import for_write, get_or_fail
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
+from pbp.services.rounds import PUBLISHED, RESOLVED
 
 JOINED, APPLIED, WAITLISTED = "joined", "applied", "waitlisted"
 
@@ -25,7 +26,8 @@ def lottery_order(seed: str, character_ids: list[int]) -> list[int]:
 
 
 def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Participation:
-    """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise."""
+    """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise, and never
+    once a round of the scenario is resolved (see `resolved_round`)."""
     scenario = get_or_fail(Scenario, scenario_id, "scenario")
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
@@ -41,6 +43,12 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         scenario = _locked(scenario_id)
         if Participation.get_or_none(scenario=scenario_id, character=character_id) is not None:
             raise UserError(f"{character.name} has already signed up for {scenario.title}")
+        started = resolved_round(scenario_id)
+        if started is not None:
+            raise UserError(
+                f"{scenario.title} is under way (round {started} is resolved): a character who joins now would not be"
+                " on its map, so it takes no new characters"
+            )
         lottery_pending = scenario.signup_deadline is not None and scenario.signup_closed_at is None
         if lottery_pending and now >= scenario.signup_deadline:
             tz = Campaign.get_by_id(scenario.campaign_id).timezone
@@ -53,6 +61,19 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
                 raise UserError(f"{scenario.title} has no free slot ({scenario.slots} taken)")
             status = JOINED
         return Participation.create(scenario=scenario_id, character=character_id, status=status, created_at=now)
+
+
+def resolved_round(scenario_id: int) -> int | None:
+    """The number of the scenario's first resolved (or published) round, None before. From then on every round
+    starts from the previous round's resolution, so a character who joins later is not on the map and each of its
+    entries is refused: neither a join nor the lottery admits anyone then."""
+    first = (
+        Round.select(Round.number)
+        .where(Round.scenario == scenario_id, Round.state.in_((RESOLVED, PUBLISHED)))
+        .order_by(Round.number)
+        .first()
+    )
+    return first.number if first else None
 
 
 def _locked(scenario_id: int) -> Scenario:
@@ -85,8 +106,9 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
                 Participation.scenario == scenario_id, Participation.status == APPLIED
             )
         ]
-        # Only the slots nobody holds yet: characters may have joined before the GM set the deadline.
-        free = max(scenario.slots - _count(scenario_id, JOINED), 0)
+        # Only the slots nobody holds yet (characters may have joined before the GM set the deadline), and none once
+        # a round is resolved (see `resolved_round`).
+        free = 0 if resolved_round(scenario_id) is not None else max(scenario.slots - _count(scenario_id, JOINED), 0)
         seed = secrets.token_hex(32) if 0 < free < len(applicants) else None
         drawn = lottery_order(seed, applicants) if seed else applicants
         chosen, rest = drawn[:free], drawn[free:]

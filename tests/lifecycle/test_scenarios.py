@@ -11,7 +11,7 @@ import pytest
 
 from pbp.errors import UserError
 from pbp.models import AuditLog, Campaign, Participation, Scenario
-from pbp.services import campaigns, characters, scenarios
+from pbp.services import campaigns, characters, rounds, scenarios
 from pbp.services.clock import FixedClock
 
 
@@ -179,3 +179,36 @@ def test_a_join_racing_the_close_of_the_signup_is_not_left_applied(world, monkey
     )
     assert scenarios.join_scenario(run.id, c2, user_id=u2, clock=world.clock).status == "joined"
     assert _statuses(run.id) == {c1: "joined", c2: "joined"}
+
+
+def _resolve_first_round(world, scenario_id: int) -> None:
+    rnd = rounds.create_round(scenario_id, world.clock.now() + timedelta(hours=1), clock=world.clock)
+    rounds.open_round(rnd.id, clock=world.clock)
+    assert rounds.resolve_round(rnd.id, clock=world.clock).status == "resolved"
+
+
+def test_no_one_joins_once_a_round_is_resolved(world) -> None:
+    """From round 2 on the encounter is the previous round's resolution: a late joiner is not on the map and every
+    entry of theirs would be refused as an unknown unit."""
+    (u1, c1), (u2, c2) = _extra_characters(world, 2)
+    rid = world.new_round()
+    # While round 1 is open the encounter is not built yet: joining is still fine.
+    assert scenarios.join_scenario(world.scenario, c1, user_id=u1, clock=world.clock).status == "joined"
+    assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"
+    with pytest.raises(UserError, match=r"under way \(round 1 is resolved\).*not be on its map"):
+        scenarios.join_scenario(world.scenario, c2, user_id=u2, clock=world.clock)
+    assert c2 not in _statuses(world.scenario)
+
+
+def test_the_lottery_admits_no_one_once_a_round_is_resolved(world) -> None:
+    """Applicants of a scenario that started before its sign-up closed are waitlisted, not put off the map."""
+    run = campaigns.create_scenario(world.campaign, "tama_river", slug="tama-j", slots=4, clock=world.clock)
+    (u1, c1), *applicants = _extra_characters(world, 3)
+    scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock)
+    scenarios.set_signup_deadline(run.id, world.clock.now() + timedelta(hours=2), clock=world.clock)
+    for uid, cid in applicants:
+        scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
+    _resolve_first_round(world, run.id)
+    world.clock.advance(7200)
+    assert scenarios.close_signup(run.id, clock=world.clock) == []
+    assert _statuses(run.id) == {c1: "joined", **{cid: "waitlisted" for _, cid in applicants}}
