@@ -62,8 +62,15 @@ def _own_character(character_id: int, user_id: int) -> tuple[Character, Campaign
     return character, Campaign.get_by_id(character.campaign_id)
 
 
-def _save(character: Character, sheet: dict[str, Any], now: datetime) -> None:
-    Character.update(name=_name(sheet), sheet=sheet, updated_at=now).where(Character.id == character.id).execute()
+def _current(character_id: int) -> Character:
+    """The character as it is now, inside the caller's write transaction, its row locked until the commit
+    (PostgreSQL: FOR UPDATE; SQLite's BEGIN IMMEDIATE already serialises writers). Every sheet change starts from
+    this copy, never from one read before the transaction: a grant and an edit at once would lose one of them."""
+    return list(for_write(Character.select().where(Character.id == character_id)))[0]
+
+
+def _save(character_id: int, sheet: dict[str, Any], now: datetime) -> None:
+    Character.update(name=_name(sheet), sheet=sheet, updated_at=now).where(Character.id == character_id).execute()
 
 
 def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, clock: Clock = SYSTEM) -> Character:
@@ -73,9 +80,12 @@ def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, cl
     changed = [k for k in GROWTH_KEYS if sheet.get(k) != character.sheet.get(k)]
     if changed:
         raise UserError(f"{changed[0]} change only through a growth request (成長申請) or the GM", changed[0])
-    _check_sheet(campaign, sheet)
     with write_transaction():
-        _save(character, sheet, to_db(clock.now()))
+        current = _current(character_id).sheet
+        # The growth parts as they are now: a grant or growth request committed since the read above stays.
+        after = {**sheet, **{k: current[k] for k in GROWTH_KEYS if k in current}}
+        _check_sheet(campaign, after)
+        _save(character_id, after, to_db(clock.now()))
     return Character.get_by_id(character_id)
 
 
@@ -92,24 +102,21 @@ def request_growth(
     the pack's growth costs from the character's unspent growth points."""
     character, campaign = _own_character(character_id, user_id)
     text = checked_text(note, "note", NOTE_LIMIT, required=False)
-    before = character.sheet
-    levels = dict(before.get("skills") or {})
-    try:
-        cost = find_ruleset(campaign.ruleset).raise_cost(campaign.pack, before, skills)
-    except BadInput as e:
-        raise UserError("; ".join(str(p) for p in e.problems), "skills") from None
-    if cost == 0:
-        raise UserError("the request raises no skill", "skills")
-    available = unspent_growth(campaign, before)
-    if cost > available:
-        raise UserError(f"the request costs {cost} growth points; {character.name} has {available} unspent")
-    after = {**before, "skills": {**levels, **skills}}
-    _check_sheet(campaign, after)
     now = to_db(clock.now())
     with write_transaction():
-        if list(for_write(Character.select(Character.sheet).where(Character.id == character_id)))[0].sheet != before:
-            raise UserError(f"{character.name} changed meanwhile; try again")
-        _save(character, after, now)
+        before = _current(character_id).sheet
+        try:
+            cost = find_ruleset(campaign.ruleset).raise_cost(campaign.pack, before, skills)
+        except BadInput as e:
+            raise UserError("; ".join(str(p) for p in e.problems), "skills") from None
+        if cost == 0:
+            raise UserError("the request raises no skill", "skills")
+        available = unspent_growth(campaign, before)
+        if cost > available:
+            raise UserError(f"the request costs {cost} growth points; {character.name} has {available} unspent")
+        after = {**before, "skills": {**(before.get("skills") or {}), **skills}}
+        _check_sheet(campaign, after)
+        _save(character_id, after, now)
         return GrowthRequest.create(
             character=character_id, before=before, after=after, cost=cost, note=text, created_at=now
         )
@@ -119,13 +126,13 @@ def grant_growth_points(
     character_id: int, points: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Character:
     """The GM awards growth points (成長点), logged with the reason."""
-    character = get_or_fail(Character, character_id, "character")
+    get_or_fail(Character, character_id, "character")
     why = checked_text(reason, "reason", NOTE_LIMIT)
     if points <= 0:
         raise UserError("growth points to grant must be positive", "points")
-    sheet = {**character.sheet, "growth_points": int(character.sheet.get("growth_points", 0)) + points}
     now = to_db(clock.now())
     with write_transaction():
-        _save(character, sheet, now)
+        sheet = _current(character_id).sheet
+        _save(character_id, {**sheet, "growth_points": int(sheet.get("growth_points", 0)) + points}, now)
         audit.log("character.grant", f"character:{character_id}", now, actor_id=actor_id, points=points, reason=why)
     return Character.get_by_id(character_id)
