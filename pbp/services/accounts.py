@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import peewee
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
@@ -25,11 +26,22 @@ def create_user(name: str, password: str, *, display_name: str | None = None, cl
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters", "password")
     shown = checked_text(display_name or name, "display name", NAME_LIMIT)
-    if User.get_or_none(User.name == name) is not None:
-        raise UserError(f"the user name {name!r} is taken", "name")
+    taken = UserError(f"the user name {name!r} is taken", "name")
+    if name_taken(name):  # early, before the slow hash; asked again inside the transaction
+        raise taken
     hashed = _HASHER.hash(password)
     with write_transaction():
-        return User.create(name=name, display_name=shown, password_hash=hashed, created_at=to_db(clock.now()))
+        if name_taken(name):  # taken while the password was hashed
+            raise taken
+        try:
+            return User.create(name=name, display_name=shown, password_hash=hashed, created_at=to_db(clock.now()))
+        except peewee.IntegrityError:  # the unique user.name: on PostgreSQL a sign-up racing this one commits first
+            raise taken from None
+
+
+def name_taken(name: str) -> bool:
+    """Whether an account has this login name (compared as the unique index does: exactly)."""
+    return User.select().where(User.name == name).exists()
 
 
 def authenticate(name: str, password: str) -> User | None:

@@ -9,6 +9,8 @@ import hashlib
 import secrets
 from datetime import datetime
 
+import peewee
+
 from pbp.db import write_transaction
 from pbp.errors import UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario
@@ -41,8 +43,9 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         # The scenario as it is now, locked: a sign-up closed, a deadline changed or a slot taken since the read above
         # would otherwise strand an applicant after the lottery or overfill the slots.
         scenario = _locked(scenario_id)
-        if Participation.get_or_none(scenario=scenario_id, character=character_id) is not None:
-            raise UserError(f"{character.name} has already signed up for {scenario.title}")
+        already = UserError(f"{character.name} has already signed up for {scenario.title}")
+        if signup_of(scenario_id, character_id) is not None:
+            raise already
         started = resolved_round(scenario_id)
         if started is not None:
             raise UserError(
@@ -60,7 +63,15 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
             if joined >= scenario.slots:
                 raise UserError(f"{scenario.title} has no free slot ({scenario.slots} taken)")
             status = JOINED
-        return Participation.create(scenario=scenario_id, character=character_id, status=status, created_at=now)
+        try:
+            return Participation.create(scenario=scenario_id, character=character_id, status=status, created_at=now)
+        except peewee.IntegrityError:  # the unique (scenario, character) index: a sign-up committed meanwhile
+            raise already from None
+
+
+def signup_of(scenario_id: int, character_id: int) -> Participation | None:
+    """The character's sign-up for the scenario, if any."""
+    return Participation.get_or_none(Participation.scenario == scenario_id, Participation.character == character_id)
 
 
 def resolved_round(scenario_id: int) -> int | None:

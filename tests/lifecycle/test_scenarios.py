@@ -212,3 +212,12 @@ def test_the_lottery_admits_no_one_once_a_round_is_resolved(world) -> None:
     world.clock.advance(7200)
     assert scenarios.close_signup(run.id, clock=world.clock) == []
     assert _statuses(run.id) == {c1: "joined", **{cid: "waitlisted" for _, cid in applicants}}
+
+
+def test_a_duplicate_sign_up_past_the_check_is_refused_clearly(world, monkeypatch) -> None:
+    """The unique (scenario, character) index is the last guard against a sign-up racing another; what it refuses
+    reads like the check's refusal, not like a raw IntegrityError."""
+    monkeypatch.setattr(scenarios, "signup_of", lambda scenario_id, character_id: None)
+    with pytest.raises(UserError, match="already signed up"):
+        scenarios.join_scenario(world.scenario, world.characters[0], user_id=world.players[0], clock=world.clock)
+    assert len(_statuses(world.scenario)) == 2
