@@ -4,6 +4,7 @@ database."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from pbp import reports
@@ -26,6 +27,8 @@ from pbp.services.rounds import (
     round_info,
 )
 from pbp.verify import build_bundle, verify_bundle
+
+log = logging.getLogger(__name__)
 
 
 def edit_report(
@@ -91,16 +94,28 @@ def english_story(round_id: int) -> tuple[str, bool]:
         raise UserError(f"round {round_id}'s English story cannot be generated: {e}") from e
 
 
+def _english_html(round_id: int) -> str | None:
+    """The English story as published: the GM's, or the generated one frozen now (growth points, names and the
+    pack may change later; a published page does not). A narration failure does not stop the publishing: the page
+    then writes the story when it is read."""
+    try:
+        return reports.render_markdown(english_story(round_id)[0])
+    except UserError as e:
+        log.warning("round %s: no English story published: %s", round_id, e)
+        return None
+
+
 def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
-    """Publish: the story (the draft as it stands, rendered and sanitised), the seed, the inputs. Characters that
-    died in the round are marked dead (R-GAUGE-7) and every participant's player is notified."""
+    """Publish: the story (the draft as it stands, rendered and sanitised) and the English story, the seed, the
+    inputs. Characters that died in the round are marked dead (R-GAUGE-7) and every participant's player is
+    notified."""
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
         move_state(rnd, PUBLISHED, now, published_at=now)
         report = Report.get(Report.round == round_id)
         published = "\n\n".join(text for text in (report.intro_md, report.draft_md, report.outro_md) if text.strip())
-        html_en = reports.render_markdown(report.story_en_md) if report.story_en_md else None
+        html_en = _english_html(round_id)
         Report.update(published_md=published, html=report_html(report), html_en=html_en, updated_at=now).where(
             Report.round == round_id
         ).execute()

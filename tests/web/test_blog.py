@@ -190,3 +190,18 @@ def test_the_english_page_shows_the_gms_english_story_when_there_is_one(tmp_path
 def test_the_english_page_is_generated_while_the_gm_wrote_none(client):
     page = main_of(text(client, REPORT.format(1) + "en/"))
     assert "Written by pbp from the round" in page and "growth points" in page
+
+
+def test_a_published_english_story_stays_as_published(tmp_path):
+    """The generated English story is frozen at publishing: growth points granted later do not rewrite it."""
+    from pbp.services import characters
+
+    with _resolved_round(tmp_path) as (world, clock):
+        publishing.publish_round(world.open_round, clock=clock)
+    client = make_app(world.url).test_client()
+    before = main_of(text(client, REPORT.format(1) + "en/"))
+    assert "Written by pbp" in before and "growth points" in before
+    with pbp_db.bind(world.url).connection_context():
+        for cid in world.characters.values():
+            characters.grant_growth_points(cid, 7, reason="a fine round", clock=clock)
+    assert main_of(text(client, REPORT.format(1) + "en/")) == before

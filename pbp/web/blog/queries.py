@@ -184,13 +184,13 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
 
 
 def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard, str, bool] | None:
-    """A published round's English story as HTML, and whether the GM wrote it: the GM's own as published, else
-    written from the round's resolution and the (now public) prose of its entries."""
+    """A published round's English story as HTML, and whether the GM wrote it: as published (the GM's own or the
+    generated one, frozen then), else (a round published before pbp kept it) written now from the resolution."""
     rnd = _published().where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
     if rnd is None:
         return None
-    if rnd.report.html_en:
-        return _card(rnd, "en"), rnd.report.html_en, True
+    if rnd.report.html_en:  # frozen at publishing
+        return _card(rnd, "en"), rnd.report.html_en, rnd.report.story_en_md is not None
     return _card(rnd, "en"), render_markdown(publishing.english_story(rnd.id)[0]), False
 
 
