@@ -29,13 +29,14 @@ class Scenario(BaseModel):
 
 
 class ScenarioSecret(BaseModel):
-    """What only the GM sees: notes, the pack's enemies and gimmicks, and the encounter state between rounds."""
+    """What only the GM sees: notes, the pack's enemies and gimmicks, and a starting encounter if the GM set one."""
 
     scenario = peewee.ForeignKeyField(Scenario, backref="secret", unique=True)
     gm_notes = peewee.TextField(default="")
     #: The pack's scenario entry (enemies, gimmicks, checks on offer).
     setup = JSONField()
-    #: The encounter after the last resolved round (None before round 1).
+    #: The encounter round 1 starts from, when the GM sets one (None: built from the pack and the joined
+    #: characters). Later rounds start from the previous round's resolution, the one copy of the state.
     encounter_state = JSONField(null=True)
 
 
