@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from pbp.cli.files import read_text
 from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset
 from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL, roll_check
 from pbp.engine.odds import distribution, opposed, p_at_least
@@ -24,12 +25,7 @@ def engine() -> None:
 
 def read_json(path: str, what: str) -> Any:
     """Parse a JSON file; any failure is bad input naming the file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise BadInput(Problem("", f"cannot read {what}: {e.strerror}", path)) from None
-    except UnicodeDecodeError:
-        raise BadInput(Problem("", f"{what} is not UTF-8 text", path)) from None
+    text = read_text(path, what)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:

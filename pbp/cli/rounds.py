@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 import click
 import peewee
 
 from pbp.cli.db import open_db
+from pbp.cli.files import read_text
 from pbp.errors import UserError
 
 if TYPE_CHECKING:
@@ -126,35 +127,37 @@ def override(round_id: int, check: str, successes: int, reason: str) -> None:
     click.echo(f"round {round_id}: {check} now {successes} successes; resolution version {res.version}")
 
 
+_MARKDOWN = click.Path(dir_okay=False, allow_dash=True)
+
+
 @round_group.command("report")
 @click.argument("round_id", type=int)
-@click.option("--story", type=click.File(encoding="utf-8"), help="replace the draft story with this Markdown file")
-@click.option("--intro", type=click.File(encoding="utf-8"), help="the GM's intro (Markdown file), shown above")
-@click.option("--outro", type=click.File(encoding="utf-8"), help="the GM's outro (Markdown file), shown below")
-@click.option(
-    "--story-en", type=click.File(encoding="utf-8"), help="the GM's English story (an empty file: generated again)"
-)
+@click.option("--story", type=_MARKDOWN, help="replace the draft story with this Markdown file")
+@click.option("--intro", type=_MARKDOWN, help="the GM's intro (Markdown file), shown above")
+@click.option("--outro", type=_MARKDOWN, help="the GM's outro (Markdown file), shown below")
+@click.option("--story-en", type=_MARKDOWN, help="the GM's English story (an empty file: generated again)")
 @click.option("--en", "english", is_flag=True, help="print the English story instead (the GM's, or generated)")
 def report(
     round_id: int,
-    story: TextIO | None,
-    intro: TextIO | None,
-    outro: TextIO | None,
-    story_en: TextIO | None,
+    story: str | None,
+    intro: str | None,
+    outro: str | None,
+    story_en: str | None,
     english: bool,
 ) -> None:
-    """Print a round's report (intro, story, outro), or replace parts of it before publishing (`-` reads stdin)."""
+    """Print a round's report (intro, story, outro), or replace parts of it before publishing (`-` reads stdin).
+
+    The files are UTF-8 text."""
     from pbp.models import Report
     from pbp.services import publishing
 
+    files = {"story": (story, "the story"), "intro": (intro, "the intro"), "outro": (outro, "the outro")}
+    files["story_en"] = (story_en, "the English story")
+    texts = {name: read_text(path, what) if path else None for name, (path, what) in files.items()}
     with open_db():
-        if story or intro or outro or story_en:
+        if any(text is not None for text in texts.values()):
             publishing.edit_report(
-                round_id,
-                story.read() if story else None,
-                intro=intro.read() if intro else None,
-                outro=outro.read() if outro else None,
-                story_en=story_en.read() if story_en else None,
+                round_id, texts["story"], intro=texts["intro"], outro=texts["outro"], story_en=texts["story_en"]
             )
         if english:
             text, by_gm = publishing.english_story(round_id)

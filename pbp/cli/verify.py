@@ -21,15 +21,15 @@ def register(cli: click.Group) -> None:
 def verify(round_id: int | None, bundle_path: str | None) -> None:
     """Re-run a published round from its inputs and revealed seed: prints OK (exit 0) or the first difference
     (exit 1)."""
+    from pbp.cli.files import read_text
     from pbp.verify import verify_bundle
 
     if (round_id is None) == (bundle_path is None):
         raise UserError("give a ROUND_ID or --bundle FILE")
     if bundle_path:
         try:
-            with open(bundle_path, encoding="utf-8") as f:
-                bundle = json.load(f)
-        except (OSError, ValueError) as e:
+            bundle = json.loads(read_text(bundle_path, "the bundle"))
+        except json.JSONDecodeError as e:
             raise UserError(f"{bundle_path}: {e}") from None
         if not isinstance(bundle, dict):
             raise UserError(f"{bundle_path}: not a JSON object")

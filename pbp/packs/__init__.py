@@ -59,7 +59,13 @@ def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
         name = str(file)
         try:
             parsed = tomllib.loads(file.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        except OSError as e:
+            problems.append(Problem("", f"cannot read: {e.strerror}", name))
+            continue
+        except UnicodeDecodeError:
+            problems.append(Problem("", "must be UTF-8 text", name))
+            continue
+        except tomllib.TOMLDecodeError as e:
             problems.append(Problem("", f"not valid TOML: {e}", name))
             continue
         for key, value in parsed.items():

@@ -23,10 +23,12 @@ def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def pbp(*args: str, cwd: Path | None = None, check: bool = False) -> subprocess.CompletedProcess[str]:
-    """Run the command line in a fresh interpreter from `cwd` (never the project root)."""
+def pbp(
+    *args: str, cwd: Path | None = None, check: bool = False, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the command line in a fresh interpreter from `cwd` (never the project root), `stdin` on its input."""
     return subprocess.run(
-        [sys.executable, "-m", "pbp", *args], capture_output=True, text=True, cwd=cwd or "/", check=check
+        [sys.executable, "-m", "pbp", *args], capture_output=True, text=True, cwd=cwd or "/", check=check, input=stdin
     )
 
 
@@ -217,3 +219,24 @@ def test_export_site_names_a_broken_link_in_the_published_text_on_one_line(insta
     unwritable = pbp("export-site", str(tmp_path / "a-file" / "site"))
     assert unwritable.returncode == 2 and unwritable.stderr.startswith("pbp: cannot write ")
     assert unwritable.stderr.count("\n") == 1
+
+
+def test_a_file_that_is_not_utf8_is_one_line_naming_it(instance: Path, tmp_path: Path) -> None:
+    assert pbp("round", "resolve", "2", check=True).returncode == 0
+    sjis = tmp_path / "intro-sjis.md"
+    sjis.write_bytes("川霧が晴れ始めた。".encode("shift_jis"))
+    for option, what in (("--intro", "the intro"), ("--story-en", "the English story")):
+        refused = pbp("round", "report", "2", option, str(sjis))
+        assert (refused.returncode, refused.stderr) == (2, f"pbp: {sjis}: {what} must be UTF-8 text\n")
+    assert "<!-- intro -->" not in pbp("round", "report", "2", check=True).stdout  # nothing was changed
+    missing = pbp("round", "report", "2", "--outro", str(tmp_path / "nope.md"))
+    assert (missing.returncode, missing.stderr) == (
+        2,
+        f"pbp: {tmp_path / 'nope.md'}: cannot read the outro: No such file or directory\n",
+    )
+    shown = pbp("round", "report", "2", "--intro", "-", stdin="川霧。\r\n", check=True).stdout
+    assert shown.startswith("<!-- intro -->\n川霧。\n")
+    bundle = pbp("verify", "--bundle", str(sjis))
+    assert (bundle.returncode, bundle.stderr) == (2, f"pbp: {sjis}: the bundle must be UTF-8 text\n")
+    encounter = pbp("engine", "resolve", str(sjis), "--seed", "x")
+    assert (encounter.returncode, encounter.stderr) == (2, f"pbp: {sjis}: the encounter must be UTF-8 text\n")

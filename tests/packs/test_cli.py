@@ -41,3 +41,9 @@ def test_show_prints_names_and_never_gm_notes(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert "肉体 Body" in r.stdout and "葵 / Aoi" in r.stdout
     assert "三宅" not in r.stdout  # a GM secret of hangar_eve
+
+
+def test_a_pack_file_that_is_not_utf8_is_one_line_naming_it(demo_dir: Path) -> None:
+    (demo_dir / "sjis.toml").write_bytes('[items.charm]\nja = "お守り"\n'.encode("shift_jis"))
+    r = pbp("pack", "validate", str(demo_dir), cwd=demo_dir.parent)
+    assert (r.returncode, r.stderr) == (2, f"pbp: {demo_dir / 'sjis.toml'}: must be UTF-8 text\n")
