@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbp.engine import SeededDice, find_ruleset, seed_hash
-from pbp.engine.ruleset import Resolution
+from pbp.engine import BadInput, Problem, SeededDice, find_ruleset, ruleset_ids, seed_hash
+from pbp.engine.ruleset import Resolution, Ruleset
 
 FORMAT = "pbp-round-bundle/1"
 BUNDLE_KEYS = ("format", "round", "ruleset", "seed", "seed_hash", "encounter", "orders", "overrides", "events", "state")
@@ -43,6 +43,14 @@ def build_bundle(
         "events": events,
         "state": state,
     }
+
+
+def ruleset_named(value: Any, field: str = "ruleset", file: str | None = None) -> Ruleset:
+    """The registered ruleset `value` names; BadInput naming `field` (in `file`) and the known rulesets when it names
+    none or is not a string. Used wherever a ruleset comes from outside: a bundle, an encounter, `--ruleset`."""
+    if isinstance(value, str) and value in ruleset_ids():
+        return find_ruleset(value)
+    raise BadInput(Problem(field, f"unknown ruleset {value!r} (known: {', '.join(ruleset_ids())})", file))
 
 
 def run_engine(
@@ -84,12 +92,15 @@ def _short(value: Any) -> str:
 
 
 def verify_bundle(bundle: dict[str, Any]) -> str | None:
-    """None when the bundle re-runs to exactly its stored events and state; else the first difference."""
+    """None when the bundle re-runs to exactly its stored events and state; else the first difference.
+
+    BadInput when the bundle cannot be re-run at all (an unknown ruleset, a malformed encounter)."""
     missing = [k for k in BUNDLE_KEYS if k not in bundle]
     if missing:
         return f"not a round bundle: missing {', '.join(missing)}"
     if bundle["format"] != FORMAT:
         return f"format: expected {FORMAT!r}, got {bundle['format']!r}"
+    ruleset_named(bundle["ruleset"])  # an unknown ruleset is bad input (exit 2), not a difference
     seed = bundle["seed"]
     if not isinstance(seed, str):
         return "seed: not revealed (the round is not published)"

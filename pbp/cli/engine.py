@@ -12,6 +12,7 @@ from pbp.cli.files import read_text
 from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset
 from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL, roll_check
 from pbp.engine.odds import distribution, opposed, p_at_least
+from pbp.verify import ruleset_named
 
 
 def register(cli: click.Group) -> None:
@@ -91,7 +92,7 @@ def resolve(
         overrides = doc.get("overrides") if isinstance(doc, dict) else doc
     in_range(rounds, 1, None, "--rounds")
     source = dice_source(seed, dice)
-    rs = find_ruleset(encounter.get("ruleset", "pool") if isinstance(encounter, dict) else "pool")
+    rs = ruleset_named(encounter.get("ruleset", "pool") if isinstance(encounter, dict) else "pool", file=encounter_file)
     files = {"encounter": encounter_file, "orders": orders_file or "--orders", "overrides": overrides_file}
     pack = load_pack_data(pack_dir)
     try:
@@ -108,13 +109,6 @@ def resolve(
     })  # fmt: skip
 
 
-def _check_ruleset(ruleset: str) -> None:
-    try:
-        find_ruleset(ruleset)
-    except KeyError as e:
-        raise BadInput(Problem("--ruleset", e.args[0])) from None
-
-
 @engine.command()
 @click.option("--ruleset", default="pool", show_default=True)
 @click.option("--stat", required=True, type=int, help="The parent stat: the number of dice.")
@@ -129,7 +123,7 @@ def check(
     seed: str | None, dice: str | None,
 ) -> None:  # fmt: skip
     """Roll one success-count check (R-CHECK-1/2)."""
-    _check_ruleset(ruleset)
+    ruleset_named(ruleset, "--ruleset")
     in_range(stat, 0, None, "--stat")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     source = dice_source(seed, dice)
@@ -148,7 +142,7 @@ def odds(
     ruleset: str, stat: int, skill_level: int, need: int | None, vs_stat: int | None, vs_level: int | None
 ) -> None:
     """Exact probabilities of a check (never sampled)."""
-    _check_ruleset(ruleset)
+    ruleset_named(ruleset, "--ruleset")
     in_range(stat, 0, None, "--stat")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     if (vs_stat is None) != (vs_level is None):

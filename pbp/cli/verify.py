@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from pbp.engine import BadInput
 from pbp.errors import UserError
 
 
@@ -33,7 +34,10 @@ def verify(round_id: int | None, bundle_path: str | None) -> None:
             raise UserError(f"{bundle_path}: {e}") from None
         if not isinstance(bundle, dict):
             raise UserError(f"{bundle_path}: not a JSON object")
-        difference = verify_bundle(bundle)
+        try:
+            difference = verify_bundle(bundle)
+        except BadInput as e:  # name the bundle file
+            raise BadInput([p if p.file else p.with_file(bundle_path) for p in e.problems]) from None
     else:
         from pbp.cli.db import open_db
         from pbp.services.publishing import verify_round

@@ -240,3 +240,23 @@ def test_a_file_that_is_not_utf8_is_one_line_naming_it(instance: Path, tmp_path:
     assert (bundle.returncode, bundle.stderr) == (2, f"pbp: {sjis}: the bundle must be UTF-8 text\n")
     encounter = pbp("engine", "resolve", str(sjis), "--seed", "x")
     assert (encounter.returncode, encounter.stderr) == (2, f"pbp: {sjis}: the encounter must be UTF-8 text\n")
+
+
+def test_an_unknown_ruleset_in_a_bundle_or_an_encounter_is_one_line(instance: Path, tmp_path: Path) -> None:
+    bundle = json.loads(pbp("export-round", "1", check=True).stdout)
+    path, encounter = tmp_path / "bundle.json", tmp_path / "encounter.json"
+    for ruleset, shown in (("chess", "'chess'"), (["pool"], "['pool']")):
+        path.write_text(json.dumps({**bundle, "ruleset": ruleset}), encoding="utf-8")
+        refused = pbp("verify", "--bundle", str(path))
+        assert (refused.returncode, refused.stderr) == (
+            2,
+            f"pbp: {path}: ruleset: unknown ruleset {shown} (known: pool)\n",
+        )
+        encounter.write_text(json.dumps({**bundle["encounter"], "ruleset": ruleset}), encoding="utf-8")
+        resolved = pbp("engine", "resolve", str(encounter), "--seed", "x")
+        assert (resolved.returncode, resolved.stderr) == (
+            2,
+            f"pbp: {encounter}: ruleset: unknown ruleset {shown} (known: pool)\n",
+        )
+    checked = pbp("engine", "check", "--ruleset", "chess", "--stat", "2", "--skill-level", "3", "--seed", "x")
+    assert (checked.returncode, checked.stderr) == (2, "pbp: --ruleset: unknown ruleset 'chess' (known: pool)\n")
