@@ -6,6 +6,7 @@ import click
 
 from pbp import db as pbp_db
 from pbp import migrations
+from pbp.cli.rounds import DEADLINE_IN
 
 
 def register(cli: click.Group) -> None:
@@ -17,7 +18,7 @@ def register(cli: click.Group) -> None:
     "--deadline-in",
     default=3600,
     show_default=True,
-    type=click.IntRange(min=1),
+    type=DEADLINE_IN,
     help="seconds until the open round's deadline",
 )
 @click.option("--if-empty", is_flag=True, help="do nothing (exit 0) when the demo is already loaded")

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
     from pbp.models import Round
 
 
+#: `--in SECONDS`: a deadline at most ten years ahead (a larger number overflows the date, the database).
+DEADLINE_IN = click.IntRange(1, 10 * 365 * 24 * 3600)
+#: A GM override's successes: what a check can plausibly count, well inside an SQLite integer.
+SUCCESSES = click.IntRange(-1000, 1000)
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(round_group)
     cli.add_command(rounds_group)
@@ -66,7 +72,7 @@ def round_group() -> None:
 @round_group.command("create")
 @click.argument("scenario_id", type=int)
 @click.option("--deadline", "deadline_at", help="ISO 8601 (no offset: the campaign's time zone)")
-@click.option("--in", "deadline_in", type=int, help="deadline this many seconds from now")
+@click.option("--in", "deadline_in", type=DEADLINE_IN, help="deadline this many seconds from now")
 def create(scenario_id: int, deadline_at: str | None, deadline_in: int | None) -> None:
     """A draft round for SCENARIO_ID."""
     from pbp.models import Campaign, Scenario
@@ -116,7 +122,7 @@ def resolve(round_id: int) -> None:
 @round_group.command("override")
 @click.argument("round_id", type=int)
 @click.argument("check")
-@click.argument("successes", type=int)
+@click.argument("successes", type=SUCCESSES)
 @click.option("--reason", required=True, help="published with the dice log (R-GM-1)")
 def override(round_id: int, check: str, successes: int, reason: str) -> None:
     """Set CHECK's successes (e.g. r1-c2) and re-resolve with the same dice."""
@@ -207,7 +213,7 @@ def release(round_id: int) -> None:
 @round_group.command("extend")
 @click.argument("round_id", type=int)
 @click.option("--deadline", "deadline_at", help="ISO 8601 (no offset: the campaign's time zone)")
-@click.option("--in", "deadline_in", type=int, help="new deadline this many seconds from now")
+@click.option("--in", "deadline_in", type=DEADLINE_IN, help="new deadline this many seconds from now")
 def extend(round_id: int, deadline_at: str | None, deadline_in: int | None) -> None:
     """Move the deadline (a closed round opens again)."""
     from pbp.services import rounds

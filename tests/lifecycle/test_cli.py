@@ -260,3 +260,21 @@ def test_an_unknown_ruleset_in_a_bundle_or_an_encounter_is_one_line(instance: Pa
         )
     checked = pbp("engine", "check", "--ruleset", "chess", "--stat", "2", "--skill-level", "3", "--seed", "x")
     assert (checked.returncode, checked.stderr) == (2, "pbp: --ruleset: unknown ruleset 'chess' (known: pool)\n")
+
+
+def test_numbers_out_of_range_are_refused_by_the_command_line(instance: Path) -> None:
+    ten_years = str(10 * 365 * 24 * 3600)
+    assert pbp("round", "create", "1", "--in", ten_years, check=True).stdout.startswith("round 3: draft, deadline ")
+    assert pbp("round", "resolve", "2", check=True).returncode == 0
+    for args, where in (
+        (("round", "create", "1", "--in", "99999999999999"), "'--in'"),
+        (("round", "create", "1", "--in", str(int(ten_years) + 1)), "'--in'"),
+        (("round", "extend", "3", "--in", "99999999999999"), "'--in'"),
+        (("round", "override", "2", "r2-c1", "99999999999999999999", "--reason", "x"), "'SUCCESSES'"),
+        (("round", "override", "2", "r2-c1", "1001", "--reason", "x"), "'SUCCESSES'"),
+        (("demo", "--deadline-in", "99999999999999"), "'--deadline-in'"),
+    ):
+        refused = pbp(*args)
+        assert refused.returncode == 2, args
+        assert "Traceback" not in refused.stderr
+        assert f"Error: Invalid value for {where}: " in refused.stderr.splitlines()[-1], args
