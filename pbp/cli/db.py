@@ -13,6 +13,9 @@ from pbp import db as pbp_db
 from pbp import migrations
 from pbp.errors import UserError
 
+#: A row id argument (ROUND_ID, SCENARIO_ID): positive and within a 64-bit database integer (SQLite overflows).
+ROW_ID = click.IntRange(1, 2**63 - 1)
+
 
 def register(cli: click.Group) -> None:
     cli.add_command(db_group)

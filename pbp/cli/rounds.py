@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import click
 import peewee
 
-from pbp.cli.db import open_db
+from pbp.cli.db import ROW_ID, open_db
 from pbp.cli.files import read_text
 from pbp.errors import UserError
 
@@ -70,7 +70,7 @@ def round_group() -> None:
 
 
 @round_group.command("create")
-@click.argument("scenario_id", type=int)
+@click.argument("scenario_id", type=ROW_ID)
 @click.option("--deadline", "deadline_at", help="ISO 8601 (no offset: the campaign's time zone)")
 @click.option("--in", "deadline_in", type=DEADLINE_IN, help="deadline this many seconds from now")
 def create(scenario_id: int, deadline_at: str | None, deadline_in: int | None) -> None:
@@ -87,7 +87,7 @@ def create(scenario_id: int, deadline_at: str | None, deadline_in: int | None) -
 
 
 @round_group.command("open")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 def open_(round_id: int) -> None:
     """Open for entries (draws the secret seed, shows its sha256)."""
     from pbp.services import rounds
@@ -97,7 +97,7 @@ def open_(round_id: int) -> None:
 
 
 @round_group.command("close")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 def close(round_id: int) -> None:
     """Stop taking entries."""
     from pbp.services import rounds
@@ -107,7 +107,7 @@ def close(round_id: int) -> None:
 
 
 @round_group.command("resolve")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 def resolve(round_id: int) -> None:
     """Resolve now (exactly once; an open round is closed first; a resolved one is left alone, exit 0)."""
     from pbp.services import rounds
@@ -120,7 +120,7 @@ def resolve(round_id: int) -> None:
 
 
 @round_group.command("override")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 @click.argument("check")
 @click.argument("successes", type=SUCCESSES)
 @click.option("--reason", required=True, help="published with the dice log (R-GM-1)")
@@ -137,7 +137,7 @@ _MARKDOWN = click.Path(dir_okay=False, allow_dash=True)
 
 
 @round_group.command("report")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 @click.option("--story", type=_MARKDOWN, help="replace the draft story with this Markdown file")
 @click.option("--intro", type=_MARKDOWN, help="the GM's intro (Markdown file), shown above")
 @click.option("--outro", type=_MARKDOWN, help="the GM's outro (Markdown file), shown below")
@@ -179,7 +179,7 @@ def report(
 
 
 @round_group.command("publish")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 def publish(round_id: int) -> None:
     """Publish the story, reveal the seed and the round's inputs."""
     from pbp.services import publishing
@@ -190,7 +190,7 @@ def publish(round_id: int) -> None:
 
 
 @round_group.command("hold")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 @click.option("--reason", required=True)
 def hold(round_id: int, reason: str) -> None:
     """Stop a round where it stands (no entries, no resolution) until released."""
@@ -201,7 +201,7 @@ def hold(round_id: int, reason: str) -> None:
 
 
 @round_group.command("release")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 def release(round_id: int) -> None:
     """Undo a hold, or send a quarantined round back to closed for another attempt."""
     from pbp.services import rounds
@@ -211,7 +211,7 @@ def release(round_id: int) -> None:
 
 
 @round_group.command("extend")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 @click.option("--deadline", "deadline_at", help="ISO 8601 (no offset: the campaign's time zone)")
 @click.option("--in", "deadline_in", type=DEADLINE_IN, help="new deadline this many seconds from now")
 def extend(round_id: int, deadline_at: str | None, deadline_in: int | None) -> None:
@@ -223,7 +223,7 @@ def extend(round_id: int, deadline_at: str | None, deadline_in: int | None) -> N
 
 
 @round_group.command("cancel")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 @click.option("--reason", required=True)
 def cancel(round_id: int, reason: str) -> None:
     """Drop a round that will not be played."""

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from pbp.cli.db import ROW_ID
 from pbp.engine import BadInput
 from pbp.errors import UserError
 
@@ -17,7 +18,7 @@ def register(cli: click.Group) -> None:
 
 
 @click.command()
-@click.argument("round_id", type=int, required=False)
+@click.argument("round_id", type=ROW_ID, required=False)
 @click.option("--bundle", "bundle_path", type=click.Path(dir_okay=False), help="a bundle file (no database needed)")
 def verify(round_id: int | None, bundle_path: str | None) -> None:
     """Re-run a published round from its inputs and revealed seed: prints OK (exit 0) or the first difference
@@ -51,7 +52,7 @@ def verify(round_id: int | None, bundle_path: str | None) -> None:
 
 
 @click.command("export-round")
-@click.argument("round_id", type=int)
+@click.argument("round_id", type=ROW_ID)
 def export_round(round_id: int) -> None:
     """Write a published round's bundle (JSON) on stdout."""
     from pbp.cli.db import open_db

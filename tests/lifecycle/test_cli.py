@@ -278,3 +278,12 @@ def test_numbers_out_of_range_are_refused_by_the_command_line(instance: Path) ->
         assert refused.returncode == 2, args
         assert "Traceback" not in refused.stderr
         assert f"Error: Invalid value for {where}: " in refused.stderr.splitlines()[-1], args
+
+
+def test_an_id_too_large_for_the_database_is_refused_by_the_command_line(instance: Path) -> None:
+    huge = "99999999999999999999"
+    for args in (("round", "open", huge), ("round", "create", huge, "--in", "60"), ("verify", huge)):
+        refused = pbp(*args)
+        assert refused.returncode == 2, args
+        assert "Traceback" not in refused.stderr
+        assert refused.stderr.splitlines()[-1].startswith("Error: Invalid value for "), args
