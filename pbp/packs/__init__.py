@@ -17,7 +17,10 @@ from typing import Any
 from pbp.engine import BadInput, Problem, find_ruleset
 from pbp.paths import CAMPAIGNS_DIR
 
-_PACK_ID = re.compile(r"^[A-Za-z0-9_-]+$")
+#: The slug rule: a campaign id (and its pack folder's name) and a scenario slug are 1-64 letters, digits, `_` or
+#: `-`, since they are path segments of the blog's URLs. The one definition: import it from here.
+SLUG = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+SLUG_RULE = "1-64 letters, digits, '_' or '-'"
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,12 @@ def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
 
 
 def _settings_problems(campaign: dict[str, Any]) -> list[Problem]:
-    """What only a reader of the outside world can check: the time zone exists, the ruleset is registered."""
+    """What every ruleset relies on: the id is a slug (it is in every blog URL), and what only a reader of the
+    outside world can check: the time zone exists, the ruleset is registered."""
     problems = []
+    campaign_id = campaign.get("id")
+    if isinstance(campaign_id, str) and campaign_id and not SLUG.match(campaign_id):  # else the ruleset complains
+        problems.append(Problem("campaign.id", f"{campaign_id!r} is not a campaign id ({SLUG_RULE})"))
     tz = campaign.get("time_zone")
     if isinstance(tz, str):
         try:
@@ -134,8 +141,8 @@ def load_valid_pack(path: str | Path) -> Pack:
 
 def pack_dir(campaign_id: str) -> Path:
     """The folder of campaign `campaign_id` under campaigns/, whatever the current directory."""
-    if not _PACK_ID.match(campaign_id):
-        raise BadInput(Problem("campaign", f"{campaign_id!r} is not a campaign id (letters, digits, _ and -)"))
+    if not SLUG.match(campaign_id):
+        raise BadInput(Problem("campaign", f"{campaign_id!r} is not a campaign id ({SLUG_RULE})"))
     return CAMPAIGNS_DIR / campaign_id
 
 
@@ -151,6 +158,8 @@ def demo_pack() -> Pack:
 
 __all__ = [
     "Pack",
+    "SLUG",
+    "SLUG_RULE",
     "demo_pack",
     "load_pack",
     "load_pack_by_id",

@@ -47,3 +47,14 @@ def test_a_pack_file_that_is_not_utf8_is_one_line_naming_it(demo_dir: Path) -> N
     (demo_dir / "sjis.toml").write_bytes('[items.charm]\nja = "お守り"\n'.encode("shift_jis"))
     r = pbp("pack", "validate", str(demo_dir), cwd=demo_dir.parent)
     assert (r.returncode, r.stderr) == (2, f"pbp: {demo_dir / 'sjis.toml'}: must be UTF-8 text\n")
+
+
+def test_validate_refuses_a_campaign_id_that_is_not_a_slug(demo_dir: Path) -> None:
+    text = (demo_dir / "campaign.toml").read_text(encoding="utf-8")
+    (demo_dir / "campaign.toml").write_text(text.replace('id = "demo"', 'id = "de/mo x"', 1), encoding="utf-8")
+    r = pbp("pack", "validate", str(demo_dir), cwd=demo_dir.parent)
+    assert (r.returncode, r.stderr) == (
+        2,
+        f"pbp: {demo_dir / 'campaign.toml'}: campaign.id: 'de/mo x' is not a campaign id "
+        "(1-64 letters, digits, '_' or '-')\n",
+    )

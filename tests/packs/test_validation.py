@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pbp.engine.pool.pack import validate_pack
 from pbp.packs import validate_pack_dir
+from pbp.paths import DEMO_PACK_DIR
 
 
 def _replace(path: Path, old: str, new: str) -> None:
@@ -63,6 +64,19 @@ def test_unknown_ruleset_and_time_zone_are_reported_by_the_loader(demo_dir: Path
     assert Path(got["campaign.ruleset"].file).name == "campaign.toml"
     assert "chess" in got["campaign.ruleset"].message
     assert "Asia/Edo" in got["campaign.time_zone"].message
+
+
+def test_the_campaign_id_must_be_a_slug(demo_dir: Path) -> None:
+    for bad in ("de/mo x", "x" * 65, "デモ"):
+        (demo_dir / "campaign.toml").write_text(
+            (DEMO_PACK_DIR / "campaign.toml").read_text(encoding="utf-8").replace('id = "demo"', f'id = "{bad}"', 1),
+            encoding="utf-8",
+        )
+        [problem] = validate_pack_dir(demo_dir)
+        assert (Path(problem.file).name, problem.path) == ("campaign.toml", "campaign.id"), bad
+        assert problem.message == f"{bad!r} is not a campaign id (1-64 letters, digits, '_' or '-')"
+    _replace(demo_dir / "campaign.toml", 'id = "デモ"', 'id = "' + "x" * 64 + '"')
+    assert validate_pack_dir(demo_dir) == []
 
 
 def test_references_resolve_everywhere(demo: dict) -> None:
