@@ -53,9 +53,15 @@ def emit(obj: dict) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
 
 
-def in_range(value: int, lo: int, hi: int | None, name: str) -> None:
-    if value < lo or (hi is not None and value > hi):
-        raise BadInput(Problem(name, f"{value} is outside {lo}..{hi if hi is not None else '∞'}"))
+#: The most dice one command line check may roll, and the most rounds one resolve may play: far beyond any game,
+#: small enough that a mistyped number answers at once instead of rolling for minutes.
+MAX_DICE = 200
+MAX_ROUNDS = 100
+
+
+def in_range(value: int, lo: int, hi: int, name: str) -> None:
+    if not lo <= value <= hi:
+        raise BadInput(Problem(name, f"{value} is outside {lo}..{hi}"))
 
 
 def load_pack_data(pack_dir: str | None) -> dict:
@@ -90,7 +96,7 @@ def resolve(
     if overrides_file:
         doc = read_json(overrides_file, "the overrides")
         overrides = doc.get("overrides") if isinstance(doc, dict) else doc
-    in_range(rounds, 1, None, "--rounds")
+    in_range(rounds, 1, MAX_ROUNDS, "--rounds")
     source = dice_source(seed, dice)
     rs = ruleset_named(encounter.get("ruleset", "pool") if isinstance(encounter, dict) else "pool", file=encounter_file)
     files = {"encounter": encounter_file, "orders": orders_file or "--orders", "overrides": overrides_file}
@@ -124,7 +130,8 @@ def check(
 ) -> None:  # fmt: skip
     """Roll one success-count check (R-CHECK-1/2)."""
     ruleset_named(ruleset, "--ruleset")
-    in_range(stat, 0, None, "--stat")
+    in_range(stat, 0, MAX_DICE, "--stat")
+    in_range(dice_bonus, -MAX_DICE, MAX_DICE, "--dice-bonus")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     source = dice_source(seed, dice)
     result = roll_check(source, max(0, stat + dice_bonus), skill_level, success_bonus=success_bonus, need=need)
@@ -143,12 +150,12 @@ def odds(
 ) -> None:
     """Exact probabilities of a check (never sampled)."""
     ruleset_named(ruleset, "--ruleset")
-    in_range(stat, 0, None, "--stat")
+    in_range(stat, 0, MAX_DICE, "--stat")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     if (vs_stat is None) != (vs_level is None):
         raise BadInput(Problem("--vs-stat/--vs-level", "an opposed check needs both --vs-stat and --vs-level"))
     if vs_stat is not None:
-        in_range(vs_stat, 0, None, "--vs-stat")
+        in_range(vs_stat, 0, MAX_DICE, "--vs-stat")
         in_range(vs_level, MIN_LEVEL, MAX_LEVEL, "--vs-level")
         p_hit, margin = opposed(stat, skill_level, vs_stat, vs_level)
         emit({"p_hit": float(p_hit), "expected_margin_given_hit": float(margin)})

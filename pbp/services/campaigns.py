@@ -6,7 +6,6 @@ campaign keeps playing by the numbers it was loaded with. Reloading updates the 
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,6 @@ from pbp.services.clock import SYSTEM, Clock, to_db
 DEFAULT_TIMEZONE = "Asia/Tokyo"
 DEFAULT_ENTRY_LIMIT = 800
 DEFAULT_SLOTS = 4
-_SLUG = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
@@ -94,8 +92,8 @@ def create_scenario(
     campaign = get_or_fail(Campaign, campaign_id, "campaign")
     if pack_scenario not in campaign.pack.get("scenarios", {}):
         raise UserError(f"the pack has no scenario {pack_scenario!r}")
-    if not _SLUG.match(slug):
-        raise UserError("a slug is 1-64 letters, digits, '_' or '-'", "slug")
+    if not packs.SLUG.match(slug):
+        raise UserError(f"a slug is {packs.SLUG_RULE}", "slug")
     if Scenario.get_or_none(Scenario.campaign == campaign_id, Scenario.slug == slug) is not None:
         raise UserError(f"the campaign already has a scenario {slug!r}", "slug")
     if slots is not None and slots < 1:

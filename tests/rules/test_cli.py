@@ -216,6 +216,25 @@ def test_odds_level_out_of_range_exits_2() -> None:
     assert "--skill-level" in line
 
 
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["check", "--stat", "100000000", "--skill-level", "3", "--seed", "x"], "--stat"),
+        (["check", "--stat", "3", "--dice-bonus", "100000000", "--skill-level", "3", "--seed", "x"], "--dice-bonus"),
+        (["odds", "--stat", "4", "--skill-level", "3", "--vs-stat", "100000000", "--vs-level", "3"], "--vs-stat"),
+    ],
+)
+def test_a_pool_beyond_any_game_is_refused_at_once(args: list[str], option: str) -> None:
+    """A mistyped number answers with one line instead of rolling (or summing odds over) a hundred million dice."""
+    assert f"{option}: 100000000 is outside" in bad(pbp(*args))
+
+
+def test_resolve_rounds_are_bounded(tmp_path: Path) -> None:
+    enc, orders = files(tmp_path)
+    assert "--rounds: 100000 is outside 1..100" in bad(pbp("resolve", str(enc), "--orders", str(orders),
+                                                           "--seed", "s", "--rounds", "100000"))  # fmt: skip
+
+
 def test_scripted_die_out_of_range_exits_2(tmp_path: Path) -> None:
     enc, orders = files(tmp_path)
     line = bad(pbp("resolve", str(enc), "--orders", str(orders), "--dice", "1,9"))
