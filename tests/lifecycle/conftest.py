@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from types import ModuleType
 from urllib.parse import quote
 
 import peewee
@@ -126,3 +128,23 @@ def world(db: peewee.Database, clock: FixedClock, monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(accounts, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))  # speed
     return make_world(clock)
+
+
+@pytest.fixture
+def meanwhile(monkeypatch: pytest.MonkeyPatch) -> Callable[[ModuleType, Callable[[], object]], None]:
+    """`meanwhile(module, action)`: run `action` once after a service of `module` has done its reads and just
+    before its write transaction begins: what another process committing in between looks like."""
+
+    def arrange(module: ModuleType, action: Callable[[], object]) -> None:
+        real, pending = module.write_transaction, [action]
+
+        @contextmanager
+        def racing() -> Iterator[None]:
+            while pending:
+                pending.pop()()
+            with real():
+                yield
+
+        monkeypatch.setattr(module, "write_transaction", racing)
+
+    return arrange

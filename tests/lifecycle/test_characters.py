@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
 import pytest
 
 from pbp.errors import UserError
@@ -14,21 +11,6 @@ from pbp.services import characters
 
 def _sheet(world, **changes) -> dict:
     return {**Campaign.get_by_id(world.campaign).pack["characters"]["aoi"], **changes}
-
-
-def _before_the_next_transaction(monkeypatch, action: Callable[[], object]) -> None:
-    """Run `action` once, after the service's reads and just before its write transaction begins: what another
-    process committing in between looks like."""
-    real, pending = characters.write_transaction, [action]
-
-    @contextmanager
-    def racing() -> Iterator[None]:
-        while pending:
-            pending.pop()()
-        with real():
-            yield
-
-    monkeypatch.setattr(characters, "write_transaction", racing)
 
 
 def _count() -> int:
@@ -89,8 +71,8 @@ def test_a_growth_request_spends_growth_points(world) -> None:
     assert GrowthRequest.select().count() == 1
 
 
-@pytest.mark.parametrize("meanwhile", ["grant", "edit"])
-def test_a_grant_and_an_edit_at_once_both_survive(world, monkeypatch, meanwhile: str) -> None:
+@pytest.mark.parametrize("concurrent", ["grant", "edit"])
+def test_a_grant_and_an_edit_at_once_both_survive(world, meanwhile, concurrent: str) -> None:
     """Each change is applied to the sheet as it is inside its own transaction, so the change another process
     commits between this one's read and its write is kept, not overwritten with the stale sheet."""
     cid, uid = world.characters[0], world.players[0]
@@ -98,19 +80,19 @@ def test_a_grant_and_an_edit_at_once_both_survive(world, monkeypatch, meanwhile:
         "grant": lambda: characters.grant_growth_points(cid, 5, reason="survived", clock=world.clock),
         "edit": lambda: characters.edit_character(cid, uid, _sheet(world, items=["charm"]), clock=world.clock),
     }
-    _before_the_next_transaction(monkeypatch, changes[meanwhile])
-    changes["edit" if meanwhile == "grant" else "grant"]()
+    meanwhile(characters, changes[concurrent])
+    changes["edit" if concurrent == "grant" else "grant"]()
     sheet = Character.get_by_id(cid).sheet
     assert (sheet["growth_points"], sheet["items"]) == (5, ["charm"])
 
 
 @pytest.mark.rule("R-CHECK-3")
-def test_a_growth_request_and_an_edit_at_once_both_survive(world, monkeypatch) -> None:
+def test_a_growth_request_and_an_edit_at_once_both_survive(world, meanwhile) -> None:
     """A growth request starts from the sheet as it is in its transaction too (the same way as grants and edits)."""
     cid, uid = world.characters[0], world.players[0]
     characters.grant_growth_points(cid, 5, reason="survived", clock=world.clock)
     charm = {**Character.get_by_id(cid).sheet, "items": ["charm"]}
-    _before_the_next_transaction(monkeypatch, lambda: characters.edit_character(cid, uid, charm, clock=world.clock))
+    meanwhile(characters, lambda: characters.edit_character(cid, uid, charm, clock=world.clock))
     request = characters.request_growth(cid, uid, {"射撃": 4}, clock=world.clock)
     sheet = Character.get_by_id(cid).sheet
     assert (sheet["skills"]["射撃"], sheet["items"], sheet["growth_points"]) == (4, ["charm"], 5)

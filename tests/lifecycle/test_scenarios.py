@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import timedelta
-from types import ModuleType
 
 import pytest
 
@@ -22,21 +19,6 @@ def _extra_characters(world, n: int) -> list[tuple[int, int]]:
         uid = world.players[i % 2]
         out.append((uid, characters.create_character(world.campaign, uid, sheet, clock=world.clock).id))
     return out
-
-
-def _before_the_next_transaction(monkeypatch, module: ModuleType, action: Callable[[], object]) -> None:
-    """Run `action` once, after the service's reads and just before its write transaction begins: what another
-    process committing in between looks like."""
-    real, pending = module.write_transaction, [action]
-
-    @contextmanager
-    def racing() -> Iterator[None]:
-        while pending:
-            pending.pop()()
-        with real():
-            yield
-
-    monkeypatch.setattr(module, "write_transaction", racing)
 
 
 def _statuses(scenario_id: int) -> dict[int, str]:
@@ -136,7 +118,7 @@ def test_the_lottery_fills_only_the_slots_nobody_holds(world) -> None:
     assert scenarios.lottery_order(log["seed"], log["applicants"])[: log["free_slots"]] == chosen
 
 
-def test_clearing_the_deadline_is_refused_while_applicants_wait(world, monkeypatch) -> None:
+def test_clearing_the_deadline_is_refused_while_applicants_wait(world, meanwhile) -> None:
     """Without a deadline no lottery would ever pick them: they would stay applied forever."""
     deadline = world.clock.now() + timedelta(hours=1)
     run = campaigns.create_scenario(
@@ -153,9 +135,7 @@ def test_clearing_the_deadline_is_refused_while_applicants_wait(world, monkeypat
     other = campaigns.create_scenario(
         world.campaign, "tama_river", slug="tama-h", slots=2, signup_deadline=deadline, clock=world.clock
     )
-    _before_the_next_transaction(
-        monkeypatch, scenarios, lambda: scenarios.join_scenario(other.id, c2, user_id=u2, clock=world.clock)
-    )
+    meanwhile(scenarios, lambda: scenarios.join_scenario(other.id, c2, user_id=u2, clock=world.clock))
     with pytest.raises(UserError, match="wait for the lottery"):
         scenarios.set_signup_deadline(other.id, None, clock=world.clock)
 
@@ -164,7 +144,7 @@ def test_clearing_the_deadline_is_refused_while_applicants_wait(world, monkeypat
     assert scenarios.close_signup(run.id, clock=world.clock) == [c1]
 
 
-def test_a_join_racing_the_close_of_the_signup_is_not_left_applied(world, monkeypatch) -> None:
+def test_a_join_racing_the_close_of_the_signup_is_not_left_applied(world, meanwhile) -> None:
     """A sign-up read as pending but closed before the join's transaction: the join goes first come, first served
     (an applicant created after the draw would wait for a lottery that never comes)."""
     deadline = world.clock.now() + timedelta(hours=1)
@@ -174,9 +154,7 @@ def test_a_join_racing_the_close_of_the_signup_is_not_left_applied(world, monkey
     (u1, c1), (u2, c2) = _extra_characters(world, 2)
     scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock)
     world.clock.advance(3599)  # the join reads a second before the deadline; the scheduler closes at it
-    _before_the_next_transaction(
-        monkeypatch, scenarios, lambda: scenarios.close_signup(run.id, clock=FixedClock(deadline))
-    )
+    meanwhile(scenarios, lambda: scenarios.close_signup(run.id, clock=FixedClock(deadline)))
     assert scenarios.join_scenario(run.id, c2, user_id=u2, clock=world.clock).status == "joined"
     assert _statuses(run.id) == {c1: "joined", c2: "joined"}
 
