@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbp.engine import BadInput, Problem, SeededDice, find_ruleset, ruleset_ids, seed_hash
-from pbp.engine.ruleset import Resolution, Ruleset
+from pbp.engine import SeededDice, find_ruleset, ruleset_named, seed_hash
+from pbp.engine.ruleset import Resolution
 
 FORMAT = "pbp-round-bundle/1"
 BUNDLE_KEYS = ("format", "round", "ruleset", "seed", "seed_hash", "encounter", "orders", "overrides", "events", "state")
@@ -43,14 +43,6 @@ def build_bundle(
         "events": events,
         "state": state,
     }
-
-
-def ruleset_named(value: Any, field: str = "ruleset", file: str | None = None) -> Ruleset:
-    """The registered ruleset `value` names; BadInput naming `field` (in `file`) and the known rulesets when it names
-    none or is not a string. Used wherever a ruleset comes from outside: a bundle, an encounter, `--ruleset`."""
-    if isinstance(value, str) and value in ruleset_ids():
-        return find_ruleset(value)
-    raise BadInput(Problem(field, f"unknown ruleset {value!r} (known: {', '.join(ruleset_ids())})", file))
 
 
 def run_engine(

@@ -9,10 +9,9 @@ from typing import Any
 import click
 
 from pbp.cli.files import read_text
-from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset
+from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset, ruleset_named
 from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL, roll_check
 from pbp.engine.odds import distribution, opposed, p_at_least
-from pbp.verify import ruleset_named
 
 
 def register(cli: click.Group) -> None:

@@ -7,7 +7,7 @@ options; outputs are plain data. The same inputs and dice give byte-identical ou
 
 from pbp.engine.dice import DiceSource, ScriptedDice, SeededDice, seed_hash
 from pbp.engine.errors import BadInput, DiceExhausted, EngineError, Problem
-from pbp.engine.ruleset import Resolution, Ruleset, find_ruleset, ruleset_ids
+from pbp.engine.ruleset import Resolution, Ruleset, find_ruleset, ruleset_ids, ruleset_named
 
 __all__ = [
     "BadInput",
@@ -21,5 +21,6 @@ __all__ = [
     "SeededDice",
     "find_ruleset",
     "ruleset_ids",
+    "ruleset_named",
     "seed_hash",
 ]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbp.engine.dice import DiceSource
-from pbp.engine.errors import Problem
+from pbp.engine.errors import BadInput, Problem
 
 
 @dataclass
@@ -96,3 +96,11 @@ def find_ruleset(ruleset_id: str) -> Ruleset:
         return reg[ruleset_id]
     except KeyError:
         raise KeyError(f"unknown ruleset {ruleset_id!r} (known: {', '.join(sorted(reg))})") from None
+
+
+def ruleset_named(value: Any, field: str = "ruleset", file: str | None = None) -> Ruleset:
+    """The registered ruleset `value` names; BadInput naming `field` (in `file`) and the known rulesets when it names
+    none or is not a string. Used wherever a ruleset comes from outside: a bundle, an encounter, `--ruleset`."""
+    if isinstance(value, str) and value in ruleset_ids():
+        return find_ruleset(value)
+    raise BadInput(Problem(field, f"unknown ruleset {value!r} (known: {', '.join(ruleset_ids())})", file))
