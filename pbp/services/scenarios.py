@@ -111,18 +111,22 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
             != 1
         ):
             return []
-        applicants = [
-            p.character_id
-            for p in Participation.select(Participation.character).where(
-                Participation.scenario == scenario_id, Participation.status == APPLIED
-            )
-        ]
+        signed = (
+            Participation.select(Participation.character, Character.alive)
+            .join(Character)
+            .where(Participation.scenario == scenario_id, Participation.status == APPLIED)
+            .order_by(Participation.id)
+            .tuples()
+        )
+        applicants, fallen = [], []  # R-GAUGE-7: a character who died since signing up takes no slot
+        for cid, alive in signed:
+            (applicants if alive else fallen).append(cid)
         # Only the slots nobody holds yet (characters may have joined before the GM set the deadline), and none once
         # a round is resolved (see `resolved_round`).
         free = 0 if resolved_round(scenario_id) is not None else max(scenario.slots - _count(scenario_id, JOINED), 0)
         seed = secrets.token_hex(32) if 0 < free < len(applicants) else None
         drawn = lottery_order(seed, applicants) if seed else applicants
-        chosen, rest = drawn[:free], drawn[free:]
+        chosen, rest = drawn[:free], drawn[free:] + fallen
         if seed:
             Scenario.update(lottery_seed=seed).where(Scenario.id == scenario_id).execute()
         for status, ids in ((JOINED, chosen), (WAITLISTED, rest)):
@@ -137,6 +141,7 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
             actor_id=actor_id,
             seed=seed,
             applicants=sorted(applicants),
+            dead=sorted(fallen),
             free_slots=free,
             joined=chosen,
         )

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from pbp.errors import UserError
-from pbp.models import AuditLog, Campaign, Participation, Scenario
+from pbp.models import AuditLog, Campaign, Character, Participation, Scenario
 from pbp.services import campaigns, characters, rounds, scenarios
 from pbp.services.clock import FixedClock
 
@@ -97,6 +97,26 @@ def test_the_scheduler_tick_closes_due_signups_and_resolves_due_rounds(world) ->
     assert report.signups_closed == [run.id]
     assert [(o.round_id, o.status) for o in report.rounds] == [(rid, "resolved")]
     assert schedule.tick(clock=world.clock) == schedule.TickReport([], [])
+
+
+@pytest.mark.rule("R-GAUGE-7")
+def test_a_character_who_died_since_signing_up_takes_no_slot(world) -> None:
+    run = campaigns.create_scenario(
+        world.campaign,
+        "tama_river",
+        slug="tama-dead",
+        slots=1,
+        signup_deadline=world.clock.now() + timedelta(hours=1),
+        clock=world.clock,
+    )
+    (u1, c1), (u2, c2) = _extra_characters(world, 2)
+    for uid, cid in ((u1, c1), (u2, c2)):
+        scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
+    Character.update(alive=False).where(Character.id == c1).execute()
+    world.clock.advance(3600)
+    assert scenarios.close_signup(run.id, clock=world.clock) == [c2]  # one living applicant, one slot: no lottery
+    assert _statuses(run.id) == {c1: "waitlisted", c2: "joined"}
+    assert AuditLog.get(AuditLog.action == "scenario.signup_closed").detail["dead"] == [c1]
 
 
 def test_the_lottery_fills_only_the_slots_nobody_holds(world) -> None:
