@@ -26,10 +26,10 @@ def _register() -> None:
         module.register(cli)
 
 
-def fail(message: str) -> None:
-    """Print one line per problem on stderr and exit 2 (the CLI's contract for bad input)."""
-    for line in message.splitlines() or [""]:
-        click.echo(f"pbp: {line}", err=True)
+def fail(*problems: str) -> None:
+    """Exit 2 with one line on stderr (the CLI's contract for bad input): several problems are joined by "; "."""
+    text = "; ".join(" ".join(p.split()) for p in problems if p.strip())
+    click.echo(f"pbp: {text}", err=True)
     sys.exit(2)
 
 
@@ -40,14 +40,17 @@ def main(argv: list[str] | None = None) -> None:
         cli.main(args=argv, prog_name="pbp", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+    except click.UsageError as e:  # a mistyped command line: click's message, on one line like any bad input
+        command = e.ctx.command_path if e.ctx else "pbp"
+        where = command.removeprefix("pbp").strip()
+        fail(f"{where + ': ' if where else ''}{e.format_message()} (see {command} --help)")
     except click.ClickException as e:
-        e.show()
-        sys.exit(2)
+        fail(e.format_message())
     except click.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(1)
     except BadInput as e:
-        fail("\n".join(str(p) for p in e.problems))
+        fail(*(str(p) for p in e.problems))
     except (EngineError, UserError) as e:
         fail(str(e))
     except BrokenPipeError:

@@ -94,7 +94,10 @@ def resolve(
     overrides: Any = []
     if overrides_file:
         doc = read_json(overrides_file, "the overrides")
-        overrides = doc.get("overrides") if isinstance(doc, dict) else doc
+        overrides = doc.get("overrides") if isinstance(doc, dict) else None
+        if not isinstance(overrides, list):  # a typo in the key must not drop the GM's overrides silently
+            wanted = 'must be a list: the file is {"overrides": [{"check": ..., "successes": ..., "reason": ...}]}'
+            raise BadInput(Problem("overrides", wanted, overrides_file))
     in_range(rounds, 1, MAX_ROUNDS, "--rounds")
     source = dice_source(seed, dice)
     rs = ruleset_named(encounter.get("ruleset", "pool") if isinstance(encounter, dict) else "pool", file=encounter_file)

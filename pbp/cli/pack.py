@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from pbp.engine.errors import BadInput
+from pbp.errors import UserError
 from pbp.packs import Pack, load_valid_pack, pack_dir
 
 #: The sections `validate` counts in its summary line, in the order they are listed.
@@ -32,8 +34,15 @@ def _load(folder: str) -> Pack:
 @pack.command("validate")
 @click.argument("folder", metavar="DIR")
 def validate(folder: str) -> None:
-    """Check a pack: `ok: ...` and exit 0, or one `file: key.path: reason` line per problem and exit 2."""
-    p = _load(folder)
+    """Check a pack: `ok: ...` and exit 0, or the report, one `file: key.path: reason` line per problem on stdout,
+    and exit 2 with one line on stderr."""
+    try:
+        p = _load(folder)
+    except BadInput as e:
+        for problem in e.problems:
+            click.echo(str(problem))
+        count = len(e.problems)
+        raise UserError(f"{folder}: {count} problem{'s' if count != 1 else ''} (listed on stdout)") from None
     counts = ", ".join(f"{len(p.data.get(key) or {})} {key}" for key in _COUNTED)
     click.echo(f"ok: {p.id} ({counts})")
 

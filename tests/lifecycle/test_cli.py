@@ -276,8 +276,7 @@ def test_numbers_out_of_range_are_refused_by_the_command_line(instance: Path) ->
     ):
         refused = pbp(*args)
         assert refused.returncode == 2, args
-        assert "Traceback" not in refused.stderr
-        assert f"Error: Invalid value for {where}: " in refused.stderr.splitlines()[-1], args
+        assert refused.stderr.count("\n") == 1 and f"Invalid value for {where}: " in refused.stderr, args
 
 
 def test_an_id_too_large_for_the_database_is_refused_by_the_command_line(instance: Path) -> None:
@@ -285,5 +284,4 @@ def test_an_id_too_large_for_the_database_is_refused_by_the_command_line(instanc
     for args in (("round", "open", huge), ("round", "create", huge, "--in", "60"), ("verify", huge)):
         refused = pbp(*args)
         assert refused.returncode == 2, args
-        assert "Traceback" not in refused.stderr
-        assert refused.stderr.splitlines()[-1].startswith("Error: Invalid value for "), args
+        assert refused.stderr.count("\n") == 1 and "Invalid value for " in refused.stderr, args

@@ -1,0 +1,73 @@
+"""The command line's contract for bad input (spec/engine-cli.md, "Commands"): exit 2 and ONE line on stderr
+naming what is wrong, never a traceback, whether the problem is in a file, in several places of it, or in the
+command line itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+VECTORS_ENCOUNTER = {
+    "ruleset": "pool",
+    "round": 1,
+    "units": [
+        {
+            "id": "aoi", "name": "葵", "side": "pc", "stats": {"肉体": 3, "感覚": 4}, "skills": {"射撃": 3},
+            "skill_stats": {"射撃": "感覚", "回避": "肉体"},
+            "injury": {"capacity": [10, 10, 10, 10, 1], "taken": [0, 0, 0, 0, 0]},
+            "weapons": [], "position": [0, 0],
+        },
+    ],
+}  # fmt: skip
+
+
+def pbp(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pbp", *args], capture_output=True, text=True, encoding="utf-8", cwd=cwd, timeout=120
+    )
+
+
+def one_line(r: subprocess.CompletedProcess) -> str:
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("pbp: "), r.stderr
+    return r.stderr
+
+
+def test_several_problems_in_one_file_are_one_line(tmp_path: Path) -> None:
+    bad = json.loads(json.dumps(VECTORS_ENCOUNTER))
+    bad["units"][0]["skills"]["射撃"] = 7
+    bad["units"][0]["stats"]["肉体"] = -1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad, ensure_ascii=False), encoding="utf-8")
+    line = one_line(pbp("engine", "resolve", str(path), "--seed", "x"))
+    assert "units[0].skills.射撃: 7 is outside 1..5" in line and "units[0].stats.肉体: -1" in line
+    assert line.count(f"{path}: ") == 2 and "; " in line
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["engine", "check", "--stat", "0", "--skill-level", "3", "--vs"], "engine check: No such option '--vs'"),
+        (["engine", "check", "--skill-level", "3", "--seed", "x"], "Missing option '--stat'"),
+        (["engine", "check", "--stat", "x", "--skill-level", "3", "--seed", "x"], "'x' is not a valid integer"),
+        (["engine", "resolve", "--seed", "x"], "Missing argument 'ENCOUNTER.json'"),
+        (["no-such-command"], "No such command 'no-such-command'"),
+    ],
+)
+def test_a_mistyped_command_line_is_one_line(args: list[str], said: str) -> None:
+    line = one_line(pbp(*args))
+    assert said in line and "--help" in line
+
+
+def test_an_overrides_file_without_overrides_is_bad_input(tmp_path: Path) -> None:
+    """A typo in the key must not silently drop the GM's overrides."""
+    encounter, overrides = tmp_path / "e.json", tmp_path / "o.json"
+    encounter.write_text(json.dumps(VECTORS_ENCOUNTER, ensure_ascii=False), encoding="utf-8")
+    for doc in ({"overide": [{"check": "r1-c1", "successes": 3}]}, {}, {"overrides": None}, []):
+        overrides.write_text(json.dumps(doc), encoding="utf-8")
+        line = one_line(pbp("engine", "resolve", str(encounter), "--seed", "x", "--overrides", str(overrides)))
+        assert f"{overrides}: overrides: " in line, line
