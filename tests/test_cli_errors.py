@@ -71,3 +71,8 @@ def test_an_overrides_file_without_overrides_is_bad_input(tmp_path: Path) -> Non
         overrides.write_text(json.dumps(doc), encoding="utf-8")
         line = one_line(pbp("engine", "resolve", str(encounter), "--seed", "x", "--overrides", str(overrides)))
         assert f"{overrides}: overrides: " in line, line
+
+
+def test_odds_with_need_and_an_opponent_is_refused_not_half_answered() -> None:
+    args = ["engine", "odds", "--stat", "4", "--skill-level", "3", "--need", "2", "--vs-stat", "3", "--vs-level", "3"]
+    assert "--need: an opposed check" in one_line(pbp(*args))

@@ -156,6 +156,8 @@ def odds(
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     if (vs_stat is None) != (vs_level is None):
         raise BadInput(Problem("--vs-stat/--vs-level", "an opposed check needs both --vs-stat and --vs-level"))
+    if vs_stat is not None and need is not None:  # the two answer different questions: never drop one silently
+        raise BadInput(Problem("--need", "an opposed check (--vs-stat/--vs-level) has no need: give one or the other"))
     if vs_stat is not None:
         in_range(vs_stat, 0, MAX_DICE, "--vs-stat")
         in_range(vs_level, MIN_LEVEL, MAX_LEVEL, "--vs-level")
