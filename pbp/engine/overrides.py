@@ -26,7 +26,8 @@ def validate_overrides(overrides: Any) -> list[Problem]:
             problems.append(Problem(f"{p}.check", f"must be a check id like 'r1-c2', got {cid!r}"))
         elif cid in seen:
             problems.append(Problem(f"{p}.check", f"check {cid!r} is overridden twice"))
-        seen.add(cid)
+        else:
+            seen.add(cid)
         n = o.get("successes")
         if not isinstance(n, int) or isinstance(n, bool):
             problems.append(Problem(f"{p}.successes", f"must be a whole number, got {n!r}"))

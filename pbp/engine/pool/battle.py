@@ -679,7 +679,9 @@ class Battle:
                     continue
                 kind = eff["kind"]
                 if kind in ("dice", "successes"):
-                    r.setdefault("modifiers", []).append({
+                    if r.get("modifiers") is None:  # absent or null in the input (both mean none)
+                        r["modifiers"] = []
+                    r["modifiers"].append({
                         "kind": kind, "value": eff["value"], "skills": eff.get("skills"),
                         "rounds_left": eff.get("rounds") or 1, "source": source,
                     })  # fmt: skip

@@ -5,6 +5,7 @@ Checking is separate from doing: `resolve` calls these first and trusts its inpu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -96,11 +97,13 @@ class Checker:
 
 
 def _is_num(v: Any) -> bool:
-    return type(v) is int or type(v) is float
+    """A whole or finite decimal number (Python's json reads NaN and Infinity, which no position or factor may be)."""
+    return type(v) is int or (type(v) is float and math.isfinite(v))
 
 
 def effective_skill_stats(unit: dict, pack_skill_stats: dict[str, str] | None) -> dict[str, str]:
-    """The unit's skill -> parent stat map; the pack fills what the unit omits (R-CHECK-4)."""
+    """The unit's skill -> parent stat map; the pack fills what the unit omits (R-CHECK-4). Validation has checked
+    that the unit's own map is an object of names (`_unit` merges only the well-formed part before reporting)."""
     merged = dict(pack_skill_stats or {})
     merged.update(unit.get("skill_stats") or {})
     return merged
@@ -121,26 +124,30 @@ def _gauge_ok(g: Any) -> bool:
     return True
 
 
-def _gauge(c: Checker, g: Any, parent: str, key: str) -> None:
-    """Report what breaks R-GAUGE-1 (`_gauge_ok` accepts a valid gauge at once: validation runs every resolve)."""
+def _gauge(c: Checker, g: Any, parent: str, key: str) -> bool:
+    """Report what breaks R-GAUGE-1 (`_gauge_ok` accepts a valid gauge at once: validation runs every resolve);
+    true when the gauge is well formed."""
     if _gauge_ok(g):
-        return
+        return True
     path = f"{parent}.{key}"
     if not c.is_dict(g, path):
-        return
+        return False
     cap, taken = g.get("capacity"), g.get("taken")
     for name, arr, lo in (("capacity", cap, 1), ("taken", taken, 0)):
         if not (isinstance(arr, list) and len(arr) == rules.STAGES):
             c.bad(f"{path}.{name}", f"must list {rules.STAGES} stages (R-GAUGE-1), got {arr!r}")
-            return
+            return False
         c.ints(arr, f"{path}.{name}", lo)
+    if not all(type(v) is int for v in cap + taken):
+        return False  # reported above; the checks below compare numbers
     for i, (t, k) in enumerate(zip(taken, cap, strict=True)):
-        if isinstance(t, int) and isinstance(k, int) and t > k:
+        if t > k:
             c.bad(f"{path}.taken[{i}]", f"{t} is more than the stage's capacity {k}")
     for i in range(1, rules.STAGES):
         if taken[i] and any(taken[j] < cap[j] for j in range(i)):
             c.bad(f"{path}.taken[{i}]", "holds damage while an earlier stage is not full (stages fill in order)")
-            return
+            return False
+    return False
 
 
 def _weapon_ok(w: Any, stats: dict) -> bool:
@@ -211,12 +218,13 @@ def check_effects(c: Checker, effects: Any, path: str) -> None:
             continue
         kind = e["kind"]
         if kind in ("dice", "successes", "restore"):
-            c.is_int(e.get("value"), f"{p}.value")
+            # restore removes damage: a negative value would fill a gauge past its capacities (R-GAUGE-1)
+            c.is_int(e.get("value"), f"{p}.value", 0 if kind == "restore" else None)
         if kind in ("dice", "successes"):
             if e.get("rounds") is not None:
                 c.is_int(e["rounds"], f"{p}.rounds", 1)
-            if e.get("skills") is not None and not c.is_list(e["skills"], f"{p}.skills"):
-                continue
+            if e.get("skills") is not None:
+                _names(c, e["skills"], f"{p}.skills")
         if kind in ("status", "cure"):
             c.is_str(e.get("id"), f"{p}.id")
         if kind == "restore":
@@ -230,6 +238,8 @@ def _each_unique(c: Checker, items: list, path: str, what: str, check: Callable[
     for i, item in enumerate(items):
         check(item, f"{path}[{i}]")
         key = item.get("id") if isinstance(item, dict) else None
+        if type(key) is not str:  # reported by `check`; a list id would not even hash
+            continue
         if key in seen:
             c.bad(f"{path}[{i}].id", f"{what} id {key!r} is used twice")
         seen.add(key)
@@ -251,11 +261,16 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
         stats = {}
     elif not _all_ints(stats.values(), 0):
         c.ints(stats, f"{path}.stats", 0)
-    skill_stats = effective_skill_stats(u, pack_skill_stats)
     own = u.get("skill_stats") or {}
+    if type(own) is not dict:
+        c.is_dict(own, f"{path}.skill_stats")
+        own = {}
     for skill, stat in own.items():  # the pack's map may name stats this unit never uses
-        if stat not in stats:
+        if type(stat) is not str or stat not in stats:
             c.bad(f"{path}.skill_stats.{skill}", f"parent stat {stat!r} is not among the unit's stats")
+    if own and not all(type(stat) is str for stat in own.values()):
+        own = {k: v for k, v in own.items() if type(v) is str}  # the rest is reported above
+    skill_stats = {**pack_skill_stats, **own} if pack_skill_stats else own  # effective_skill_stats, well-formed part
     skills = u.get("skills", {})
     if type(skills) is not dict:
         c.is_dict(skills, f"{path}.skills")
@@ -268,6 +283,9 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
             elif k not in own and skill_stats[k] not in stats:
                 c.bad(f"{path}.stats", f"has no {skill_stats[k]!r}, the parent stat of skill {k!r}")
     _gauge(c, u.get("injury"), path, "injury")
+    for flag in ("removed", "dead"):
+        if flag in u and type(u[flag]) is not bool:
+            c.bad(f"{path}.{flag}", f"must be true or false, got {u[flag]!r}")
     if u.get("move") is not None:
         c.key_int(u, "move", path, 0)
     ids: set[str] = set()  # weapon ids are unique across the unit's own and its vehicle's
@@ -304,6 +322,8 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
                     c.key_int(it, "dice", p)
                 if "successes" in it:
                     c.key_int(it, "successes", p)
+                if it.get("skills") is not None:  # R-CHECK-7: the skills the item is limited to
+                    _names(c, it["skills"], f"{p}.skills")
     statuses = u.get("statuses", [])
     if type(statuses) is not list:
         c.is_list(statuses, f"{path}.statuses")
@@ -313,7 +333,14 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
                 c.bad(f"{path}.statuses[{i}]", f"must be an object with a status id, got {s!r}")
             elif any(type(o) is dict and o.get("id") == s["id"] for o in statuses[:i]):
                 c.bad(f"{path}.statuses[{i}]", f"status {s['id']!r} is listed twice (statuses do not stack, R-FIX-6)")
-    for i, ab in enumerate(u.get("abilities") or []):
+            elif len(s) > 1:  # the counters cleanup advances (R-BS-1, R-BS-3, R-FIX-6, R-BS-4)
+                for key, lo in _STATUS_COUNTERS:
+                    if key in s:
+                        c.key_int(s, key, f"{path}.statuses[{i}]", lo)
+    abilities = u.get("abilities")
+    if abilities is not None and not c.is_list(abilities, f"{path}.abilities"):
+        abilities = None
+    for i, ab in enumerate(abilities or []):
         p = f"{path}.abilities[{i}]"
         if c.is_dict(ab, p):
             c.key_str(ab, "id", p)
@@ -321,11 +348,43 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
             if ab.get("uses") is not None:
                 c.key_int(ab, "uses", p, 0)
             check_effects(c, ab.get("effects", []), f"{p}.effects")
+    if u.get("modifiers") is not None:
+        _modifiers(c, u["modifiers"], f"{path}.modifiers")
     pos = u.get("position")
     if not (type(pos) is list and len(pos) == 2 and _is_num(pos[0]) and _is_num(pos[1])):
         c.point(pos, f"{path}.position")
     if u.get("engagement") is not None:
         c.key_str(u, "engagement", path)
+
+
+#: Status fields cleanup counts with, and their least value: stun's rounds, system_down's elapsed rounds, the round a
+#: lock-on beam fires in, and the duration of a status not in the table.
+_STATUS_COUNTERS = (("rounds_left", 0), ("elapsed", 0), ("fires_at_round", 1))
+
+
+def _names(c: Checker, value: Any, path: str) -> None:
+    """A list of non-empty strings (skill names)."""
+    if c.is_list(value, path) and not all(type(v) is str and v for v in value):
+        for i, v in enumerate(value):
+            c.is_str(v, f"{path}[{i}]")
+
+
+def _modifiers(c: Checker, mods: Any, path: str) -> None:
+    """Dice/success modifiers an ability or gimmick left on a unit (the state `resolve` returns carries them)."""
+    if not c.is_list(mods, path):
+        return
+    for i, m in enumerate(mods):
+        p = f"{path}[{i}]"
+        if not c.is_dict(m, p):
+            continue
+        c.key_one_of(m, "kind", ("dice", "successes"), p)
+        c.key_int(m, "value", p)
+        c.key_int(m, "rounds_left", p, 1)
+        c.key_str(m, "source", p)
+        if m.get("skills") is not None:
+            _names(c, m["skills"], f"{p}.skills")
+        elif "skills" not in m:
+            c.bad(f"{p}.skills", "is required: a list of skills or null (every skill)")
 
 
 def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
@@ -348,14 +407,19 @@ def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None =
         _each_unique(c, units, "units", "unit", lambda u, p: _unit(c, u, p, pack_skill_stats), set())
         if not c.problems:
             _engagements(c, units)
-    for i, t in enumerate(encounter.get("terrain") or []):
+    terrain, gimmicks = encounter.get("terrain"), encounter.get("gimmicks")
+    if terrain is not None and not c.is_list(terrain, "terrain"):
+        terrain = None
+    if gimmicks is not None and not c.is_list(gimmicks, "gimmicks"):
+        gimmicks = None
+    for i, t in enumerate(terrain or []):
         p = f"terrain[{i}]"
         if c.is_dict(t, p):
             c.rect(t.get("rect"), f"{p}.rect")
             r = t.get("rough", 1)
             if not (_is_num(r) and rules.MIN_ROUGH_FACTOR <= r <= 1):  # R-ROUGH-1: "down to 0.25"
                 c.bad(f"{p}.rough", f"must be a factor from {rules.MIN_ROUGH_FACTOR} to 1, got {r!r}")
-    for i, g in enumerate(encounter.get("gimmicks") or []):
+    for i, g in enumerate(gimmicks or []):
         p = f"gimmicks[{i}]"
         if c.is_dict(g, p):
             c.is_str(g.get("id"), f"{p}.id")
@@ -433,9 +497,9 @@ def _action(c: Checker, act: Any, path: str, kind: str, u: dict, units: dict, sk
             c.bad(f"{path}.targets", "must name at least one target unit")
         else:
             for i, tid in enumerate(targets):
-                if tid not in units:
+                if type(tid) is not str or tid not in units:
                     c.bad(f"{path}.targets[{i}]", f"unknown unit {tid!r}")
-            if len(set(targets)) != len(targets):
+            if all(type(tid) is str for tid in targets) and len(set(targets)) != len(targets):
                 c.bad(f"{path}.targets", "names a target twice")
             if w is not None and len(targets) > w.get("targets", 1):
                 c.bad(f"{path}.targets", f"weapon {w['id']!r} takes at most {w.get('targets', 1)} target(s)")
@@ -444,14 +508,18 @@ def _action(c: Checker, act: Any, path: str, kind: str, u: dict, units: dict, sk
     elif t == "ability":
         if _find(u.get("abilities") or [], "id", act.get("id")) is None:
             c.bad(f"{path}.id", f"unit {u['id']!r} has no ability {act.get('id')!r}")
-        if act.get("target") is not None and act["target"] not in units:
-            c.bad(f"{path}.target", f"unknown unit {act['target']!r}")
+        target = act.get("target")
+        if target is not None and (type(target) is not str or target not in units):
+            c.bad(f"{path}.target", f"unknown unit {target!r}")
     elif t == "check":
         if c.is_str(act.get("skill"), f"{path}.skill") and act["skill"] not in skill_stats:
             c.bad(f"{path}.skill", f"skill {act['skill']!r} has no parent stat")
         c.is_int(act.get("need"), f"{path}.need")
-    if act.get("item") is not None and act["item"] not in item_ids:
-        c.bad(f"{path}.item", f"unit {u['id']!r} has no item {act['item']!r}")
+        if act.get("label") is not None:
+            c.is_str(act["label"], f"{path}.label")
+    item = act.get("item")
+    if item is not None and (type(item) is not str or item not in item_ids):
+        c.bad(f"{path}.item", f"unit {u['id']!r} has no item {item!r}")
 
 
 def validate_orders(orders: Any, encounter: dict, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
@@ -466,7 +534,7 @@ def validate_orders(orders: Any, encounter: dict, pack_skill_stats: dict[str, st
         if not c.is_dict(o, p):
             continue
         uid = o.get("unit")
-        if uid not in units:
+        if type(uid) is not str or uid not in units:
             c.bad(f"{p}.unit", f"unknown unit {uid!r}")
             continue
         if uid in seen:
@@ -480,7 +548,10 @@ def validate_orders(orders: Any, encounter: dict, pack_skill_stats: dict[str, st
             c.one_of(o["damage_to"], rules.GAUGES, f"{p}.damage_to")
         if o.get("evade_item") is not None and _find(u.get("items") or [], "id", o["evade_item"]) is None:
             c.bad(f"{p}.evade_item", f"unit {uid!r} has no item {o['evade_item']!r}")
-        for j, ab in enumerate(o.get("setup") or []):
+        setup = o.get("setup")
+        if setup is not None and not c.is_list(setup, f"{p}.setup"):
+            setup = None
+        for j, ab in enumerate(setup or []):
             if _find(u.get("abilities") or [], "id", ab) is None:
                 c.bad(f"{p}.setup[{j}]", f"unit {uid!r} has no ability {ab!r}")
     return c.problems
