@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pool_builders import attack, check, encounter, enemy, move, on_foot, order, pc
+from pool_builders import attack, check, encounter, enemy, gauge, move, on_foot, order, pc, run
 
 from pbp.engine import BadInput, SeededDice, find_ruleset
 from pbp.engine.ruleset import Resolution
@@ -134,6 +134,36 @@ def test_modifiers_null_means_none() -> None:
     res = _resolve(enc, orders)
     focus = [m for m in res.state["units"][0]["modifiers"] if m["source"] == "focus"]
     assert focus == [] and any(e["type"] == "ability" and e["id"] == "focus" for e in res.events)
+
+
+# R-GAUGE-2/7: a full injury gauge means 死亡, and the dead are removed at once ----------------------------------------
+
+
+@pytest.mark.rule("R-GAUGE-7")
+@pytest.mark.parametrize("riding", [False, True])
+def test_r_gauge_2_a_full_injury_gauge_on_a_unit_still_in_battle_is_bad_input(riding: bool) -> None:
+    """Such a unit would have died the moment 死亡 was checked; on foot, an attack on it had no gauge to go to."""
+    u = pc(injury=gauge([10, 10, 10, 10, 1], [10, 10, 10, 10, 1]))
+    u = u if riding else on_foot(u)
+    with pytest.raises(BadInput) as err:
+        run(encounter(u, enemy(position=[50, 0])), [order("oni1", major=attack("spit", "aoi"))], [1, 1, 1, 6, 6, 6])
+    assert [p.path for p in err.value.problems] == ["units[0].injury.taken"]
+    assert "R-GAUGE-2" in str(err.value)
+
+
+@pytest.mark.rule("R-GAUGE-7")
+def test_r_gauge_2_the_dead_stay_in_the_state_and_it_resolves_again() -> None:
+    """A unit killed through its injury gauge leaves `dead` and `removed`; that state is valid input for the next
+    round (the full gauge is allowed on a removed unit), and the removed unit takes no part."""
+    u = on_foot(pc(stats_update={"感覚": 2}, injury=gauge([1, 1, 1, 1, 1], [1, 1, 0, 0, 0])))
+    orders = [order("oni1", major=attack("spit", "aoi"))]
+    first = run(encounter(u, enemy(position=[50, 0])), orders, [1, 6, 6, 6, 6, 6])
+    dead = first.unit("aoi")
+    assert dead["dead"] is True and dead["removed"] is True and dead["injury"]["taken"] == [1] * 5
+    again = run(first.state, [order("aoi", major=attack("pistol", "oni1"))], [])
+    assert again.one("initiative")["order"] == ["oni1"]
+    assert again.ev("attack") == [] and again.ev("damage") == []
+    assert again.unit("aoi")["injury"]["taken"] == [1] * 5
 
 
 # a safety net: any value anywhere gives a result or BadInput ---------------------------------------------------------

@@ -412,6 +412,9 @@ class Battle:
             gauge = self.damage_to(u)
             if not self.can_take(u, gauge):
                 gauge = "injury" if gauge == "damage" else "damage"
+        # Either way the gauge exists: only a full injury gauge sends damage to the vehicle's, and a unit whose injury
+        # gauge is full is dead and removed (R-GAUGE-2/7; `schema` rejects one still in battle, so a unit on foot
+        # always has its injury gauge to take damage in).
         g = u["vehicle"]["damage"] if gauge == "damage" else u["injury"]
         checked = fill(g, amount)
         self.emit(

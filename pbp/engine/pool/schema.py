@@ -282,7 +282,16 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
                 c.bad(f"{path}.skills.{k}", f"skill {k!r} has no parent stat (skill_stats or the pack)")
             elif k not in own and skill_stats[k] not in stats:
                 c.bad(f"{path}.stats", f"has no {skill_stats[k]!r}, the parent stat of skill {k!r}")
-    _gauge(c, u.get("injury"), path, "injury")
+    injury = u.get("injury")
+    if (
+        _gauge(c, injury, path, "injury")
+        and injury["taken"][rules.DEATH_STAGE] >= injury["capacity"][rules.DEATH_STAGE]
+        and not u.get("removed")
+    ):
+        # R-GAUGE-2/R-GAUGE-7: a character dies the moment 死亡 is checked and is removed at once, so a full injury
+        # gauge on a unit still in the battle is a state the rules never produce. Rejected here rather than
+        # resolved: attacked on foot, its damage would have no gauge left at all (R-DMG-2: only the injury gauge).
+        c.bad(f"{path}.injury.taken", "死亡 is checked (the gauge is full) but the unit is not removed (R-GAUGE-2/7)")
     for flag in ("removed", "dead"):
         if flag in u and type(u[flag]) is not bool:
             c.bad(f"{path}.{flag}", f"must be true or false, got {u[flag]!r}")
