@@ -7,7 +7,13 @@ from typing import Any
 
 from pbp.engine.errors import Problem
 
-CHECK_ID = re.compile(r"r[0-9]+-c[0-9]+")
+CHECK_ID = re.compile(r"r([0-9]+)-c([0-9]+)")
+
+
+def check_order(check_id: str) -> tuple[int, int, str]:
+    """Sort key of a (valid) check id: by round, then by n, as numbers (r1-c9 before r1-c10 before r2-c1)."""
+    m = CHECK_ID.fullmatch(check_id)
+    return (int(m[1]), int(m[2]), check_id) if m else (0, 0, check_id)
 
 
 def validate_overrides(overrides: Any) -> list[Problem]:

@@ -68,6 +68,14 @@ def test_r_gm_1_unused_overrides_reported() -> None:
     assert sorted(r.res.unused_overrides) == ["r1-c9", "r3-c1"]
 
 
+def test_r_gm_1_unused_overrides_in_roll_order_round_then_n_as_numbers() -> None:
+    """Sorted as text, r1-c10 came before r1-c9 and r10-c1 before r2-c1; given in a shuffled order on purpose."""
+    ids = ["r10-c1", "r1-c10", "r2-c1", "r1-c9", "r2-c10", "r1-c11"]
+    ov = [{"check": cid, "successes": 0, "reason": "never rolled"} for cid in ids]
+    r = run(encounter(pc(), enemy()), TWO_ATTACKS, DICE, overrides=ov)
+    assert r.res.unused_overrides == ["r1-c9", "r1-c10", "r1-c11", "r2-c1", "r2-c10", "r10-c1"]
+
+
 @pytest.mark.parametrize("reason", ["", "   ", None])
 def test_r_gm_1_override_without_reason_is_bad_input(reason) -> None:
     ov = [{"check": "r1-c1", "successes": 0}]

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbp.engine.dice import DiceSource
 from pbp.engine.errors import BadInput, Problem
-from pbp.engine.overrides import validate_overrides
+from pbp.engine.overrides import check_order, validate_overrides
 from pbp.engine.pool import schema, tactics
 from pbp.engine.pool.battle import Battle
 from pbp.engine.pool.events import EVENT_TYPES
@@ -95,7 +95,7 @@ class PoolRuleset:
         state = marshal.loads(marshal.dumps(encounter))
         battle = Battle(state, orders, dice, overrides or [], skill_stats)
         battle.run(rounds)
-        unused = sorted(set(battle.overrides) - battle.used_overrides)
+        unused = sorted(set(battle.overrides) - battle.used_overrides, key=check_order)  # the order they would roll in
         return Resolution(state=state, events=battle.events, unused_overrides=unused)
 
 
