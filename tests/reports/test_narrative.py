@@ -100,6 +100,25 @@ def test_every_event_type_has_three_phrasings(event_type, locale):
     assert len(seen) >= 3, seen
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_renewed_status_is_told_as_renewed_not_as_new(locale):
+    """The engine says a re-applied stun is `applied` with `renewed: true` (R-FIX-6); bundles stored before that say
+    `change: renewed`. Both are told with the renewal phrasings, which a first application never uses."""
+
+    def told(**fields) -> set[str]:
+        event = {"type": "status", "unit": "oni1", "id": "stun", "by": "aoi", **fields}
+        texts = set()
+        for n in range(40):
+            narrator = Narrator(bundle_of([event], seed=f"seed{n}"), prose={}, growth=None, locale=locale, pack={},
+                                strict=True)  # fmt: skip
+            texts.add(narrator._event(0, narrator.events[0]).strip())
+        return texts
+
+    renewed, legacy, first = told(change="applied", renewed=True), told(change="renewed"), told(change="applied")
+    assert len(renewed) >= 3 and renewed == legacy
+    assert renewed.isdisjoint(first)
+
+
 def test_an_event_it_cannot_tell_is_an_error_when_strict_and_a_marked_gap_otherwise():
     from pbp.reports import NarrativeError
 

@@ -138,6 +138,20 @@ def test_r_fix_6_stun_reapplied_restarts_three_rounds() -> None:
     assert r.ev("status", unit="aoi", id="stun", change="ended") == []
 
 
+def test_r_fix_6_stun_reapplied_is_applied_again_marked_renewed() -> None:
+    """The contract's `change` is applied|ended|fired: a renewal is `applied` with the optional `renewed: true`; a
+    first application carries no `renewed`."""
+    e = enemy(vehicle_update={"weapons": [spit(inflicts="stun")]})
+    r = run(encounter(pc(statuses=[{"id": "stun", "rounds_left": 1}]), e), [order("oni1", major=attack("spit", "aoi"))],
+            [1, 1, 6, 6, 6])  # fmt: skip
+    assert r.one("status", unit="aoi", id="stun") == {
+        "type": "status", "round": 1, "unit": "aoi", "id": "stun", "change": "applied", "by": "oni1", "renewed": True,
+    }  # fmt: skip
+    first = run(encounter(pc(), e), [order("oni1", major=attack("spit", "aoi"))], [1, 6, 6, 6, 6, 6])
+    assert "renewed" not in first.one("status", unit="aoi", id="stun", change="applied")
+    assert {ev["change"] for ev in r.ev("status") + first.ev("status")} <= {"applied", "ended", "fired"}
+
+
 def test_r_bs_4_status_from_weapon_inflicts_only_on_hit() -> None:
     e = enemy(vehicle_update={"weapons": [spit(inflicts="stun")]})
     r = run(encounter(pc(), e), [order("oni1", major=attack("spit", "aoi"))], [6, 6, 6, 6, 6, 6])

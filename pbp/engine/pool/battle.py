@@ -449,9 +449,9 @@ class Battle:
             return
         existing = _status(u, sid)
         if existing is not None:  # R-FIX-6: no stacking; stun restarts its 3 rounds
-            if sid == "stun":
+            if sid == "stun":  # applied again: the contract's `change` values stay applied|ended|fired
                 existing["rounds_left"] = rules.STUN_ROUNDS
-                self.emit("status", unit=u["id"], id=sid, change="renewed", by=by)
+                self.emit("status", unit=u["id"], id=sid, change="applied", by=by, renewed=True)
             return
         s: dict[str, Any] = {"id": sid}
         if sid == "stun":

@@ -23,7 +23,8 @@ EVENT_TYPES: dict[str, str] = {
     "damage": "damage dealt to a gauge: `unit`, `gauge` (injury|damage), `amount` (after R-DMG-3's +6, before "
     "capacity), `checked` (stage indexes newly checked), `taken` (the gauge after), `source` "
     "(attack|heat|lock_on), `by` (attacker id or null), `redirected` (true when R-DMG-3's +6 applied)",
-    "status": "a bad status changed: `unit`, `id`, `change` (applied|ended|fired|renewed), `by` (unit id or null); "
+    "status": "a bad status changed: `unit`, `id`, `change` (applied|ended|fired), `by` (unit id or null); "
+    "optional `renewed` (true on `applied` when the unit already had it: stun restarts its 3 rounds, R-FIX-6); "
     "arm_damage carries `unequipped` (weapon ids moved to spare)",
     "check": "a rolled check outside an attack: `unit`, `skill`, `purpose` (scene|recover), `check` (id or null when "
     "nothing was rolled), `dice`, `successes`, `need`, `success`, `detail`, optional `item`, optional `overrides`",
