@@ -119,6 +119,38 @@ def test_a_renewed_status_is_told_as_renewed_not_as_new(locale):
     assert renewed.isdisjoint(first)
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_heat_is_told_and_its_skipped_attacks_log_no_rolls(locale):
+    """Both demo PCs attack in round 1 under heat: each attack is skipped (the engine's event carries the attack
+    fields with nothing rolled), heat fires, deals its damage and ends. The story tells it all (strict), and the
+    dice log lists the skipped attacks without a roll."""
+    from pbp.engine import SeededDice
+    from pbp.engine.pool.pack import encounter_for_scenario
+    from pbp.engine.pool.tactics import default_orders
+    from pbp.packs import demo_pack
+    from pbp.reports.dicelog import dice_log
+    from pbp.reports.narrative import Names
+
+    pack = demo_pack().data
+    encounter = encounter_for_scenario(pack, "tama_river", list(pack["characters"].items()))
+    for unit in encounter["units"]:
+        if unit["side"] == "pc":
+            unit["statuses"] = [{"id": "heat"}]
+    orders = default_orders(encounter, {"orders": []}, sides=("pc", "enemy"))
+    result = find_ruleset("pool").resolve(encounter, orders, SeededDice("heat"), pack=pack)
+    skipped = [e for e in result.events if e["type"] == "attack" and e.get("skipped") == "heat"]
+    assert {e["attacker"] for e in skipped} == {"aoi", "makoto"}
+    assert len([e for e in result.events if e["type"] == "status" and e["change"] == "fired"]) == 2
+    bundle = {**demo_bundles()[0], "encounter": encounter, "orders": orders, "events": result.events,
+              "state": result.state}  # fmt: skip
+    story = draft_report(bundle, prose=PROSE, locale=locale, pack=pack, strict=True)
+    assert "GMへ" not in story
+    names = Names(locale, pack, {u["id"]: u for u in result.state["units"]})
+    logged = {line.index: line for line in dice_log(result.events, names)}
+    for e in skipped:
+        assert logged[result.events.index(e)].rolls == []
+
+
 def test_an_event_it_cannot_tell_is_an_error_when_strict_and_a_marked_gap_otherwise():
     from pbp.reports import NarrativeError
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pool_builders import attack, check, claw, encounter, enemy, gauge, move, on_foot, order, pc, rifle, run, spit
 
 
@@ -74,6 +75,53 @@ def test_r_bs_3_heat_skips_attack_no_dice_no_ammo_10_damage() -> None:
     assert r.ev("status", unit="aoi", id="heat", change="ended")
     assert r.status("aoi", "heat") is None
     assert r.unit("oni1")["vehicle"]["damage"]["taken"] == [0] * 5
+
+
+def test_r_bs_3_heat_skipped_attack_event_is_an_attack_that_rolled_nothing() -> None:
+    """Contract: `attack` events carry the attack fields, with `skipped: "heat"` when heat fired. Nothing was rolled:
+    no check ids (none is counted), no dice, 0 successes, no hit, no damage."""
+    u = pc(statuses=[{"id": "heat"}])
+    r = run(encounter(u, enemy()), [order("aoi", major=attack("rifle", "oni1"))], [])
+    a = r.one("attack", attacker="aoi")
+    assert a == {
+        "type": "attack", "round": 1, "attacker": "aoi", "target": "oni1", "targets": ["oni1"], "weapon": "rifle",
+        "skill": "射撃", "skipped": "heat", "attack_check": None, "attack_dice": [], "attack_successes": 0,
+        "attack_detail": None, "evade_check": None, "evade_dice": [], "evade_successes": 0, "evade_detail": None,
+        "hit": False, "margin": 0, "damage": 0,
+    }  # fmt: skip
+
+
+@pytest.mark.rule("R-FIX-4")
+def test_r_bs_3_heat_fires_like_a_lock_on_beam_then_deals_then_ends() -> None:
+    """The status event says heat `fired` (a contract `change` value) as the attack is skipped, before its damage,
+    as a lock-on beam's `fired` comes before its 30; then heat ends after that damage (R-BS table)."""
+    u = pc(statuses=[{"id": "heat"}])
+    r = run(encounter(u, enemy()), [order("aoi", major=attack("rifle", "oni1"))], [6] * 6)
+    kinds = [
+        (e["type"], e.get("change") or e.get("source")) for e in r.events if e.get("unit", e.get("attacker")) == "aoi"
+    ]
+    assert kinds == [("attack", None), ("status", "fired"), ("damage", "heat"), ("status", "ended")]
+    assert r.one("status", unit="aoi", id="heat", change="fired")["by"] is None
+    assert r.dice_used == 0
+
+
+@pytest.mark.rule("R-GM-1")
+def test_r_bs_3_heat_skipped_attack_takes_no_check_id() -> None:
+    """Spec: a check that rolls nothing has no id and is not counted; the next attack's checks are r1-c1 and r1-c2."""
+    u = pc(statuses=[{"id": "heat"}])
+    orders = [order("aoi", major=attack("rifle", "oni1")), order("oni1", major=attack("spit", "aoi"))]
+    r = run(encounter(u, enemy()), orders, [1, 6, 6, 6, 6, 6])
+    assert r.index("attack", attacker="aoi") < r.index("attack", attacker="oni1")
+    b = r.one("attack", attacker="oni1")
+    assert (b["attack_check"], b["evade_check"]) == ("r1-c1", "r1-c2")
+
+
+def test_r_fix_4_heat_that_kills_fires_and_does_not_end() -> None:
+    u = on_foot(pc(statuses=[{"id": "heat"}], injury=gauge([1] * 5)))
+    r = run(encounter(u, enemy(position=[50, 0])), [order("aoi", major=attack("pistol", "oni1"))], [])
+    types = [e["type"] for e in r.events if e["type"] not in ("initiative", "cleanup")]
+    assert types == ["attack", "status", "damage", "death", "removed"]
+    assert r.one("status", unit="aoi")["change"] == "fired"
 
 
 def test_r_fix_4_heat_stays_when_attack_refused_for_range() -> None:

@@ -335,10 +335,16 @@ class Battle:
         skill = w["skill"]
         item = self.usable_item(u, act["item"], skill) if act.get("item") else None
         if statuses and _status(u, "heat"):  # R-FIX-4: heat fires only when the attack would otherwise go ahead
+            # R-BS table: the attack check is skipped, so the attack event carries what is true of an attack that
+            # rolled nothing: no check ids, no dice, 0 successes, no hit. Then heat fires like a lock-on beam
+            # (R-FIX-4 likens the two): `fired`, its 10 damage, and it ends after that damage.
             self.emit(
                 "attack", attacker=u["id"], target=targets[0]["id"], targets=[t["id"] for t in targets],
-                weapon=w["id"], skill=skill, skipped="heat", hit=False, damage=0,
+                weapon=w["id"], skill=skill, skipped="heat", attack_check=None, attack_dice=[], attack_successes=0,
+                attack_detail=None, evade_check=None, evade_dice=[], evade_successes=0, evade_detail=None, hit=False,
+                margin=0, damage=0,
             )  # fmt: skip
+            self.emit("status", unit=u["id"], id="heat", change="fired", by=None)
             self.deal(u, rules.HEAT_DAMAGE, None, "heat", None)  # R-BS-3: no ammo spent
             if not u.get("removed"):
                 self.end_status(u, "heat")

@@ -19,11 +19,13 @@ EVENT_TYPES: dict[str, str] = {
     "attack": "one attack against one target: `attacker`, `target`, `weapon`, `skill`, `attack_check` (id), "
     "`attack_dice`, `attack_successes`, `attack_detail`, `evade_check` (id or null), `evade_dice`, "
     "`evade_successes`, `evade_detail`, `hit`, `margin`, `damage` (before R-DMG-3); optional `skipped` "
-    "('heat': no roll), optional `overrides` [{check, was, now, reason}]",
+    "('heat': nothing rolled, so check ids and details null, dice [], successes 0, hit false, margin and damage 0; "
+    "it also names every target in `targets`), optional `overrides` [{check, was, now, reason}]",
     "damage": "damage dealt to a gauge: `unit`, `gauge` (injury|damage), `amount` (after R-DMG-3's +6, before "
     "capacity), `checked` (stage indexes newly checked), `taken` (the gauge after), `source` "
     "(attack|heat|lock_on), `by` (attacker id or null), `redirected` (true when R-DMG-3's +6 applied)",
-    "status": "a bad status changed: `unit`, `id`, `change` (applied|ended|fired), `by` (unit id or null); "
+    "status": "a bad status changed: `unit`, `id`, `change` (applied|ended|fired: a lock-on beam at cleanup, heat "
+    "when its unit attacks), `by` (unit id or null); "
     "optional `renewed` (true on `applied` when the unit already had it: stun restarts its 3 rounds, R-FIX-6); "
     "arm_damage carries `unequipped` (weapon ids moved to spare)",
     "check": "a rolled check outside an attack: `unit`, `skill`, `purpose` (scene|recover), `check` (id or null when "
