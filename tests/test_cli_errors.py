@@ -76,3 +76,38 @@ def test_an_overrides_file_without_overrides_is_bad_input(tmp_path: Path) -> Non
 def test_odds_with_need_and_an_opponent_is_refused_not_half_answered() -> None:
     args = ["engine", "odds", "--stat", "4", "--skill-level", "3", "--need", "2", "--vs-stat", "3", "--vs-level", "3"]
     assert "--need: an opposed check" in one_line(pbp(*args))
+
+
+def _battle(tmp_path: Path, **aoi: object) -> tuple[Path, Path]:
+    """葵 with a rifle and 鬼一 300 m away; `aoi` replaces fields of 葵."""
+    rifle = {"id": "rifle", "skill": "射撃", "damage": 8, "ammo": 6, "ammo_max": 6, "range": [0, 1000], "slot": "arm"}
+    aoi_unit = {**VECTORS_ENCOUNTER["units"][0], "weapons": [rifle], **aoi}
+    oni = {**VECTORS_ENCOUNTER["units"][0], "id": "oni1", "name": "鬼一", "side": "enemy", "position": [300, 0]}
+    encounter, orders = tmp_path / "e.json", tmp_path / "o.json"
+    encounter.write_text(json.dumps({**VECTORS_ENCOUNTER, "units": [aoi_unit, oni]}, ensure_ascii=False), "utf-8")
+    order = {"unit": "aoi", "minor": None, "major": {"type": "attack", "weapon": "rifle", "targets": ["oni1"]}}
+    orders.write_text(json.dumps({"orders": [order]}), encoding="utf-8")
+    return encounter, orders
+
+
+def test_a_pool_beyond_any_game_in_an_encounter_is_refused_at_once(tmp_path: Path) -> None:
+    """A stat of 10**9 would roll for minutes: the check that would roll it is bad input instead."""
+    encounter, orders = _battle(tmp_path, stats={"肉体": 3, "感覚": 10**9})
+    assert "r1-c1: a pool of 1000000000 dice is beyond any game" in one_line(
+        pbp("engine", "resolve", str(encounter), "--orders", str(orders), "--seed", "x")
+    )
+
+
+def test_nan_is_not_json(tmp_path: Path) -> None:
+    encounter, _orders = _battle(tmp_path)
+    encounter.write_text(encounter.read_text("utf-8").replace("[300, 0]", "[NaN, 0]"), "utf-8")
+    line = one_line(pbp("engine", "resolve", str(encounter), "--seed", "x"))
+    assert "not valid JSON: NaN is not a JSON number" in line
+
+
+def test_a_dead_unit_still_in_the_battle_is_bad_input(tmp_path: Path) -> None:
+    """R-GAUGE-7: the dead are removed at once; a dead unit that is not removed would go on acting."""
+    encounter, orders = _battle(tmp_path, dead=True)
+    assert "units[0].removed: a dead unit is removed" in one_line(
+        pbp("engine", "resolve", str(encounter), "--orders", str(orders), "--seed", "x")
+    )

@@ -10,7 +10,7 @@ import click
 
 from pbp.cli.files import read_text
 from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset, ruleset_named
-from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL, roll_check
+from pbp.engine.checks import MAX_LEVEL, MAX_POOL, MIN_LEVEL, roll_check
 from pbp.engine.odds import distribution, opposed, p_at_least
 
 
@@ -27,9 +27,16 @@ def read_json(path: str, what: str) -> Any:
     """Parse a JSON file; any failure is bad input naming the file."""
     text = read_text(path, what)
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except json.JSONDecodeError as e:
         raise BadInput(Problem("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", path)) from None
+    except ValueError as e:  # NaN, Infinity
+        raise BadInput(Problem("", f"not valid JSON: {e}", path)) from None
+
+
+def _not_json(name: str) -> None:
+    """NaN and Infinity are not JSON (Python's parser accepts them): refused like any other malformed text."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def parse_dice(text: str) -> list[int]:
@@ -52,9 +59,7 @@ def emit(obj: dict) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
 
 
-#: The most dice one command line check may roll, and the most rounds one resolve may play: far beyond any game,
-#: small enough that a mistyped number answers at once instead of rolling for minutes.
-MAX_DICE = 200
+#: The most rounds one resolve may play: far beyond any game, small enough that a mistyped number answers at once.
 MAX_ROUNDS = 100
 
 
@@ -132,8 +137,8 @@ def check(
 ) -> None:  # fmt: skip
     """Roll one success-count check (R-CHECK-1/2)."""
     ruleset_named(ruleset, "--ruleset")
-    in_range(stat, 0, MAX_DICE, "--stat")
-    in_range(dice_bonus, -MAX_DICE, MAX_DICE, "--dice-bonus")
+    in_range(stat, 0, MAX_POOL, "--stat")
+    in_range(dice_bonus, -MAX_POOL, MAX_POOL, "--dice-bonus")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     source = dice_source(seed, dice)
     result = roll_check(source, max(0, stat + dice_bonus), skill_level, success_bonus=success_bonus, need=need)
@@ -152,14 +157,14 @@ def odds(
 ) -> None:
     """Exact probabilities of a check (never sampled)."""
     ruleset_named(ruleset, "--ruleset")
-    in_range(stat, 0, MAX_DICE, "--stat")
+    in_range(stat, 0, MAX_POOL, "--stat")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     if (vs_stat is None) != (vs_level is None):
         raise BadInput(Problem("--vs-stat/--vs-level", "an opposed check needs both --vs-stat and --vs-level"))
     if vs_stat is not None and need is not None:  # the two answer different questions: never drop one silently
         raise BadInput(Problem("--need", "an opposed check (--vs-stat/--vs-level) has no need: give one or the other"))
     if vs_stat is not None:
-        in_range(vs_stat, 0, MAX_DICE, "--vs-stat")
+        in_range(vs_stat, 0, MAX_POOL, "--vs-stat")
         in_range(vs_level, MIN_LEVEL, MAX_LEVEL, "--vs-level")
         p_hit, margin = opposed(stat, skill_level, vs_stat, vs_level)
         emit({"p_hit": float(p_hit), "expected_margin_given_hit": float(margin)})

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from pbp.engine.dice import DiceSource
 
 MIN_LEVEL, MAX_LEVEL = 1, 5  # R-CHECK-3
+#: Not the seed's: a bound far beyond any game's pool, so that a mistyped number (a stat of 10**9) is bad input at
+#: once instead of a roll that takes minutes.
+MAX_POOL = 200
 
 
 def count_successes(dice: list[int], level: int) -> int:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pbp.engine.checks import count_successes
+from pbp.engine.checks import MAX_POOL, count_successes
 from pbp.engine.dice import DiceSource
+from pbp.engine.errors import BadInput, Problem
 from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.geometry import distance, movement, rough_factor
 from pbp.engine.pool.schema import effective_skill_stats
@@ -184,6 +185,8 @@ class Battle:
         """Roll one check: its stable id (r{round}-c{n}), dice, final successes and any GM override (R-GM-1)."""
         self.n_checks += 1
         cid = f"r{self.round}-c{self.n_checks}"
+        if n > MAX_POOL:
+            raise BadInput(Problem(cid, f"a pool of {n} dice is beyond any game (at most {MAX_POOL})"))
         dice = self.dice.roll(n) if n > 0 else []
         succ = count_successes(dice, level) + bonus
         if self.options["clamp_successes"] and succ < 0:

@@ -295,6 +295,8 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
     for flag in ("removed", "dead"):
         if flag in u and type(u[flag]) is not bool:
             c.bad(f"{path}.{flag}", f"must be true or false, got {u[flag]!r}")
+    if u.get("dead") is True and not u.get("removed"):  # R-GAUGE-7: the dead leave the battle at once
+        c.bad(f"{path}.removed", "a dead unit is removed (R-GAUGE-7): it cannot stay in the battle")
     if u.get("move") is not None:
         c.key_int(u, "move", path, 0)
     ids: set[str] = set()  # weapon ids are unique across the unit's own and its vehicle's
