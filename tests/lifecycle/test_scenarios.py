@@ -21,6 +21,14 @@ def _extra_characters(world, n: int) -> list[tuple[int, int]]:
     return out
 
 
+def _signup_run(world, slug: str, *, slots: int, ahead: timedelta) -> Scenario:
+    """A run of the battle whose sign-up closes `ahead` from now (over-subscribed: a lottery then)."""
+    deadline = world.clock.now() + ahead
+    return campaigns.create_scenario(
+        world.campaign, "tama_river", slug=slug, slots=slots, signup_deadline=deadline, clock=world.clock
+    )
+
+
 def _statuses(scenario_id: int) -> dict[int, str]:
     return {p.character_id: p.status for p in Participation.select().where(Participation.scenario == scenario_id)}
 
@@ -63,14 +71,7 @@ def test_an_oversubscribed_signup_is_decided_by_a_logged_seeded_lottery(world) -
 
 
 def test_a_signup_that_fits_needs_no_lottery(world) -> None:
-    run = campaigns.create_scenario(
-        world.campaign,
-        "tama_river",
-        slug="tama-d",
-        slots=3,
-        signup_deadline=world.clock.now() + timedelta(hours=1),
-        clock=world.clock,
-    )
+    run = _signup_run(world, "tama-d", slots=3, ahead=timedelta(hours=1))
     for uid, cid in _extra_characters(world, 2):
         scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
     world.clock.advance(3600)
@@ -81,14 +82,7 @@ def test_a_signup_that_fits_needs_no_lottery(world) -> None:
 def test_the_scheduler_tick_closes_due_signups_and_resolves_due_rounds(world) -> None:
     from pbp.services import schedule
 
-    run = campaigns.create_scenario(
-        world.campaign,
-        "tama_river",
-        slug="tama-e",
-        slots=1,
-        signup_deadline=world.clock.now() + timedelta(minutes=30),
-        clock=world.clock,
-    )
+    run = _signup_run(world, "tama-e", slots=1, ahead=timedelta(minutes=30))
     for uid, cid in _extra_characters(world, 2):
         scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
     rid = world.new_round(deadline_in=3600)
@@ -101,14 +95,7 @@ def test_the_scheduler_tick_closes_due_signups_and_resolves_due_rounds(world) ->
 
 @pytest.mark.rule("R-GAUGE-7")
 def test_a_character_who_died_since_signing_up_takes_no_slot(world) -> None:
-    run = campaigns.create_scenario(
-        world.campaign,
-        "tama_river",
-        slug="tama-dead",
-        slots=1,
-        signup_deadline=world.clock.now() + timedelta(hours=1),
-        clock=world.clock,
-    )
+    run = _signup_run(world, "tama-dead", slots=1, ahead=timedelta(hours=1))
     (u1, c1), (u2, c2) = _extra_characters(world, 2)
     for uid, cid in ((u1, c1), (u2, c2)):
         scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
