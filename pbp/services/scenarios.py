@@ -30,19 +30,19 @@ def lottery_order(seed: str, character_ids: list[int]) -> list[int]:
 def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Participation:
     """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise, and never
     once a round of the scenario is resolved (see `resolved_round`)."""
-    scenario = get_or_fail(Scenario, scenario_id, "scenario")
-    character = get_or_fail(Character, character_id, "character")
-    if character.owner_id != user_id:
-        raise UserError(f"character {character_id} is not yours")
-    if character.campaign_id != scenario.campaign_id:
-        raise UserError(f"{character.name} belongs to another campaign")
-    if not character.alive:
-        raise UserError(f"{character.name} is dead")
+    get_or_fail(Scenario, scenario_id, "scenario")
     now = to_db(clock.now())
     with write_transaction():
-        # The scenario as it is now, locked: a sign-up closed, a deadline changed or a slot taken since the read above
-        # would otherwise strand an applicant after the lottery or overfill the slots.
+        # The scenario and the character as they are now, the scenario locked: a sign-up closed, a deadline changed,
+        # a slot taken or a death since a read outside would strand an applicant or overfill the slots.
         scenario = _locked(scenario_id)
+        character = get_or_fail(Character, character_id, "character")
+        if character.owner_id != user_id:
+            raise UserError(f"character {character_id} is not yours")
+        if character.campaign_id != scenario.campaign_id:
+            raise UserError(f"{character.name} belongs to another campaign")
+        if not character.alive:
+            raise UserError(f"{character.name} is dead")
         already = UserError(f"{character.name} has already signed up for {scenario.title}")
         if signup_of(scenario_id, character_id) is not None:
             raise already
