@@ -79,7 +79,12 @@ def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, cl
     character, campaign = _own_character(character_id, user_id)
     changed = [k for k in GROWTH_KEYS if sheet.get(k) != character.sheet.get(k)]
     if changed:
-        raise UserError(f"{changed[0]} change only through a growth request (成長申請) or the GM", changed[0])
+        key = changed[0]
+        raise UserError(
+            f"{key} change only through a growth request (成長申請) or the GM: the sheet sent has {sheet.get(key)!r}, "
+            f"the character {character.sheet.get(key)!r} (reload the sheet if it changed meanwhile)",
+            key,
+        )
     with write_transaction():
         current = _current(character_id).sheet
         # The growth parts as they are now: a grant or growth request committed since the read above stays.

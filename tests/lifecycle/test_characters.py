@@ -52,6 +52,15 @@ def test_gear_may_be_swapped_but_skills_change_only_by_growth(world) -> None:
         characters.edit_character(cid, world.players[1], swapped, clock=world.clock)
 
 
+def test_a_sheet_from_before_a_grant_is_refused_saying_why(world) -> None:
+    """A player's form read before the GM's grant: the refusal names both values and says to reload."""
+    cid, uid = world.characters[0], world.players[0]
+    stale = Character.get_by_id(cid).sheet
+    characters.grant_growth_points(cid, 3, reason="a fine round", clock=world.clock)
+    with pytest.raises(UserError, match=r"growth_points .* the sheet sent has 0, the character 3 \(reload"):
+        characters.edit_character(cid, uid, {**stale, "items": ["charm"]}, clock=world.clock)
+
+
 @pytest.mark.rule("R-CHECK-3")
 def test_a_growth_request_spends_growth_points(world) -> None:
     cid, uid = world.characters[0], world.players[0]
