@@ -122,14 +122,12 @@ class Names:
         return key
 
     def gimmick(self, gid: str) -> str:
-        """A gimmick's name from the round's scenario (or, when it is not known, from whichever scenario defines
-        it); only gimmicks that fired are asked, so no unused scenario's text is read."""
-        scenarios = self.pack.get("scenarios", {})
-        own = scenarios.get(self.scenario) if self.scenario else None
-        for scenario in [own] if isinstance(own, dict) else scenarios.values():
-            for g in scenario.get("gimmicks", []) if isinstance(scenario, dict) else []:
-                if isinstance(g, dict) and g.get("id") == gid:
-                    return str(g.get(self.locale) or g.get("ja") or gid)
+        """A gimmick's name from the round's own pack scenario, else its id: another scenario's text is never read
+        (one nobody has played yet is a GM secret)."""
+        own = self.pack.get("scenarios", {}).get(self.scenario) if self.scenario else None
+        for g in own.get("gimmicks", []) if isinstance(own, dict) else []:
+            if isinstance(g, dict) and g.get("id") == gid:
+                return str(g.get(self.locale) or g.get("ja") or gid)
         return gid
 
     def unit(self, uid: str | None) -> str:
@@ -209,7 +207,8 @@ class Narrator:
         self.prose = prose or {}
         self.strict = strict
         self.growth = growth or {}
-        self.names = Names(locale, pack or {}, {**self.before, **self.after}, self.round.get("scenario"))
+        scenario = self.round.get("pack_scenario") or self.round.get("scenario")  # bundles before pack_scenario
+        self.names = Names(locale, pack or {}, {**self.before, **self.after}, scenario)
         self.used: set[str] = set()
         self.shapes: set[str] = set()
         self.worn: set[str] = set()  # templates whose every phrasing's shape this report has used

@@ -353,6 +353,7 @@ def round_info(rnd: Round, scenario: Scenario) -> dict[str, Any]:
         "id": rnd.id,
         "number": rnd.number,
         "scenario": scenario.slug,
+        "pack_scenario": scenario.pack_scenario,  # the pack's key: names of its gimmicks (a run may have its own slug)
         "scenario_title": scenario.title,
         "campaign": scenario.campaign.slug,
         "deadline": iso_utc(rnd.deadline),

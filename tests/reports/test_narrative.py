@@ -292,3 +292,23 @@ def test_players_lines_are_framed_differently_in_one_report(locale):
             assert len(said) == 1, (seed, said)
             frames.append(said[0].replace(line, "…").replace(units[uid == "mako"]["name"], "X"))
         assert frames[0] != frames[1], (seed, frames)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_gimmick_is_named_from_the_rounds_own_scenario_only(locale):
+    """A run of a pack scenario under its own slug names its gimmicks from that pack scenario, and a name another
+    scenario gives the same gimmick id (a scenario nobody has played: a GM secret) is never printed."""
+    fog = {"id": "river_fog", "timing": "setup", "effects": []}
+    pack = {
+        "scenarios": {
+            "secret_op": {"gimmicks": [{**fog, "ja": "秘密の毒霧", "en": "SECRET poison fog"}]},
+            "tama_river": {"gimmicks": [{**fog, "ja": "川霧", "en": "river fog"}]},
+        }
+    }
+    events = [{"type": "gimmick", **SAMPLES["gimmick"]}]
+    for scenario, shown in (({"scenario": "tama2", "pack_scenario": "tama_river"}, True), ({"scenario": "x"}, False)):
+        bundle = bundle_of(events)
+        bundle["round"] = {**bundle["round"], **scenario}
+        story = draft_report(bundle, prose={}, locale=locale, pack=pack, strict=True)
+        assert "SECRET" not in story and "秘密" not in story
+        assert (("川霧" if locale == "ja" else "river fog") in story) == shown
