@@ -35,6 +35,12 @@ _IMAGE_PATTERNS = ("image_link", "image_reference", "short_image_ref")
 _MAX_BRACKET_WORK = 1_000_000  # sum over blocks of (brackets x block length): each `[` may scan its whole block
 _MAX_MARKUP = 2000
 _MARKUP_CHARS = re.compile(r"[\\`*_<>&!\[\]]")
+#: Lines that open a Markdown block (list items, setext and ATX headings, rules, tables, quotes): thousands of them
+#: make python-markdown's block parser crawl (quadratically), so text with more is rendered as plain paragraphs.
+_BLOCK_LINE = re.compile(r"^[ \t]*[-=*+#|>]", re.M)
+#: What XML 1.0 forbids (C0 controls but tab and line ends, lone surrogates, U+FFFE/U+FFFF): one such character
+#: in a player's prose would make the Atom feed unreadable, a lone surrogate a page that cannot be encoded.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _BLANK_LINE = re.compile(r"\n\s*\n")
 
 
@@ -71,8 +77,13 @@ def _parser(allow_images: bool) -> markdown.Markdown:
     return md.reset()
 
 
+def xml_safe(text: str) -> str:
+    """`text` with every character XML cannot carry replaced by U+FFFD (visible, so nothing is silently lost)."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def _is_hostile(source: str) -> bool:
-    if len(_MARKUP_CHARS.findall(source)) > _MAX_MARKUP:
+    if len(_MARKUP_CHARS.findall(source)) > _MAX_MARKUP or len(_BLOCK_LINE.findall(source)) > _MAX_MARKUP:
         return True
     return "[" in source and sum(b.count("[") * len(b) for b in _BLANK_LINE.split(source)) > _MAX_BRACKET_WORK
 
@@ -85,6 +96,6 @@ def _plain_html(source: str) -> str:
 
 def render_markdown(text: str, *, allow_images: bool = False, limit: int = MARKDOWN_LIMIT) -> str:
     """Safe HTML for `text`: Markdown without raw HTML, cut to `limit` characters, then the nh3 allowlist."""
-    source = (text or "")[:limit].replace("\x00", "\ufffd")
+    source = xml_safe((text or "")[:limit])
     raw = _plain_html(source) if _is_hostile(source) else _parser(allow_images).convert(source)
     return cleaner(allow_images).clean(raw)

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Flask, redirect, url_for
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response
 
 from pbp import db as pbp_db
@@ -30,6 +31,14 @@ DEFAULTS: dict[str, Any] = {
     "FEED_SIZE": 20,
     "LOCALE": "ja",
 }
+
+
+class RowConverter(IntegerConverter):
+    """`<row:...>`: a row id or a round number, 1..2**63-1 (what the database can hold): a larger one is a 404, not
+    an integer overflow in the query."""
+
+    def __init__(self, url_map: Map) -> None:
+        super().__init__(url_map, min=1, max=2**63 - 1)
 
 
 def instance_secret_key(folder: Path) -> str:
@@ -76,6 +85,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from pbp.web import blog
 
+    app.url_map.converters["row"] = RowConverter
     app.register_blueprint(blog.bp)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
 

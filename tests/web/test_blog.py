@@ -52,7 +52,9 @@ def test_public_pages_answer(client, url):
 @pytest.mark.parametrize(
     "url",
     [REPORT.format(3), REPORT.format(3) + "bundle.json", REPORT.format(3) + "en/", "/blog/page/2/", "/blog/nope/",
-     "/blog/demo/nope/", "/blog/demo/characters/99/", "/blog/nope/feed.atom", "/blog/page/0/"],
+     "/blog/demo/nope/", "/blog/demo/characters/99/", "/blog/nope/feed.atom", "/blog/page/0/",
+     REPORT.format(10**20), REPORT.format(10**20) + "en/", REPORT.format(10**20) + "bundle.json",
+     f"/blog/demo/characters/{10**20}/"],
 )  # fmt: skip
 def test_unpublished_or_unknown_is_not_found(client, url):
     assert client.get(url).status_code == 404
@@ -205,3 +207,18 @@ def test_a_published_english_story_stays_as_published(tmp_path):
         for cid in world.characters.values():
             characters.grant_growth_points(cid, 7, reason="a fine round", clock=clock)
     assert main_of(text(client, REPORT.format(1) + "en/")) == before
+
+
+def test_a_control_character_in_a_players_line_leaves_the_feed_readable(tmp_path):
+    """XML forbids a backspace: the entry's prose reaches the story and the feed as U+FFFD, and the feed parses."""
+    from pbp.models import Entry
+
+    with _resolved_round(tmp_path) as (world, clock):
+        Entry.update(prose="「止まれ\x08！」").where(Entry.round == world.open_round).execute()  # the English story's
+        publishing.edit_report(world.open_round, "「止まれ\x08！」と叫んだ。", clock=clock)
+        publishing.publish_round(world.open_round, clock=clock)
+    client = make_app(world.url).test_client()
+    feed = ET.fromstring(client.get("/feed.atom").get_data())
+    content = feed.find(f"{ATOM}entry/{ATOM}content").text
+    assert "止まれ\ufffd！" in content and "\x08" not in content
+    assert "止まれ\ufffd！" in main_of(text(client, REPORT.format(1) + "en/"))

@@ -20,7 +20,7 @@ def _rows(prefix: str) -> set[str]:
 def test_every_route_is_documented(tmp_path):
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
     routes = {
-        re.sub(r"<(?:int:)?(\w+)>", r"<\1>", rule.rule)
+        re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", rule.rule)
         for rule in app.url_map.iter_rules()
         if rule.endpoint != "static"
     }

@@ -11,6 +11,7 @@ from flask_babel import force_locale, gettext
 from markupsafe import Markup
 
 from pbp.reports import render_markdown
+from pbp.reports.markdown import xml_safe
 from pbp.services import publishing
 from pbp.web.blog import bp, queries
 from pbp.web.i18n import page_locale
@@ -88,7 +89,7 @@ def scenario(campaign: str, scenario: str) -> str:
     return render_template("blog/scenario.html", scenario=sc, cards=cards, campaign=campaign)
 
 
-@bp.get("/blog/<campaign>/<scenario>/round-<int:number>/")
+@bp.get("/blog/<campaign>/<scenario>/round-<row:number>/")
 def report(campaign: str, scenario: str, number: int) -> str:
     page = queries.report_page(campaign, scenario, number, locale=page_locale())
     if page is None:
@@ -96,7 +97,7 @@ def report(campaign: str, scenario: str, number: int) -> str:
     return render_template("blog/report.html", report=page)
 
 
-@bp.get("/blog/<campaign>/<scenario>/round-<int:number>/en/")
+@bp.get("/blog/<campaign>/<scenario>/round-<row:number>/en/")
 def report_en(campaign: str, scenario: str, number: int) -> str:
     """The English story beside the report: the GM's own, or one generated from the published facts."""
     found = queries.english_story(campaign, scenario, number)
@@ -107,7 +108,7 @@ def report_en(campaign: str, scenario: str, number: int) -> str:
         return render_template("blog/report_en.html", report=card, story=html, by_gm=by_gm)
 
 
-@bp.get("/blog/<campaign>/<scenario>/round-<int:number>/bundle.json")
+@bp.get("/blog/<campaign>/<scenario>/round-<row:number>/bundle.json")
 def bundle(campaign: str, scenario: str, number: int) -> Response:
     """The verify bundle (`pbp export-round`): inputs, revealed seed, events and state of a published round."""
     round_id = queries.round_id_of(campaign, scenario, number)
@@ -118,7 +119,7 @@ def bundle(campaign: str, scenario: str, number: int) -> Response:
     return Response(body, mimetype="application/json", headers=headers)
 
 
-@bp.get("/blog/<campaign>/characters/<int:character_id>/")
+@bp.get("/blog/<campaign>/characters/<row:character_id>/")
 def character(campaign: str, character_id: int) -> str:
     found = queries.chronicle(campaign, character_id, locale=page_locale())
     if found is None:
@@ -131,6 +132,7 @@ def _feed(cards: list[queries.ReportCard], title: str, self_path: str, home_path
     xml = render_template(
         "blog/feed.atom.xml", cards=cards, title=title, self_url=absolute(self_path), home_url=absolute(home_path)
     )
+    xml = xml_safe(xml)  # a control character in a name or a player's line must not make the feed unreadable
     return Response(xml, mimetype="application/atom+xml")
 
 
