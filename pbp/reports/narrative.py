@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
@@ -227,14 +228,27 @@ class Narrator:
         self.voiced: set[str] = set()
 
     # --- what templates see -------------------------------------------------------------------------------------
-    def _picker(self, slot: str, attempt: int) -> Callable[[int | Sequence[Any]], Any]:
+    def _picker(
+        self, slot: str, attempt: int, radices: list[int] | None = None
+    ) -> Callable[[int | Sequence[Any]], Any]:
+        """`pick` for one render. Each call's first choice is keyed by the seed, the slot and the call's position; a
+        re-pick (`attempt` > 0) moves each call by its own offset: the attempts count through the combinations of
+        the piece's picks in mixed radix (digit `r_c` of `attempt`, the sizes of the earlier calls as the radix) and
+        call `c` moves by `r_0 + ... + r_c`. So every attempt gives another combination until all are tried, the
+        first few move every pick at once (as a plain rotation would) and attempt 0 is the seed's own choice.
+        `radices` (when given) receives each call's size, for the caller to know how many combinations there are."""
         calls = iter(range(1_000_000))
+        sizes: list[int] = [] if radices is None else radices
+        state = {"place": 1, "carry": 0}  # the product of the earlier calls' sizes, the sum of their digits
 
         def pick(choices: int | Sequence[Any]) -> Any:
-            n = choices if isinstance(choices, int) else len(choices)
+            n = max(choices if isinstance(choices, int) else len(choices), 1)
             key = f"{self.seed}\x1f{slot}\x1f{next(calls)}".encode()
-            # A re-pick rotates every choice by one, so successive attempts try other phrasings, not the same again.
-            i = (int.from_bytes(hashlib.sha256(key).digest()[:8], "big") + attempt) % max(n, 1)
+            digit = (attempt // state["place"]) % n
+            state["carry"] += digit
+            state["place"] *= n
+            sizes.append(n)
+            i = (int.from_bytes(hashlib.sha256(key).digest()[:8], "big") + state["carry"]) % n
             return i if isinstance(choices, int) else choices[i]
 
         return pick
@@ -278,12 +292,17 @@ class Narrator:
 
         chosen = text = ""
         tried: set[str] = set()
+        combinations = 1
         # Once a template has run out of fresh shapes in this report, looking for one again only costs renders.
         seek_shape = template not in self.worn
         for attempt in range(_RETRIES):
-            raw = tmpl.render(pick=self._picker(slot, attempt), **self._globals, **context)
-            if raw in tried:  # the rotation came round: no phrasing left that was not tried
+            if attempt and attempt >= combinations:  # every combination of this piece's picks was tried
                 break
+            radices: list[int] = []
+            raw = tmpl.render(pick=self._picker(slot, attempt, radices), **self._globals, **context)
+            combinations = math.prod(radices)
+            if raw in tried:  # another combination that reads the same (a choice this phrasing does not use)
+                continue
             tried.add(raw)
             text = self._flow(raw)
             if self._sentences(phrasing(text)) & self.used:
