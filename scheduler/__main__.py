@@ -7,15 +7,21 @@ import logging
 import signal
 import sys
 
-from scheduler.process import DEFAULT_INTERVAL, run
+from pbp.errors import UserError
+from scheduler.process import DEFAULT_INTERVAL, ensure_ready, interval_problem, run
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m scheduler", description=__doc__)
     parser.add_argument("--interval", type=float, default=DEFAULT_INTERVAL, help="seconds between ticks")
     args = parser.parse_args(argv)
-    if args.interval <= 0:
-        parser.error("--interval must be more than 0")
+    problem = interval_problem(args.interval)
+    if problem:
+        parser.error(problem)
+    try:
+        ensure_ready()
+    except UserError as e:
+        parser.exit(2, f"{parser.prog}: {e}\n")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     run(args.interval)

@@ -8,11 +8,28 @@ from datetime import UTC, datetime
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbp import db as pbp_db
+from pbp import migrations
+from pbp.errors import UserError
 from pbp.services import schedule
 
 log = logging.getLogger("pbp.scheduler")
 
 DEFAULT_INTERVAL = 15.0  # seconds between ticks: a deadline is acted on within this much of passing
+MAX_INTERVAL = 86_400.0  # a day: a longer tick would leave deadlines unresolved for longer than any game waits
+
+
+def interval_problem(interval: float) -> str | None:
+    """Why `interval` cannot be a tick (NaN, infinite, not positive, over a day), or None."""
+    if not 0 < interval <= MAX_INTERVAL:  # NaN fails every comparison, so it is refused here too
+        return f"--interval must be more than 0 and at most {MAX_INTERVAL:g} seconds, got {interval}"
+    return None
+
+
+def ensure_ready() -> None:
+    """Refuse to start on a database that is missing or behind the code (each tick would fail on a missing table)."""
+    with pbp_db.connected() as database:
+        if migrations.pending(database):
+            raise UserError(f"the database at {pbp_db.database_url()} is not up to date: run `pbp db upgrade`")
 
 
 def tick_once() -> schedule.TickReport:

@@ -68,3 +68,28 @@ def test_python_m_scheduler_resolves_due_rounds_and_stops_on_sigterm(instance: d
         out, _ = proc.communicate(timeout=30)
     assert proc.returncode == 0, out
     assert "round 2: resolved" in out
+
+
+SCHEDULERS = ([str(BIN / "pbp"), "scheduler"], [sys.executable, "-m", "scheduler"])
+
+
+def refused_start(command: list[str], interval: str, instance: Path) -> str:
+    """Start a scheduler that must refuse at once: exit 2, no traceback; returns its stderr."""
+    env = {**os.environ, "PBP_INSTANCE": str(instance)}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run([*command, "--interval", interval], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    return done.stderr
+
+
+@pytest.mark.parametrize("interval", ["nan", "inf", "1e12", "0", "-5"])
+def test_an_interval_that_is_no_tick_is_refused(tmp_path: Path, interval: str) -> None:
+    for command in SCHEDULERS:
+        assert "--interval must be more than 0 and at most 86400" in refused_start(command, interval, tmp_path)
+
+
+def test_the_scheduler_refuses_a_database_that_is_not_up_to_date(tmp_path: Path) -> None:
+    """Started on an empty instance it would log a traceback every tick, for ever: it says what to do instead."""
+    for command in SCHEDULERS:
+        said = refused_start(command, "1", tmp_path)
+        assert "run `pbp db upgrade`" in said and said.count("\n") == 1
