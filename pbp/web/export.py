@@ -10,9 +10,13 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Flask
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 from pbp.errors import UserError
 
@@ -42,14 +46,32 @@ def relative(target: str, page: str) -> str:
     return posixpath.relpath(file_for(target), here)
 
 
-def relativize(html: str, page: str) -> str:
-    """Every internal link of `page`'s HTML made relative to its file."""
-    return _LINK.sub(lambda m: f'{m["attr"]}="{relative(m["url"], page)}{m["rest"]}"', html)
+def relativize(html: str, page: str, resolve: Callable[[str], str] = str) -> str:
+    """Every internal link of `page`'s HTML (`resolve`d to the path it ends at) made relative to its file."""
+    return _LINK.sub(lambda m: f'{m["attr"]}="{relative(resolve(m["url"]), page)}{m["rest"]}"', html)
+
+
+def _final_path(app: Flask) -> Callable[[str], str]:
+    """The path a link ends at after the app's own redirects (a missing trailing slash): a static file server
+    redirects nothing, so the export links to the final file directly."""
+    adapter = app.url_map.bind("export.invalid")
+
+    def final(path: str) -> str:
+        try:
+            adapter.match(path, method="GET")
+        except RequestRedirect as redirect:
+            return urlsplit(redirect.new_url).path
+        except HTTPException:  # not found: the crawl reports it with the page that links to it
+            pass
+        return path
+
+    return final
 
 
 def export_site(app: Flask, out: Path) -> list[str]:
     """Write every public page, feed, bundle and asset under `out`; the list of files written."""
     client = app.test_client()
+    final = _final_path(app)
     queue, written = deque(START), []
     linked_from: dict[str, str | None] = dict.fromkeys(START)  # every path queued, and the first page linking to it
     while queue:
@@ -63,11 +85,11 @@ def export_site(app: Flask, out: Path) -> list[str]:
         if response.mimetype == "text/html":
             text = body.decode("utf-8")
             for match in _LINK.finditer(text):
-                link = match["url"]
+                link = final(match["url"])
                 if link not in linked_from:
                     linked_from[link] = path
                     queue.append(link)
-            body = relativize(text, path).encode("utf-8")
+            body = relativize(text, path, final).encode("utf-8")
         target = out / file_for(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(body)

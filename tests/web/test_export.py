@@ -95,3 +95,16 @@ def test_a_broken_link_fails_the_export_naming_the_page_that_links_to_it(tmp_pat
         export_site(app, tmp_path)
     assert str(failed.value) == "cannot export the site: /blog/a/ links to /blog/nope/, which answers HTTP 404"
     assert isinstance(failed.value, UserError)  # the CLI's one line and exit 2
+
+
+def test_a_link_the_site_redirects_is_exported_to_where_it_ends(tmp_path):
+    """A GM's link without its trailing slash: the live site redirects it; the export (no server to redirect) links
+    straight to the final page's file."""
+    app = Flask("redirecting")
+    app.add_url_rule("/blog/", "index", lambda: '<a href="/blog/a">a</a>')
+    app.add_url_rule("/blog/a/", "a", lambda: "<p>the page</p>")
+    app.add_url_rule("/feed.atom", "feed", lambda: Response("<feed/>", mimetype="application/atom+xml"))
+    assert app.test_client().get("/blog/a").status_code == 308
+    written = export_site(app, tmp_path)
+    assert "blog/a/index.html" in written
+    assert (tmp_path / "blog" / "index.html").read_text() == '<a href="a/index.html">a</a>'
