@@ -21,6 +21,7 @@ from pbp.reports.narrative import (
     grade,
     pc_voice,
 )
+from pbp.reports.samples import battle_bundle, pc_lines
 from tests.reports.demo import PROSE, demo_bundles
 from tests.reports.htmlcheck import html_problems
 
@@ -314,39 +315,6 @@ def test_a_gimmick_is_named_from_the_rounds_own_scenario_only(locale):
         assert (("川霧" if locale == "ja" else "river fog") in story) == shown
 
 
-def battle_bundle(per_side: int, seed: str = "bench") -> tuple[dict, dict]:
-    """bench/reports.py's battle (the demo's PCs and enemies cloned, `per_side` of each, in a line) as a round bundle,
-    and the pack. Built here: bench/ is not importable from the tests."""
-    from pbp.engine import SeededDice, seed_hash
-    from pbp.engine.pool.pack import encounter_for_scenario
-    from pbp.engine.pool.tactics import default_orders
-    from pbp.packs import demo_pack
-
-    pack = demo_pack().data
-    base = encounter_for_scenario(pack, "tama_river", list(pack["characters"].items()))
-    pools = {side: [u for u in base["units"] if u["side"] == side] for side in ("pc", "enemy")}
-    units = []
-    for i in range(per_side):
-        for side, pool in pools.items():
-            unit = copy.deepcopy(pool[i % len(pool)])
-            unit["id"], unit["name"] = f"{side}{i}", f"{unit['name']}{i}"
-            unit["position"] = [i * 15 + (300 if side == "enemy" else 0), i * 10]
-            units.append(unit)
-    encounter = {**base, "units": units}
-    orders = default_orders(encounter, {"orders": []}, sides=("pc", "enemy"))
-    result = find_ruleset("pool").resolve(encounter, orders, SeededDice(seed), pack=pack)
-    bundle = {
-        "round": {"number": 1, "scenario_title": "ベンチマーク", "campaign": "demo"},
-        "ruleset": "pool",
-        "seed": seed,
-        "seed_hash": seed_hash(seed),
-        "encounter": encounter,
-        "events": result.events,
-        "state": result.state,
-    }
-    return bundle, pack
-
-
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("per_side", [6, 10])
 def test_a_big_battle_repeats_no_sentence(locale, per_side):
@@ -354,9 +322,7 @@ def test_a_big_battle_repeats_no_sentence(locale, per_side):
     no sentence is written twice, whatever the seed hash. A re-pick moves each of a phrasing's picks on its own, so
     the retries reach combinations a plain rotation of all picks together never tried."""
     bundle, pack = battle_bundle(per_side)
-    prose = {
-        u["id"]: f"「ここは通さない、{u['name']}が相手だ」" for u in bundle["encounter"]["units"] if u["side"] == "pc"
-    }
+    prose = pc_lines(bundle)
     for n in range(8):
         story = draft_report({**bundle, "seed_hash": f"{n:064x}"}, prose=prose, pack=pack, locale=locale, strict=True)
         sentences = _sentences(_body(story))
