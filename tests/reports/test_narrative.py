@@ -328,3 +328,77 @@ def test_a_big_battle_repeats_no_sentence(locale, per_side):
         sentences = _sentences(_body(story))
         repeated = sorted({s for s in sentences if sentences.count(s) > 1})
         assert not repeated, (per_side, n, repeated)
+
+
+_PCS = [("aoi", "葵"), ("mako", "真琴"), ("ren", "蓮"), ("akari", "灯"), ("jin", "迅"), ("shizuku", "雫")]
+_FOES = [("oni1", "鬼一"), ("oni2", "鬼二"), ("oni3", "鬼三"), ("oni4", "鬼四")]
+
+
+def _round_of(units: list[dict], events: list[dict], after: list[dict] | None = None) -> dict:
+    return {
+        "round": {"number": 1, "scenario_title": "試験", "campaign": "demo"},
+        "ruleset": "pool",
+        "seed": "s",
+        "encounter": {"ruleset": "pool", "round": 1, "units": units},
+        "events": [{"round": 1, **e} for e in events],
+        "state": {"ruleset": "pool", "round": 2, "units": after if after is not None else copy.deepcopy(units)},
+    }
+
+
+def _scene_round() -> dict:
+    """Six PCs, two scene checks each (every grade four times, skills shared between PCs), then a recovery each."""
+    units = [_unit(uid, name, "pc") for uid, name in _PCS]
+    grades = [(0, 2, False), (2, 2, True), (4, 1, True)]  # fail, success, great: (successes, need, success)
+    skills = ["整備", "知覚", "情報処理"]
+    events, n = [], 0
+    for turn in range(2):
+        for k, (uid, _) in enumerate(_PCS):
+            successes, need, success = grades[(k + turn) % 3]
+            n += 1
+            events.append({"type": "check", **SAMPLES["check"], "unit": uid, "skill": skills[(k + turn * 2) % 3],
+                           "check": f"r1-c{n}", "successes": successes, "need": need, "success": success})  # fmt: skip
+    for k, (uid, _) in enumerate(_PCS):
+        n += 1
+        events.append({"type": "check", **SAMPLES["check"], "unit": uid, "skill": "整備", "purpose": "recover",
+                       "check": f"r1-c{n}", "need": None, "success": k % 2 == 0})  # fmt: skip
+    return _round_of(units, events)
+
+
+def _deadly_round(cause: str) -> dict:
+    """Four PCs each bring down one foe: attack, the last stage checked, death, removal."""
+    units = [_unit(uid, name, "pc") for uid, name in _PCS[:4]] + [_unit(uid, name, "enemy") for uid, name in _FOES]
+    after = copy.deepcopy(units)
+    gauge = "damage" if cause == "destroyed" else "injury"
+    events = []
+    for k, ((pc, _), (foe, _)) in enumerate(zip(_PCS, _FOES, strict=False)):
+        attack = {**SAMPLES["attack"], "attacker": pc, "target": foe, "margin": 3, "damage": 41,
+                  "attack_check": f"r1-c{2 * k + 1}", "evade_check": f"r1-c{2 * k + 2}"}  # fmt: skip
+        taken = [10, 10, 10, 10, 1]
+        damage = {**SAMPLES["damage"], "unit": foe, "gauge": gauge, "amount": 41, "checked": [0, 1, 2, 3, 4],
+                  "taken": taken, "by": pc}  # fmt: skip
+        events += [
+            {"type": "attack", **attack},
+            {"type": "damage", **damage},
+            {"type": "death", "unit": foe, "cause": cause},
+            {"type": "removed", "unit": foe, "reason": "destroyed" if cause == "destroyed" else "dead"},
+        ]
+        dead = after[4 + k]
+        dead["dead"], dead["removed"] = True, True
+        (dead["vehicle"]["damage"] if gauge == "damage" else dead["injury"])["taken"] = taken
+    return _round_of(units, events, after)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("build", ["scene", "destroyed", "injury"])
+def test_many_checks_and_deaths_repeat_no_sentence(locale, build):
+    """Six PCs making two scene checks each (and a recovery each), or four foes dying of one cause in one battle:
+    every check and death phrasing names its unit, so none runs out and no sentence is written twice."""
+    bundle = _scene_round() if build == "scene" else _deadly_round(build)
+    prose = {uid: f"「{name}、行きます」" for uid, name in _PCS}
+    for n in range(8):
+        story = draft_report({**bundle, "seed_hash": f"{n:064x}"}, prose=prose, pack={}, locale=locale, strict=True)
+        body = _body(story)
+        sentences = _sentences(body)
+        repeated = sorted({s for s in sentences if sentences.count(s) > 1})
+        assert not repeated, (build, n, repeated)
+        assert not re.search(r"\d", body.split("\n\n", 1)[1])  # no dice in the prose
