@@ -11,7 +11,7 @@ from typing import Any
 from pbp.db import is_sqlite, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import UserError
-from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario
+from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
@@ -72,11 +72,35 @@ def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[
     if order.get("unit", unit) != unit:
         raise UserError(f"the order is for {order['unit']}, not for this character ({unit})", "order")
     full = {**order, "unit": unit}
+    for slot in ("minor", "major"):
+        action = full.get(slot)
+        if isinstance(action, dict) and action.get("type") == "check":
+            full[slot] = _offered_check(action, scenario, slot)
     encounter = round_encounter(rnd, scenario)
     problems = find_ruleset(scenario.campaign.ruleset).validate_orders({"orders": [full]}, encounter)
     if problems:
         raise UserError("; ".join(str(p) for p in problems), "order")
     return {k: v for k, v in full.items() if k != "unit"}
+
+
+def _offered_check(action: dict[str, Any], scenario: Scenario, slot: str) -> dict[str, Any]:
+    """R-GM-2: a check is one the scenario offers, named by its id in `label`; its skill and need are the
+    scenario's, never the player's (who would otherwise set their own difficulty)."""
+    setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup or {}
+    offered = {c["id"]: c for c in setup.get("checks") or [] if isinstance(c, dict) and "id" in c}
+    label = action.get("label")
+    chosen = offered.get(label) if isinstance(label, str) else None
+    if chosen is None:
+        choices = ", ".join(offered) or "none in this scenario"
+        raise UserError(f"{slot}.label: a check names one the scenario offers ({choices}), got {label!r}", "order")
+    for key in ("skill", "need"):
+        if key in action and action[key] != chosen[key]:
+            raise UserError(
+                f"{slot}.{key}: the check {label!r} is {chosen['skill']} needing {chosen['need']} (R-GM-2), "
+                f"not {action[key]!r}",
+                "order",
+            )
+    return {**action, "skill": chosen["skill"], "need": chosen["need"]}
 
 
 def save_entry(

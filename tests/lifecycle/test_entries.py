@@ -3,6 +3,9 @@ kept in the history and answered with a receipt."""
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
 
 from pbp.errors import UserError
@@ -94,3 +97,32 @@ def test_other_players_never_see_an_entry_before_publishing(world, monkeypatch) 
     rounds.resolve_round(rid, clock=world.clock)
     publishing.publish_round(rid, clock=world.clock)
     assert len(entries.entries_visible_to(rid, None)) == 2
+
+
+@pytest.mark.rule("R-GM-2")
+@pytest.mark.parametrize(
+    ("major", "said"),
+    [
+        ({"type": "check", "skill": "射撃", "need": 0, "label": "repair"}, "major.skill: the check 'repair' is 整備"),
+        ({"type": "check", "label": "repair", "need": -3}, "major.need: the check 'repair' is 整備 needing 3"),
+        ({"type": "check", "skill": "整備", "need": 1}, "major.label: a check names one the scenario offers"),
+        ({"type": "check", "label": "sleep"}, "(repair, petition, procure, analysis, concert, drill), got 'sleep'"),
+    ],
+)  # fmt: skip
+def test_a_scene_check_is_one_the_scenario_offers_at_its_own_difficulty(world, major: dict, said: str) -> None:
+    """A player chooses which offered check to attempt, never its skill or how many successes it needs."""
+    from pbp.services import campaigns, scenarios
+
+    scene = campaigns.create_scenario(world.campaign, "hangar_eve", slug="eve", clock=world.clock)
+    for uid, cid in zip(world.players, world.characters, strict=True):
+        scenarios.join_scenario(scene.id, cid, user_id=uid, clock=world.clock)
+    rid = rounds.create_round(scene.id, world.clock.now() + timedelta(hours=1), clock=world.clock).id
+    rounds.open_round(rid, clock=world.clock)
+    uid, cid = world.players[0], world.characters[0]
+    with pytest.raises(UserError, match=re.escape(said)):
+        entries.save_entry(rid, cid, user_id=uid, order={"minor": None, "major": major}, prose="", clock=world.clock)
+    assert Entry.select().where(Entry.round == rid).count() == 0
+    chosen = {"minor": None, "major": {"type": "check", "label": "repair", "skill": "整備"}}
+    entries.save_entry(rid, cid, user_id=uid, order=chosen, prose="", clock=world.clock)
+    stored = Entry.get(Entry.round == rid).order["major"]
+    assert stored == {"type": "check", "label": "repair", "skill": "整備", "need": 3}

@@ -300,7 +300,7 @@ def test_a_scene_round_rolls_the_checks_the_players_chose(world) -> None:
         scenarios.join_scenario(scene.id, cid, user_id=uid, clock=world.clock)
     rid = rounds.create_round(scene.id, world.clock.now() + timedelta(hours=1), clock=world.clock).id
     rounds.open_round(rid, clock=world.clock)
-    check = {"minor": None, "major": {"type": "check", "skill": "整備", "need": 3, "item": None}}
+    check = {"minor": None, "major": {"type": "check", "label": "repair", "item": None}}  # skill and need: the pack's
     entries.save_entry(
         rid, world.characters[0], user_id=world.players[0], order=check, prose="徹夜で直す。", clock=world.clock
     )
