@@ -88,7 +88,7 @@ def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
                 problems.append(Problem(key, f"defined again (first in {origins[key]})", name))
     campaign = data.get("campaign") if isinstance(data.get("campaign"), dict) else {}
     pack = Pack(str(campaign.get("id", folder.name)), str(campaign.get("ruleset", "")), folder, data, origins)
-    return pack, problems + pack.locate(_settings_problems(campaign))
+    return pack, problems + pack.locate(_settings_problems(campaign) + _scenario_id_problems(data.get("scenarios")))
 
 
 def _settings_problems(campaign: dict[str, Any]) -> list[Problem]:
@@ -113,6 +113,16 @@ def _settings_problems(campaign: dict[str, Any]) -> list[Problem]:
         except KeyError as e:
             problems.append(Problem("campaign.ruleset", e.args[0]))
     return problems
+
+
+def _scenario_id_problems(scenarios: Any) -> list[Problem]:
+    """Each scenario id is a slug: `campaign load` makes it the scenario's URL slug (the blog could not link to
+    `tama river/2`). Keys only: the ruleset reports what is wrong inside the entries."""
+    return [
+        Problem(f"scenarios.{sid}", f"{sid!r} is not a scenario id ({SLUG_RULE})")
+        for sid in (scenarios if isinstance(scenarios, dict) else ())
+        if not (isinstance(sid, str) and SLUG.match(sid))
+    ]
 
 
 def load_pack(path: str | Path) -> Pack:

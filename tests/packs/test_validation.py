@@ -136,3 +136,15 @@ def test_scenario_shape_scene_vs_battle(demo: dict) -> None:
 def test_garbage_never_raises() -> None:
     for data in (None, [], {"stats": 3, "skills": [], "weapons": {"x": 1}, "characters": {"a": "b"}}):
         assert validate_pack(data)
+
+
+def test_scenario_ids_must_be_slugs(demo_dir: Path) -> None:
+    """`campaign load` makes each scenario id its URL slug, so an id the blog cannot link to is refused."""
+    text = (DEMO_PACK_DIR / "scenarios.toml").read_text(encoding="utf-8")
+    for bad in ("tama river/2", "x" * 65, "多摩川", ""):
+        (demo_dir / "scenarios.toml").write_text(text.replace("scenarios.tama_river", f'scenarios."{bad}"'), "utf-8")
+        [problem] = validate_pack_dir(demo_dir)
+        assert (Path(problem.file).name, problem.path) == ("scenarios.toml", f"scenarios.{bad}"), bad
+        assert problem.message == f"{bad!r} is not a scenario id (1-64 letters, digits, '_' or '-')"
+    (demo_dir / "scenarios.toml").write_text(text.replace("scenarios.tama_river", "scenarios." + "x" * 64), "utf-8")
+    assert validate_pack_dir(demo_dir) == []
