@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pbp.engine.pool.pack import validate_pack
@@ -67,15 +68,17 @@ def test_unknown_ruleset_and_time_zone_are_reported_by_the_loader(demo_dir: Path
 
 
 def test_the_campaign_id_must_be_a_slug(demo_dir: Path) -> None:
-    for bad in ("de/mo x", "x" * 65, "デモ"):
+    for bad in ("de/mo x", "x" * 65, "デモ", "demo\n"):
         (demo_dir / "campaign.toml").write_text(
-            (DEMO_PACK_DIR / "campaign.toml").read_text(encoding="utf-8").replace('id = "demo"', f'id = "{bad}"', 1),
+            (DEMO_PACK_DIR / "campaign.toml")
+            .read_text(encoding="utf-8")
+            .replace('id = "demo"', f"id = {json.dumps(bad)}", 1),
             encoding="utf-8",
         )
         [problem] = validate_pack_dir(demo_dir)
         assert (Path(problem.file).name, problem.path) == ("campaign.toml", "campaign.id"), bad
         assert problem.message == f"{bad!r} is not a campaign id (1-64 letters, digits, '_' or '-')"
-    _replace(demo_dir / "campaign.toml", 'id = "デモ"', 'id = "' + "x" * 64 + '"')
+    _replace(demo_dir / "campaign.toml", 'id = "demo\\n"', 'id = "' + "x" * 64 + '"')
     assert validate_pack_dir(demo_dir) == []
 
 
@@ -141,8 +144,10 @@ def test_garbage_never_raises() -> None:
 def test_scenario_ids_must_be_slugs(demo_dir: Path) -> None:
     """`campaign load` makes each scenario id its URL slug, so an id the blog cannot link to is refused."""
     text = (DEMO_PACK_DIR / "scenarios.toml").read_text(encoding="utf-8")
-    for bad in ("tama river/2", "x" * 65, "多摩川", ""):
-        (demo_dir / "scenarios.toml").write_text(text.replace("scenarios.tama_river", f'scenarios."{bad}"'), "utf-8")
+    for bad in ("tama river/2", "x" * 65, "多摩川", "", "tama_river\n"):  # a TOML (and JSON) string for each
+        (demo_dir / "scenarios.toml").write_text(
+            text.replace("scenarios.tama_river", f"scenarios.{json.dumps(bad)}"), "utf-8"
+        )
         [problem] = validate_pack_dir(demo_dir)
         assert (Path(problem.file).name, problem.path) == ("scenarios.toml", f"scenarios.{bad}"), bad
         assert problem.message == f"{bad!r} is not a scenario id (1-64 letters, digits, '_' or '-')"
