@@ -111,3 +111,18 @@ def test_a_dead_unit_still_in_the_battle_is_bad_input(tmp_path: Path) -> None:
     assert "units[0].removed: a dead unit is removed" in one_line(
         pbp("engine", "resolve", str(encounter), "--orders", str(orders), "--seed", "x")
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"seed": "\\ud800"}', "a \\u escape names half a character"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deep"),
+    ],
+    ids=["lone-surrogate", "deep"],
+)
+def test_json_that_is_no_text_or_too_deep_is_one_line(tmp_path: Path, text: str, said: str) -> None:
+    path = tmp_path / "bundle.json"
+    path.write_text(text, encoding="utf-8")
+    for args in (["verify", "--bundle", str(path)], ["engine", "resolve", str(path), "--seed", "x"]):
+        assert said in one_line(pbp(*args))

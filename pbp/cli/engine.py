@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from pbp.cli.files import read_text
+from pbp.cli.files import read_json
 from pbp.engine import BadInput, DiceSource, Problem, ScriptedDice, SeededDice, find_ruleset, ruleset_named
 from pbp.engine.checks import MAX_LEVEL, MAX_POOL, MIN_LEVEL, roll_check
 from pbp.engine.odds import distribution, opposed, p_at_least
@@ -21,22 +21,6 @@ def register(cli: click.Group) -> None:
 @click.group()
 def engine() -> None:
     """Drive the rules engine directly (JSON in, JSON out)."""
-
-
-def read_json(path: str, what: str) -> Any:
-    """Parse a JSON file; any failure is bad input naming the file."""
-    text = read_text(path, what)
-    try:
-        return json.loads(text, parse_constant=_not_json)
-    except json.JSONDecodeError as e:
-        raise BadInput(Problem("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}", path)) from None
-    except ValueError as e:  # NaN, Infinity
-        raise BadInput(Problem("", f"not valid JSON: {e}", path)) from None
-
-
-def _not_json(name: str) -> None:
-    """NaN and Infinity are not JSON (Python's parser accepts them): refused like any other malformed text."""
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def parse_dice(text: str) -> list[int]:

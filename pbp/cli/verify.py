@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
@@ -23,16 +22,13 @@ def register(cli: click.Group) -> None:
 def verify(round_id: int | None, bundle_path: str | None) -> None:
     """Re-run a published round from its inputs and revealed seed: prints OK (exit 0) or the first difference
     (exit 1)."""
-    from pbp.cli.files import read_text
+    from pbp.cli.files import read_json
     from pbp.verify import verify_bundle
 
     if (round_id is None) == (bundle_path is None):
         raise UserError("give a ROUND_ID or --bundle FILE")
     if bundle_path:
-        try:
-            bundle = json.loads(read_text(bundle_path, "the bundle"))
-        except json.JSONDecodeError as e:
-            raise UserError(f"{bundle_path}: {e}") from None
+        bundle = read_json(bundle_path, "the bundle")
         if not isinstance(bundle, dict):
             raise UserError(f"{bundle_path}: not a JSON object")
         try:

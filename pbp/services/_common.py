@@ -28,8 +28,20 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     return row
 
 
+def is_text(value: str) -> bool:
+    """Whether `value` is Unicode text: a lone surrogate (half a character, which JSON's `\\ud800` escape can
+    produce) cannot be stored, hashed for a receipt or shown."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def checked_text(value: str, field: str, limit: int, *, required: bool = True) -> str:
-    """`value` stripped, refused when empty (if required) or longer than `limit` characters."""
+    """`value` stripped, refused when it is not Unicode text, empty (if required) or longer than `limit`."""
+    if not is_text(value):
+        raise UserError(f"{field} holds half a character (a lone surrogate): not text", field)
     text = value.strip()
     if required and not text:
         raise UserError(f"{field} must not be empty", field)

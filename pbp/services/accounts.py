@@ -11,20 +11,20 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from pbp.db import write_transaction
 from pbp.errors import UserError
 from pbp.models import User
-from pbp.services._common import NAME_LIMIT, checked_text
+from pbp.services._common import NAME_LIMIT, checked_text, is_text
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 _HASHER = PasswordHasher()
-_NAME = re.compile(r"^[A-Za-z0-9_.-]{2,40}$")
+_NAME = re.compile(r"[A-Za-z0-9_.-]{2,40}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 
 
 def create_user(name: str, password: str, *, display_name: str | None = None, clock: Clock = SYSTEM) -> User:
     """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything."""
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")
         raise UserError("a user name is 2-40 letters, digits, '_', '.' or '-'", "name")
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters", "password")
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not is_text(password):
+        raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters of text", "password")
     shown = checked_text(display_name or name, "display name", NAME_LIMIT)
     taken = UserError(f"the user name {name!r} is taken", "name")
     if name_taken(name):  # early, before the slow hash; asked again inside the transaction
@@ -47,7 +47,7 @@ def name_taken(name: str) -> bool:
 def authenticate(name: str, password: str) -> User | None:
     """The user when the password matches, else None (the same answer for an unknown name)."""
     user = User.get_or_none(User.name == name)
-    if user is None:
+    if user is None or not is_text(password):
         return None
     try:
         _HASHER.verify(user.password_hash, password)

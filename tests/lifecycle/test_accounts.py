@@ -1,4 +1,5 @@
-"""Accounts: a login name is taken once, and a sign-up racing another for it gets the same clear refusal."""
+"""Accounts: a login name is taken once (a sign-up racing another gets the same clear refusal); text that is not
+text (half a character) is refused by every service clearly."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 
 from pbp.errors import UserError
 from pbp.models import User
-from pbp.services import accounts
+from pbp.services import accounts, entries, rounds
 from pbp.services.clock import to_db
 
 
@@ -34,3 +35,23 @@ def test_a_name_taken_past_the_check_is_refused_clearly(world, monkeypatch) -> N
     with pytest.raises(UserError, match="'player1' is taken"):
         accounts.create_user("player1", "another-password", clock=world.clock)
     assert User.select().count() == before
+
+
+def test_a_login_name_with_a_trailing_newline_is_refused(world) -> None:
+    """`$` matches before a final newline: "gm\\n" would be a second account that looks like the GM's."""
+    with pytest.raises(UserError, match="a user name is 2-40 letters"):
+        accounts.create_user("gm\n", "password123", clock=world.clock)
+
+
+def test_half_a_character_is_refused_clearly_not_a_traceback(world) -> None:
+    """A lone surrogate (JSON's "\\ud800") cannot be hashed, stored or shown: each service says so in one error."""
+    with pytest.raises(UserError, match="password"):
+        accounts.create_user("bob", "pass\ud800word", clock=world.clock)
+    assert accounts.authenticate("gm", "gm\ud800password") is None
+    rid = world.new_round()
+    with pytest.raises(UserError, match="half a character"):
+        entries.save_entry(
+            rid, world.characters[0], user_id=world.players[0], order=world.order(), prose="\ud800", clock=world.clock
+        )
+    with pytest.raises(UserError, match="half a character"):
+        rounds.hold_round(rid, reason="\udfff", clock=world.clock)
