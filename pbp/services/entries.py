@@ -20,10 +20,13 @@ from pbp.services.rounds import OPEN, PUBLISHED, round_context, round_encounter
 
 @dataclass(frozen=True)
 class Receipt:
-    """sha256 of the canonical entry (round, character, order, prose, server time) and that server time."""
+    """sha256 of the canonical entry (round, character, order, prose, server time) and that server time, with the
+    entry itself as stored and hashed: the order as the service keeps it (no `unit` key; a check's skill and need
+    as the scenario sets them), so the player can recompute the digest from what the receipt holds."""
 
     digest: str
     saved_at: datetime
+    entry: dict[str, Any]
 
     def __str__(self) -> str:
         return f"sha256:{self.digest} at {iso_utc(self.saved_at)}"
@@ -34,7 +37,7 @@ def receipt_for(
 ) -> Receipt:
     """The receipt of one save (order and prose None for a withdrawal): anyone holding the entry can recompute it."""
     body = {"round": round_id, "character": character_id, "order": order, "prose": prose, "saved_at": iso_utc(saved_at)}
-    return Receipt(canonical.digest(body), saved_at)
+    return Receipt(canonical.digest(body), saved_at, body)
 
 
 def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetime) -> tuple[Round, Scenario]:

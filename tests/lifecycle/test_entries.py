@@ -3,6 +3,8 @@ kept in the history and answered with a receipt."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from datetime import timedelta
 
@@ -26,6 +28,16 @@ def test_a_receipt_is_the_hash_of_the_canonical_entry_and_the_server_time(world)
     assert receipt == again
     assert str(receipt) == f"sha256:{receipt.digest} at 2026-12-01T12:00:00Z"
     assert Entry.get(Entry.round == rid).receipt == receipt.digest
+
+
+def test_a_receipt_holds_what_it_hashes_so_the_player_can_recompute_it(world) -> None:
+    """The order is kept without its `unit` key: the receipt carries the entry as stored, not as sent."""
+    rid = world.new_round()
+    sent = {**world.order(), "unit": f"pc{world.characters[0]}"}
+    receipt = _save(world, rid, order=sent)
+    body = json.dumps(receipt.entry, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    assert hashlib.sha256(body.encode("utf-8")).hexdigest() == receipt.digest
+    assert receipt.entry["order"] == Entry.get(Entry.round == rid).order == world.order()
 
 
 def test_every_save_and_withdrawal_is_kept(world) -> None:
