@@ -409,11 +409,11 @@ def _cross_checks(c: Checker, data: dict) -> None:
         c.bad("stats", "must define at least one parent stat")
     weapons = _tables(data, "weapons")
     for vid, vehicle in _tables(data, "vehicles").items():
-        for i, wid in enumerate(vehicle.get("weapons") or []):
+        for i, wid in enumerate(_list(vehicle, "weapons")):  # not a list: reported by its field check
             if isinstance(wid, str) and weapons.get(wid, {}).get("mount") == "personal":
                 c.bad(f"vehicles.{vid}.weapons[{i}]", f"{wid!r} is a personal weapon, not one a vehicle mounts")
     for eid, enemy in _tables(data, "enemies").items():
-        for i, wid in enumerate(enemy.get("weapons") or []):
+        for i, wid in enumerate(_list(enemy, "weapons")):
             if isinstance(wid, str) and weapons.get(wid, {}).get("mount") == "vehicle":
                 c.bad(f"enemies.{eid}.weapons[{i}]", f"{wid!r} is a vehicle weapon; list it on the vehicle")
     for iid, item in _tables(data, "items").items():
@@ -449,7 +449,9 @@ def _unique_ids(c: Checker, path: str, entries: Any, id_key: str) -> None:
     seen: set[str] = set()
     for i, entry in enumerate(entries if isinstance(entries, list) else []):
         ident = entry.get(id_key) if isinstance(entry, dict) else None
-        if isinstance(ident, str) and ident in seen:
+        if not isinstance(ident, str):  # reported by the entry's field check; a list would not even hash
+            continue
+        if ident in seen:
             c.bad(f"{path}[{i}].{id_key}", f"id {ident!r} is used twice")
         seen.add(ident)
 
@@ -525,6 +527,12 @@ def _growth_points(sheet: dict) -> int:
     return gp if _is_int(gp) and gp >= 0 else 0
 
 
+def _list(table: dict, key: str) -> list:
+    """`table[key]` when it is a list, else nothing (a wrong type is reported by the key's field check)."""
+    v = table.get(key)
+    return v if isinstance(v, list) else []
+
+
 def _ids(sheet: dict, key: str) -> list[str]:
     return [x for x in sheet.get(key) or [] if isinstance(x, str)] if isinstance(sheet.get(key), list) else []
 
@@ -564,7 +572,8 @@ def validate_character(data: dict[str, Any], sheet: dict[str, Any]) -> list[Prob
     for stat, value in (sheet.get("stats") or {}).items() if isinstance(sheet.get("stats"), dict) else ():
         if _is_int(value) and _is_int(lo) and _is_int(hi) and not lo <= value <= hi:
             c.bad(f"stats.{stat}", f"{value} is outside the creation limits {lo}..{hi}")
-    vehicle = _tables(data, "vehicles").get(sheet.get("vehicle"))
+    vid = sheet.get("vehicle")  # not a string: reported by its field check (a list would not even hash)
+    vehicle = _tables(data, "vehicles").get(vid) if isinstance(vid, str) else None
     if vehicle is not None and vehicle.get("playable") is False:
         c.bad("vehicle", f"{sheet['vehicle']!r} is not a vehicle player characters can ride")
     weapons = _tables(data, "weapons")
@@ -572,7 +581,7 @@ def validate_character(data: dict[str, Any], sheet: dict[str, Any]) -> list[Prob
         for i, wid in enumerate(_ids(sheet, key)):
             if weapons.get(wid, {}).get("mount") not in (mount, None):
                 c.bad(f"{key}[{i}]", f"{wid!r} is not a {mount} weapon")
-    built_in = vehicle.get("weapons") or [] if vehicle else []
+    built_in = _list(vehicle, "weapons") if vehicle else []
     for i, wid in enumerate(_ids(sheet, "vehicle_weapons")):
         if wid in built_in:
             c.bad(f"vehicle_weapons[{i}]", f"{wid!r} is already built into the vehicle (R-GEAR-3: free, not listed)")
