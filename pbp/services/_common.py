@@ -60,6 +60,12 @@ def checked_json(value: Any, field: str, limit: int) -> dict[str, Any]:
     return value
 
 
-def for_write(query: peewee.ModelSelect) -> peewee.ModelSelect:
-    """A SELECT that locks its rows on PostgreSQL (SQLite's BEGIN IMMEDIATE already holds the write lock)."""
-    return query if is_sqlite() else query.for_update()
+def locked(model: type[M], row_id: int, label: str) -> M:
+    """The row as it is now, inside the caller's write transaction, locked until the commit (PostgreSQL: FOR UPDATE;
+    SQLite's BEGIN IMMEDIATE already serialises writers); a UserError naming what is missing. A change starts from
+    this copy, never from one read before the transaction, which another writer may have changed since."""
+    query = model.select().where(model.id == row_id)
+    rows = list(query if is_sqlite() else query.for_update())
+    if not rows:
+        raise UserError(f"no {label} {row_id}")
+    return rows[0]

@@ -11,7 +11,7 @@ from pbp.engine import BadInput, find_ruleset
 from pbp.errors import UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit
-from pbp.services._common import NAME_LIMIT, SHEET_LIMIT, checked_json, checked_text, for_write, get_or_fail
+from pbp.services._common import NAME_LIMIT, SHEET_LIMIT, checked_json, checked_text, get_or_fail, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 NOTE_LIMIT = 400
@@ -63,10 +63,9 @@ def _own_character(character_id: int, user_id: int) -> tuple[Character, Campaign
 
 
 def _current(character_id: int) -> Character:
-    """The character as it is now, inside the caller's write transaction, its row locked until the commit
-    (PostgreSQL: FOR UPDATE; SQLite's BEGIN IMMEDIATE already serialises writers). Every sheet change starts from
-    this copy, never from one read before the transaction: a grant and an edit at once would lose one of them."""
-    return list(for_write(Character.select().where(Character.id == character_id)))[0]
+    """Every sheet change starts from the character as locked in its transaction: a grant and an edit at once would
+    otherwise lose one of them."""
+    return locked(Character, character_id, "character")
 
 
 def _save(character_id: int, sheet: dict[str, Any], now: datetime) -> None:
@@ -131,7 +130,6 @@ def grant_growth_points(
     character_id: int, points: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Character:
     """The GM awards growth points (成長点), logged with the reason."""
-    get_or_fail(Character, character_id, "character")
     why = checked_text(reason, "reason", NOTE_LIMIT)
     if points <= 0:
         raise UserError("growth points to grant must be positive", "points")

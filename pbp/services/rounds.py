@@ -38,7 +38,7 @@ from pbp.models import (
     ScenarioSecret,
 )
 from pbp.services import audit
-from pbp.services._common import REASON_LIMIT, checked_text, for_write, get_or_fail
+from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
 from pbp.verify import build_bundle, run_engine
@@ -97,11 +97,8 @@ def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
 
 
 def lock_round(round_id: int) -> Round:
-    """The round row inside a write transaction, locked (PostgreSQL: FOR UPDATE; SQLite's BEGIN IMMEDIATE is)."""
-    rows = list(for_write(Round.select().where(Round.id == round_id)))
-    if not rows:
-        raise UserError(f"no round {round_id}")
-    return rows[0]
+    """The round row inside a write transaction, locked (see `locked`)."""
+    return locked(Round, round_id, "round")
 
 
 def _transition(

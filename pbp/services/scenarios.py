@@ -15,7 +15,7 @@ from pbp.db import write_transaction
 from pbp.errors import UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario
 from pbp.services import audit
-from pbp.services._common import for_write, get_or_fail
+from pbp.services._common import get_or_fail, locked
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
 from pbp.services.rounds import PUBLISHED, RESOLVED
 
@@ -30,12 +30,11 @@ def lottery_order(seed: str, character_ids: list[int]) -> list[int]:
 def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Participation:
     """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise, and never
     once a round of the scenario is resolved (see `resolved_round`)."""
-    get_or_fail(Scenario, scenario_id, "scenario")
     now = to_db(clock.now())
     with write_transaction():
         # The scenario and the character as they are now, the scenario locked: a sign-up closed, a deadline changed,
         # a slot taken or a death since a read outside would strand an applicant or overfill the slots.
-        scenario = _locked(scenario_id)
+        scenario = locked(Scenario, scenario_id, "scenario")
         character = get_or_fail(Character, character_id, "character")
         if character.owner_id != user_id:
             raise UserError(f"character {character_id} is not yours")
@@ -85,12 +84,6 @@ def resolved_round(scenario_id: int) -> int | None:
         .first()
     )
     return first.number if first else None
-
-
-def _locked(scenario_id: int) -> Scenario:
-    """The scenario inside a write transaction, its row locked (PostgreSQL: FOR UPDATE; SQLite's BEGIN IMMEDIATE
-    already serialises writers)."""
-    return list(for_write(Scenario.select().where(Scenario.id == scenario_id)))[0]
 
 
 def _count(scenario_id: int, status: str) -> int:
@@ -164,11 +157,11 @@ def set_signup_deadline(
 ) -> Scenario:
     """The GM sets (or clears) the sign-up deadline of a scenario whose sign-up is still open. Clearing it is refused
     while applicants wait: without a deadline no lottery would ever pick them."""
-    get_or_fail(Scenario, scenario_id, "scenario")
     now = to_db(clock.now())
     stored = to_db(deadline) if deadline else None
     with write_transaction():
-        scenario = _locked(scenario_id)  # no join or close slips in between the checks and the update
+        # Locked: no join or close slips in between the checks and the update.
+        scenario = locked(Scenario, scenario_id, "scenario")
         if scenario.signup_closed_at is not None:
             raise UserError(f"the sign-up of {scenario.title} is already closed")
         waiting = _count(scenario_id, APPLIED) if stored is None else 0
