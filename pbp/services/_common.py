@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-import peewee
-
 from pbp.db import is_sqlite
 from pbp.engine import canonical
 from pbp.errors import UserError
