@@ -65,6 +65,16 @@ class Ruleset(Protocol):
         """`orders` completed for the units of `sides` nobody gave orders to (by default the GM's enemies)."""
         ...
 
+    def legal_actions(self, encounter: dict[str, Any], unit: str, checks: list[dict[str, Any]] | None = None) -> Any:
+        """What `unit` may order this round (the entry form offers exactly this); `checks` are the scenario's."""
+        ...
+
+    def refusals(
+        self, encounter: dict[str, Any], order: dict[str, Any], checks: list[dict[str, Any]] | None = None
+    ) -> list[Problem]:
+        """Every reason a well-formed order can never succeed this round (the server refuses it on save)."""
+        ...
+
     def resolve(
         self,
         encounter: dict[str, Any],

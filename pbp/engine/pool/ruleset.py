@@ -8,7 +8,7 @@ from typing import Any
 from pbp.engine.dice import DiceSource
 from pbp.engine.errors import BadInput, Problem
 from pbp.engine.overrides import check_order, validate_overrides
-from pbp.engine.pool import schema, tactics
+from pbp.engine.pool import legal, schema, tactics
 from pbp.engine.pool.battle import Battle
 from pbp.engine.pool.events import EVENT_TYPES
 from pbp.engine.ruleset import Resolution
@@ -67,6 +67,16 @@ class PoolRuleset:
         self, encounter: dict[str, Any], orders: dict[str, Any], sides: tuple[str, ...] = ("enemy",)
     ) -> dict[str, Any]:
         return tactics.default_orders(encounter, orders, sides)
+
+    def legal_actions(
+        self, encounter: dict[str, Any], unit: str, checks: list[dict[str, Any]] | None = None
+    ) -> legal.LegalActions:
+        return legal.legal_actions(encounter, unit, checks)
+
+    def refusals(
+        self, encounter: dict[str, Any], order: dict[str, Any], checks: list[dict[str, Any]] | None = None
+    ) -> list[Problem]:
+        return legal.refusals(encounter, order, checks)
 
     def resolve(
         self,
