@@ -141,6 +141,68 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
     return chosen
 
 
+def waitlist(scenario: Scenario) -> list[int]:
+    """The waitlisted characters in the order a freed slot reaches them: those the lottery left out in its draw's
+    order (`lottery_order` with the published seed), then later sign-ups first come, first served."""
+    rows = list(
+        Participation.select(Participation.character, Participation.created_at)
+        .where(Participation.scenario == scenario.id, Participation.status == WAITLISTED)
+        .order_by(Participation.id)
+        .tuples()
+    )
+    drawn = [cid for cid, at in rows if scenario.signup_closed_at is not None and at <= scenario.signup_closed_at]
+    if scenario.lottery_seed:
+        drawn = lottery_order(scenario.lottery_seed, drawn)
+    return drawn + [cid for cid, _ in rows if cid not in drawn]
+
+
+def _fill_from_waitlist(scenario: Scenario, now: datetime, actor_id: int | None) -> list[int]:
+    """Give the free slots to the waitlist in its order, inside the caller's transaction; the dead are passed over
+    (R-GAUGE-7). Nobody is admitted once a round is resolved (see `resolved_round`)."""
+    if resolved_round(scenario.id) is not None:
+        return []
+    free = scenario.slots - _count(scenario.id, JOINED)
+    queue = waitlist(scenario)
+    alive = {c.id for c in Character.select(Character.id).where(Character.id.in_(queue), Character.alive == True)}  # noqa: E712
+    admitted = [cid for cid in queue if cid in alive][: max(free, 0)]
+    if admitted:
+        Participation.update(status=JOINED).where(
+            Participation.scenario == scenario.id, Participation.character.in_(admitted)
+        ).execute()
+        audit.log("scenario.waitlist", f"scenario:{scenario.id}", now, actor_id=actor_id, joined=admitted)
+    return admitted
+
+
+def leave_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> list[int]:
+    """Take a character's sign-up back (applied, waitlisted or joined) until the scenario is under way; a slot it
+    frees goes to the waitlist in order. Returns the characters that freed slot admitted."""
+    now = to_db(clock.now())
+    with write_transaction():
+        scenario = locked(Scenario, scenario_id, "scenario")
+        character = get_or_fail(Character, character_id, "character")
+        if character.owner_id != user_id:
+            raise UserError(f"character {character_id} is not yours")
+        signup = signup_of(scenario_id, character_id)
+        if signup is None:
+            raise UserError(f"{character.name} has not signed up for {scenario.title}")
+        started = resolved_round(scenario_id)
+        if started is not None and signup.status == JOINED:
+            raise UserError(
+                f"{scenario.title} is under way (round {started} is resolved): {character.name} is on its map, so"
+                " only the GM can take them out"
+            )
+        Participation.delete().where(Participation.id == signup.id).execute()
+        audit.log(
+            "scenario.leave",
+            f"scenario:{scenario_id}",
+            now,
+            actor_id=user_id,
+            character=character_id,
+            was=signup.status,
+        )
+        return _fill_from_waitlist(scenario, now, user_id) if signup.status == JOINED else []
+
+
 def due_signups(*, clock: Clock = SYSTEM) -> list[int]:
     """Scenarios whose sign-up deadline passed and whose sign-up is still open (the scheduler closes them)."""
     now = to_db(clock.now())

@@ -206,3 +206,57 @@ def test_a_duplicate_sign_up_past_the_check_is_refused_clearly(world, monkeypatc
     with pytest.raises(UserError, match="already signed up"):
         scenarios.join_scenario(world.scenario, world.characters[0], user_id=world.players[0], clock=world.clock)
     assert len(_statuses(world.scenario)) == 2
+
+
+def _full_run_with_a_waitlist(world, slug: str) -> tuple[Scenario, list[tuple[int, int]]]:
+    """A run of 2 slots, 5 applicants: after the lottery 2 joined and 3 waitlisted."""
+    run = _signup_run(world, slug, slots=2, ahead=timedelta(hours=1))
+    applicants = _extra_characters(world, 5)
+    for uid, cid in applicants:
+        scenarios.join_scenario(run.id, cid, user_id=uid, clock=world.clock)
+    world.clock.advance(3600)
+    scenarios.close_signup(run.id, clock=world.clock)
+    return Scenario.get_by_id(run.id), applicants
+
+
+def test_a_freed_slot_goes_to_the_waitlist_in_the_lotterys_order(world) -> None:
+    run, applicants = _full_run_with_a_waitlist(world, "tama-w1")
+    owners = dict((cid, uid) for uid, cid in applicants)
+    queue = scenarios.waitlist(run)
+    assert queue == [
+        c for c in scenarios.lottery_order(run.lottery_seed, list(owners)) if _statuses(run.id)[c] == "waitlisted"
+    ]
+    leaver = next(c for c, s in _statuses(run.id).items() if s == "joined")
+    assert scenarios.leave_scenario(run.id, leaver, user_id=owners[leaver], clock=world.clock) == [queue[0]]
+    statuses = _statuses(run.id)
+    assert leaver not in statuses and statuses[queue[0]] == "joined" and scenarios.waitlist(run) == queue[1:]
+    assert AuditLog.select().where(AuditLog.action == "scenario.waitlist").count() == 1
+
+
+def test_leaving_the_waitlist_frees_nothing_and_a_dead_character_is_passed_over(world) -> None:
+    run, applicants = _full_run_with_a_waitlist(world, "tama-w2")
+    owners = dict((cid, uid) for uid, cid in applicants)
+    first, second, third = scenarios.waitlist(run)
+    assert scenarios.leave_scenario(run.id, first, user_id=owners[first], clock=world.clock) == []
+    Character.update(alive=False).where(Character.id == second).execute()
+    leaver = next(c for c, s in _statuses(run.id).items() if s == "joined")
+    assert scenarios.leave_scenario(run.id, leaver, user_id=owners[leaver], clock=world.clock) == [third]
+
+
+def test_leaving_is_refused_for_someone_elses_character_and_without_a_sign_up(world) -> None:
+    run, applicants = _full_run_with_a_waitlist(world, "tama-w3")
+    uid, cid = applicants[0]
+    stranger = next(u for u in world.players if u != uid)
+    with pytest.raises(UserError, match="not yours"):
+        scenarios.leave_scenario(run.id, cid, user_id=stranger, clock=world.clock)
+    scenarios.leave_scenario(run.id, cid, user_id=uid, clock=world.clock)
+    with pytest.raises(UserError, match="has not signed up"):
+        scenarios.leave_scenario(run.id, cid, user_id=uid, clock=world.clock)
+
+
+def test_a_joined_character_cannot_leave_once_the_scenario_is_under_way(world) -> None:
+    rnd = world.new_round(deadline_in=60)
+    world.clock.advance(61)
+    rounds.resolve_round(rnd, clock=world.clock)
+    with pytest.raises(UserError, match="under way"):
+        scenarios.leave_scenario(world.scenario, world.characters[0], user_id=world.players[0], clock=world.clock)
