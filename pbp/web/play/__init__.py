@@ -1,0 +1,1 @@
+"""The player's pages: characters, sign-ups and the entry form."""

@@ -1,0 +1,186 @@
+"""The entry form's fields and the order they stand for, both ways.
+
+The form works without JavaScript: one radio group per action slot (`minor`, `major`) and, beside each choice, the
+fields it needs (a weapon, targets, where to move...). Only the chosen action's fields are read; a choice missing a
+field it needs is an error on that field, with everything the player typed kept. `form_of(order)` fills the form
+from a stored entry, and `order_of(form_of(order)) == order` for every order the form can express.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+MINOR_CHOICES = ("", "move", "reload", "swap", "ability")
+MAJOR_CHOICES = ("", "attack", "full_move", "leave", "reload", "recover", "check", "ability")
+POINT = "point"  # the `*_toward` value that means "the point in *_x, *_y"
+COORDINATE_LIMIT = 100_000  # metres either way: beyond any map
+
+
+class FormData(Mapping[str, Sequence[str]]):
+    """Submitted fields as lists of strings (a field may repeat: the targets); `one()` reads a single value."""
+
+    def __init__(self, fields: Mapping[str, Sequence[str]]):
+        self._fields = {k: list(v) for k, v in fields.items()}
+
+    def __getitem__(self, key: str) -> Sequence[str]:
+        return self._fields[key]
+
+    def __iter__(self) -> Any:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def one(self, key: str) -> str:
+        values = self._fields.get(key) or [""]
+        return values[0].strip()
+
+    def many(self, key: str) -> list[str]:
+        return [v.strip() for v in self._fields.get(key) or [] if v.strip()]
+
+
+@dataclass
+class Parsed:
+    """What the form says: the order, or the problems by field (the form shows each beside its field)."""
+
+    order: dict[str, Any]
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def _toward(form: FormData, prefix: str, errors: dict[str, str], required: bool) -> Any:
+    """A unit id, a point [x, y] in whole metres, or None (only where the action allows none)."""
+    choice = form.one(f"{prefix}_toward")
+    if choice == POINT:
+        point = []
+        for axis in ("x", "y"):
+            raw = form.one(f"{prefix}_{axis}")
+            try:
+                value = int(raw)
+            except ValueError:
+                errors[f"{prefix}_{axis}"] = "a whole number of metres"
+                continue
+            if abs(value) > COORDINATE_LIMIT:
+                errors[f"{prefix}_{axis}"] = f"between -{COORDINATE_LIMIT} and {COORDINATE_LIMIT} metres"
+                continue
+            point.append(value)
+        return point if len(point) == 2 else None
+    if choice:
+        return choice
+    if required:
+        errors[f"{prefix}_toward"] = "choose where to move"
+    return None
+
+
+def _needed(form: FormData, key: str, errors: dict[str, str], what: str) -> str:
+    value = form.one(key)
+    if not value:
+        errors[key] = f"choose {what}"
+    return value
+
+
+def _minor(form: FormData, errors: dict[str, str]) -> dict[str, Any] | None:
+    kind = form.one("minor")
+    if kind not in MINOR_CHOICES:
+        errors["minor"] = "not an action the form offers"
+        return None
+    if kind == "move":
+        return {"type": "move", "toward": _toward(form, "minor", errors, required=True)}
+    if kind == "reload":
+        return {"type": "reload", "weapon": _needed(form, "minor_weapon", errors, "a weapon to reload")}
+    if kind == "swap":
+        pair = _needed(form, "minor_swap", errors, "two weapons to swap").split("|")
+        if len(pair) != 2:
+            errors.setdefault("minor_swap", "choose two weapons to swap")
+            pair = ["", ""]
+        return {"type": "swap", "weapon": pair[0], "with": pair[1]}
+    if kind == "ability":
+        return {"type": "ability", "id": _needed(form, "minor_ability", errors, "an ability"), "target": None}
+    return None
+
+
+def _major(form: FormData, errors: dict[str, str]) -> dict[str, Any] | None:
+    kind = form.one("major")
+    if kind not in MAJOR_CHOICES:
+        errors["major"] = "not an action the form offers"
+        return None
+    item = form.one(f"{kind}_item") or None
+    if kind == "attack":
+        weapon = _needed(form, "weapon", errors, "a weapon")
+        targets = form.many("targets")
+        if not targets:
+            errors["targets"] = "choose at least one target"
+        return {"type": "attack", "weapon": weapon, "targets": targets, "item": item}
+    if kind in ("full_move", "leave"):
+        return {"type": kind, "toward": _toward(form, kind, errors, required=kind == "full_move")}
+    if kind == "reload":
+        return {"type": "reload", "weapon": _needed(form, "major_weapon", errors, "a weapon to reload")}
+    if kind == "recover":
+        return {"type": "recover", "status": "system_down", "item": item}
+    if kind == "check":
+        return {"type": "check", "label": _needed(form, "check", errors, "a check"), "item": item}
+    if kind == "ability":
+        target = form.one("ability_target") or None
+        return {"type": "ability", "id": _needed(form, "major_ability", errors, "an ability"), "target": target}
+    return None
+
+
+def order_of(form: FormData) -> Parsed:
+    """The order the submitted form stands for (without `unit`: the entry names its character)."""
+    errors: dict[str, str] = {}
+    order: dict[str, Any] = {"minor": _minor(form, errors), "major": _major(form, errors)}
+    for key in ("damage_to", "evade_item"):
+        if form.one(key):
+            order[key] = form.one(key)
+    if form.one("setup"):
+        order["setup"] = [form.one("setup")]
+    return Parsed(order, errors)
+
+
+def _set_toward(fields: dict[str, list[str]], prefix: str, toward: Any) -> None:
+    if isinstance(toward, list):
+        fields[f"{prefix}_toward"] = [POINT]
+        fields[f"{prefix}_x"], fields[f"{prefix}_y"] = [str(toward[0])], [str(toward[1])]
+    elif toward is not None:
+        fields[f"{prefix}_toward"] = [str(toward)]
+
+
+def form_of(order: dict[str, Any] | None) -> FormData:
+    """The form's fields for a stored order (an empty form for None)."""
+    fields: dict[str, list[str]] = {"minor": [""], "major": [""]}
+    order = order or {}
+    minor, major = order.get("minor"), order.get("major")
+    if minor:
+        fields["minor"] = [minor["type"]]
+        if minor["type"] == "move":
+            _set_toward(fields, "minor", minor.get("toward"))
+        elif minor["type"] == "reload":
+            fields["minor_weapon"] = [minor["weapon"]]
+        elif minor["type"] == "swap":
+            fields["minor_swap"] = [f"{minor['weapon']}|{minor['with']}"]
+        elif minor["type"] == "ability":
+            fields["minor_ability"] = [minor["id"]]
+    if major:
+        kind = major["type"]
+        fields["major"] = [kind]
+        if major.get("item"):
+            fields[f"{kind}_item"] = [major["item"]]
+        if kind == "attack":
+            fields["weapon"], fields["targets"] = [major["weapon"]], list(major["targets"])
+        elif kind in ("full_move", "leave"):
+            _set_toward(fields, kind, major.get("toward"))
+        elif kind == "reload":
+            fields["major_weapon"] = [major["weapon"]]
+        elif kind == "check":
+            fields["check"] = [major.get("label") or ""]
+        elif kind == "ability":
+            fields["major_ability"] = [major["id"]]
+            if major.get("target"):
+                fields["ability_target"] = [major["target"]]
+    for key in ("damage_to", "evade_item"):
+        if order.get(key):
+            fields[key] = [order[key]]
+    if order.get("setup"):
+        fields["setup"] = [order["setup"][0]]
+    return FormData(fields)
