@@ -1,0 +1,139 @@
+"""What the entry form shows one player for one round: the round and its deadline, the character's unit in the
+round's starting encounter, the actions the rules allow it (`legal_actions`), the odds of each check, the entry
+as saved and its history. A read: nothing here changes state; `entries.save_entry` does.
+
+Only the player's own entry and their own unit's private data are read; of the other units the form may show only
+what is public (positions, names; enemies' stats and gauges stay the GM's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pbp.engine import find_ruleset
+from pbp.engine.odds import opposed, p_at_least
+from pbp.engine.pool.legal import LegalActions, check_pool
+from pbp.errors import UserError
+from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
+from pbp.services._common import get_or_fail
+from pbp.services.characters import unit_id
+from pbp.services.clock import SYSTEM, Clock, to_db
+from pbp.services.rounds import OPEN, round_context, round_encounter
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The chance an attack or check succeeds: exact when every side's numbers are known to the player; else only
+    the player's own distribution (`at_least[k]` = P(successes >= k))."""
+
+    dice: int
+    level: int
+    bonus: int
+    p_success: Fraction | None
+    at_least: dict[int, Fraction]
+
+
+@dataclass
+class EntryDesk:
+    round: Round
+    scenario: Scenario
+    campaign: Campaign
+    character: Character
+    unit: str
+    encounter: dict[str, Any]
+    legal: LegalActions
+    checks: list[dict[str, Any]]
+    entry: Entry | None
+    history: list[EntryRevision]
+    accepting: bool
+    closed_reason: str | None
+
+    def own(self) -> dict[str, Any]:
+        return next(u for u in self.encounter["units"] if u["id"] == self.unit)
+
+    def attack_odds(self, weapon_id: str, target: str, item: str | None = None) -> Odds:
+        """An attack's odds (R-HIT-1/2): exact against a PC (whose sheet is public in the campaign), the player's
+        own successes only against an enemy (its evasion is the GM's secret)."""
+        weapon = next(w for w in _arsenal(self.own()) if w["id"] == weapon_id)
+        dice, level, bonus = check_pool(self.encounter, self.unit, weapon["skill"], item)
+        units = {u["id"]: u for u in self.encounter["units"]}
+        p_hit = None
+        if units[target]["side"] == "pc":
+            e_dice, e_level, e_bonus = check_pool(self.encounter, target, "回避", evasion=True)
+            p_hit, _ = opposed(dice, level, e_dice, e_level, bonus, e_bonus)
+        return Odds(dice, level, bonus, p_hit, _at_least(dice, level, bonus))
+
+    def check_odds(self, check_id: str, item: str | None = None) -> Odds:
+        """A scene check's exact odds (R-CHECK-2, R-GM-2)."""
+        check = next(c for c in self.checks if c["id"] == check_id)
+        dice, level, bonus = check_pool(self.encounter, self.unit, check["skill"], item)
+        return Odds(dice, level, bonus, p_at_least(dice, level, check["need"], bonus), _at_least(dice, level, bonus))
+
+
+def _arsenal(unit: dict[str, Any]) -> list[dict[str, Any]]:
+    vehicle = unit.get("vehicle")
+    return list(vehicle.get("weapons") or []) if vehicle else list(unit.get("weapons") or [])
+
+
+def _at_least(dice: int, level: int, bonus: int) -> dict[int, Fraction]:
+    return {k + bonus: p_at_least(dice, level, k + bonus, bonus) for k in range(1, dice + 1)}
+
+
+def scenario_checks(scenario: Scenario) -> list[dict[str, Any]]:
+    """The checks the scenario offers (R-GM-2): id, skill, need and what they mean, from its setup."""
+    setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup or {}
+    return [c for c in setup.get("checks") or [] if isinstance(c, dict) and "id" in c]
+
+
+def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> EntryDesk:
+    """The entry form's facts for `user_id`'s character in a round of a scenario it has joined; a UserError when
+    the character is not theirs or not taking part (a page then answers 403/404, never another player's data)."""
+    rnd = get_or_fail(Round, round_id, "round")
+    character = get_or_fail(Character, character_id, "character")
+    if character.owner_id != user_id:
+        raise UserError(f"character {character_id} is not yours")
+    scenario = round_context(rnd)
+    joined = Participation.get_or_none(
+        Participation.scenario == rnd.scenario_id,
+        Participation.character == character_id,
+        Participation.status == "joined",
+    )
+    if joined is None:
+        raise UserError(f"{character.name} is not taking part in this scenario")
+    campaign = Campaign.get_by_id(scenario.campaign_id)
+    encounter = round_encounter(rnd, scenario)
+    unit = unit_id(character_id)
+    if not any(u["id"] == unit for u in encounter["units"]):
+        raise UserError(f"{character.name} is not on this round's map")
+    checks = scenario_checks(scenario)
+    legal = find_ruleset(campaign.ruleset).legal_actions(encounter, unit, checks)
+    entry = Entry.get_or_none(Entry.round == round_id, Entry.character == character_id)
+    history = list(
+        EntryRevision.select()
+        .where(EntryRevision.round == round_id, EntryRevision.character == character_id)
+        .order_by(EntryRevision.id.desc())
+    )
+    now = to_db(clock.now())
+    closed_reason = None
+    if rnd.state != OPEN:
+        closed_reason = "not_open"
+    elif now >= rnd.deadline:
+        closed_reason = "deadline"
+    elif not character.alive:
+        closed_reason = "dead"
+    return EntryDesk(
+        round=rnd,
+        scenario=scenario,
+        campaign=campaign,
+        character=character,
+        unit=unit,
+        encounter=encounter,
+        legal=legal,
+        checks=checks,
+        entry=entry,
+        history=history,
+        accepting=closed_reason is None,
+        closed_reason=closed_reason,
+    )
