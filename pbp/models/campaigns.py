@@ -19,7 +19,7 @@ class Campaign(BaseModel):
     timezone = peewee.CharField(max_length=64, default="Asia/Tokyo")
     #: The most characters an entry's prose may have (the プレイング limit).
     entry_char_limit = peewee.IntegerField(default=800)
-    #: Campaign policies, e.g. {"wait_for_all_entries": true, "pcs_per_player": 1}.
+    #: Campaign policies (`pbp.services.rounds.POLICIES`), e.g. {"several_pcs_per_player": true}.
     policies = JSONField(default=dict)
     created_at = peewee.DateTimeField()
 

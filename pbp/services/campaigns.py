@@ -21,6 +21,8 @@ from pbp.services.clock import SYSTEM, Clock, to_db
 DEFAULT_TIMEZONE = "Asia/Tokyo"
 DEFAULT_ENTRY_LIMIT = 800
 DEFAULT_SLOTS = 4
+#: Campaign policies (`rounds.POLICIES`) a pack's `[campaign]` may set; loading it sets them.
+PACK_POLICIES = ("several_pcs_per_player",)
 
 
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
@@ -36,14 +38,17 @@ def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SY
         "timezone": info.get("time_zone", DEFAULT_TIMEZONE),
         "entry_char_limit": int(info.get("entry_limit", DEFAULT_ENTRY_LIMIT)),
     }
+    # The policies the pack sets (R-FIX-18's several_pcs_per_player); the others keep what the GM set.
+    settings = {name: info[name] for name in PACK_POLICIES if name in info}
     existing = Campaign.get_or_none(Campaign.slug == info["id"])
     known = {s.slug for s in Scenario.select(Scenario.slug).join(Campaign).where(Campaign.slug == info["id"])}
     with write_transaction():
         if existing is None:
-            campaign = Campaign.create(slug=info["id"], gm=gm_id, created_at=now, policies={}, **fields)
+            campaign = Campaign.create(slug=info["id"], gm=gm_id, created_at=now, policies=settings, **fields)
         else:
             campaign = existing
-            Campaign.update(**fields, **({"gm": gm_id} if gm_id else {})).where(Campaign.id == campaign.id).execute()
+            changes = {**fields, "policies": {**existing.policies, **settings}, **({"gm": gm_id} if gm_id else {})}
+            Campaign.update(**changes).where(Campaign.id == campaign.id).execute()
         for slug in pack.get("scenarios", {}):
             if slug not in known:
                 add_scenario(campaign, slug, slug=slug, now=now)

@@ -59,10 +59,12 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 }
 MAX_FAILURES = 3  # resolution failed this many times: quarantined until the GM looks
 OVERRIDE_LIMIT = 1000  # the most successes (either way) a GM override may set: a check has a handful of dice
-#: The campaign policies (campaign.policies) the lifecycle reads, with their defaults.
+#: The campaign policies (campaign.policies) the lifecycle and the sign-ups read, with their defaults.
 POLICIES: dict[str, bool] = {
     # A round the GM closed early resolves as soon as every joined character has an entry (else at its deadline).
     "resolve_when_complete": True,
+    # R-PLAY-2, R-FIX-18: a player may sign up more than one character for the same scenario.
+    "several_pcs_per_player": False,
 }
 
 

@@ -17,7 +17,7 @@ from pbp.models import Campaign, Character, Participation, Round, Scenario
 from pbp.services import audit
 from pbp.services._common import get_or_fail, locked
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
-from pbp.services.rounds import PUBLISHED, RESOLVED
+from pbp.services.rounds import PUBLISHED, RESOLVED, policy
 
 JOINED, APPLIED, WAITLISTED = "joined", "applied", "waitlisted"
 
@@ -45,6 +45,9 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         already = UserError(f"{character.name} has already signed up for {scenario.title}")
         if signup_of(scenario_id, character_id) is not None:
             raise already
+        campaign = Campaign.get_by_id(scenario.campaign_id)
+        if not policy(campaign.policies, "several_pcs_per_player"):
+            _one_character_per_player(scenario, character)
         started = resolved_round(scenario_id)
         if started is not None:
             raise UserError(
@@ -53,7 +56,7 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
             )
         lottery_pending = scenario.signup_deadline is not None and scenario.signup_closed_at is None
         if lottery_pending and now >= scenario.signup_deadline:
-            tz = Campaign.get_by_id(scenario.campaign_id).timezone
+            tz = campaign.timezone
             raise UserError(f"sign-up closed at {local_text(scenario.signup_deadline, tz)}; the lottery is pending")
         if lottery_pending:
             status = APPLIED
@@ -66,6 +69,27 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
             return Participation.create(scenario=scenario_id, character=character_id, status=status, created_at=now)
         except peewee.IntegrityError:  # the unique (scenario, character) index: a sign-up committed meanwhile
             raise already from None
+
+
+def _one_character_per_player(scenario: Scenario, character: Character) -> None:
+    """R-PLAY-2, R-FIX-18: a player takes part in a scenario with one character (a living one signed up: joined,
+    applied or waitlisted), unless the campaign's `several_pcs_per_player` setting allows more."""
+    other = (
+        Character.select(Character.name)
+        .join(Participation)
+        .where(
+            Participation.scenario == scenario.id,
+            Character.owner == character.owner_id,
+            Character.id != character.id,
+            Character.alive,
+        )
+        .first()
+    )
+    if other is not None:
+        raise UserError(
+            f"you already take part in {scenario.title} with {other.name}: one player, one character per scenario"
+            " (the GM may allow more with the campaign setting several_pcs_per_player)"
+        )
 
 
 def signup_of(scenario_id: int, character_id: int) -> Participation | None:

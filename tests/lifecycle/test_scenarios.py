@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import shutil
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from pbp.errors import UserError
-from pbp.models import AuditLog, Campaign, Character, Participation, Scenario
-from pbp.services import campaigns, characters, rounds, scenarios
+from pbp.models import AuditLog, Campaign, Character, Participation, Scenario, User
+from pbp.paths import DEMO_PACK_DIR
+from pbp.services import accounts, campaigns, characters, rounds, scenarios
 from pbp.services.clock import FixedClock
 
 
 def _extra_characters(world, n: int) -> list[tuple[int, int]]:
+    """`n` new characters, each of a new player (R-FIX-18: one character per player in a scenario)."""
     sheet = Campaign.get_by_id(world.campaign).pack["characters"]["makoto"]
     out = []
-    for i in range(n):
-        uid = world.players[i % 2]
+    for _ in range(n):
+        uid = accounts.create_user(f"extra{User.select().count()}", "player-password", clock=world.clock).id
         out.append((uid, characters.create_character(world.campaign, uid, sheet, clock=world.clock).id))
     return out
 
@@ -260,3 +264,44 @@ def test_a_joined_character_cannot_leave_once_the_scenario_is_under_way(world) -
     rounds.resolve_round(rnd, clock=world.clock)
     with pytest.raises(UserError, match="under way"):
         scenarios.leave_scenario(world.scenario, world.characters[0], user_id=world.players[0], clock=world.clock)
+
+
+def _second_character(world) -> int:
+    """Another character of the first player, whose first already joined the world's scenario."""
+    sheet = Campaign.get_by_id(world.campaign).pack["characters"]["makoto"]
+    return characters.create_character(world.campaign, world.players[0], sheet, clock=world.clock).id
+
+
+def test_r_fix_18_a_players_second_character_is_refused_and_told_why(world) -> None:
+    second = _second_character(world)
+    with pytest.raises(UserError, match="already take part in .* with 葵: one player, one character per scenario") as e:
+        scenarios.join_scenario(world.scenario, second, user_id=world.players[0], clock=world.clock)
+    assert "several_pcs_per_player" in str(e.value)  # and how the GM may allow it
+    assert second not in _statuses(world.scenario)
+    # One character per player per scenario: the same character joins another run of the battle.
+    other = campaigns.create_scenario(world.campaign, "tama_river", slug="tama-k", clock=world.clock)
+    assert scenarios.join_scenario(other.id, second, user_id=world.players[0], clock=world.clock).status == "joined"
+
+
+def test_r_fix_18_a_dead_character_does_not_hold_its_players_place(world) -> None:
+    Character.update(alive=False).where(Character.id == world.characters[0]).execute()
+    second = _second_character(world)
+    assert scenarios.join_scenario(world.scenario, second, user_id=world.players[0], clock=world.clock)
+
+
+def test_r_fix_18_the_campaign_setting_lets_the_gm_allow_several(world) -> None:
+    campaigns.set_policy(world.campaign, "several_pcs_per_player", True, actor_id=world.gm, clock=world.clock)
+    second = _second_character(world)
+    assert scenarios.join_scenario(world.scenario, second, user_id=world.players[0], clock=world.clock)
+    assert _statuses(world.scenario)[second] == "joined"
+
+
+def test_r_fix_18_the_pack_sets_the_setting_when_loaded(world, tmp_path) -> None:
+    pack = Path(shutil.copytree(DEMO_PACK_DIR, tmp_path / "demo"))
+    toml = pack / "campaign.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert "several_pcs_per_player = false" in text  # the demo states the default
+    toml.write_text(text.replace("several_pcs_per_player = false", "several_pcs_per_player = true"))
+    assert campaigns.load_campaign(pack, clock=world.clock).policies["several_pcs_per_player"] is True  # a reload
+    second = _second_character(world)
+    assert scenarios.join_scenario(world.scenario, second, user_id=world.players[0], clock=world.clock)

@@ -90,14 +90,15 @@ def test_r_check_5_only_the_named_item_applies() -> None:
 # R-CHECK-6 -----------------------------------------------------------------------------------------------------
 
 
-def test_r_check_6_no_item_while_riding_check_refused() -> None:
+def test_r_check_6_r_fix_14_no_item_while_riding_check_goes_ahead_without_it() -> None:
     u = pc(items=[{"id": "charm", "dice": 1, "successes": 1, "skills": None}])
-    r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", 1, "charm"))], [1, 1, 1, 1, 1])
+    r = run(encounter(u, enemy()), [order("aoi", major=check("射撃", 1, "charm"))], [1, 1, 1, 1])
     ref = r.one("refused", unit="aoi")
-    assert ref["reason"] == "item_while_riding"
-    assert ref["action"] == "major"
-    assert r.ev("check") == []  # the order is not carried out
-    assert r.dice_used == 0
+    assert (ref["action"], ref["order"], ref["item"], ref["reason"]) == ("item", "item", "charm", "item_while_riding")
+    c = r.one("check", unit="aoi")  # R-FIX-14: the check itself is carried out, without the item
+    assert c["dice"] == [1, 1, 1, 1] and c["successes"] == 4 and "item" not in c
+    assert r.index("refused", unit="aoi") < r.events.index(c)
+    assert r.dice_left == 0
 
 
 def test_r_check_6_no_evade_item_while_riding() -> None:
@@ -111,12 +112,15 @@ def test_r_check_6_no_evade_item_while_riding() -> None:
     assert [x["reason"] for x in refused] == ["item_while_riding"]
 
 
-def test_r_check_6_no_item_on_a_riding_attack() -> None:
+def test_r_check_6_r_fix_14_no_item_on_a_riding_attack_which_goes_ahead() -> None:
     u = pc(items=[{"id": "charm", "dice": 1, "successes": 0, "skills": None}])
-    r = run(encounter(u, enemy()), [order("aoi", major=attack("rifle", "oni1", item="charm"))], [6] * 7)
-    assert r.one("refused", unit="aoi")["reason"] == "item_while_riding"
-    assert r.ev("attack") == []
-    assert r.unit("aoi")["vehicle"]["weapons"][0]["ammo"] == 6
+    r = run(encounter(u, enemy()), [order("aoi", major=attack("rifle", "oni1", item="charm"))], [6] * 6)
+    ref = r.one("refused", unit="aoi")
+    assert (ref["action"], ref["reason"]) == ("item", "item_while_riding")
+    a = r.one("attack", attacker="aoi")
+    assert len(a["attack_dice"]) == 4  # 感覚 4, no charm die
+    assert r.unit("aoi")["vehicle"]["weapons"][0]["ammo"] == 5
+    assert r.dice_left == 0
 
 
 # R-CHECK-7 -----------------------------------------------------------------------------------------------------

@@ -264,7 +264,8 @@ def test_seeded_resolve_dice_are_the_documented_stream(tmp_path: Path) -> None:
         elif e["type"] == "check":
             used += e.get("dice") or []
     assert len(used) >= 12
-    assert used == ns["dice"]("verify-me", len(used))
+    assert used == ns["dice"]("verify-me", len(used))  # both rounds from one stream, never restarted
+    assert out["dice_left"] is None and out["dice_used"] == len(used)  # a seeded stream never runs out
 
 
 def test_r_check_4_without_skill_stats_the_demo_pack_maps_skills(tmp_path: Path) -> None:

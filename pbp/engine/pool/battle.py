@@ -230,22 +230,23 @@ class Battle:
         return [k[2] for k in keyed]
 
     def setup(self) -> None:
-        """R-SETUP-1: setup gimmicks, then each unit's setup abilities, once, before round 1."""
+        """R-SETUP-1: setup gimmicks, then each unit's setup action before round 1. R-FIX-11: one setup action per
+        unit in all, like the minor and major actions; the abilities listed after the one it took are refused."""
         self.fire_gimmicks("setup")
         for u in self.alive():
-            used: set[str] = set()
+            taken = False
             for ab_id in (self.orders.get(u["id"]) or {}).get("setup") or ():
                 act = {"type": "ability", "id": ab_id}
                 try:
-                    if ab_id in used:  # R-SETUP-1: each setup ability once
-                        raise Refused("already_used")
-                    used.add(ab_id)
+                    if taken:
+                        raise Refused("one_setup_action")
                     self.use_ability(u, act, "setup")
+                    taken = True
                 except Refused as r:
                     self.refuse(u, "setup", act, r.reason)
 
-    def refuse(self, u: dict, action: str, act: dict, reason: str) -> None:
-        self.emit("refused", unit=u["id"], action=action, order=act.get("type"), reason=reason)
+    def refuse(self, u: dict, action: str, act: dict, reason: str, **extra: Any) -> None:
+        self.emit("refused", unit=u["id"], action=action, order=act.get("type"), reason=reason, **extra)
 
     def main_process(self, u: dict) -> None:
         """R-ROUND-3: the minor action, then the major action; R-FIX-7: a unit gone earlier is refused."""
@@ -303,6 +304,14 @@ class Battle:
                 return w
         raise Refused("not_ready")
 
+    def order_item(self, u: dict, item_id: str | None, skill: str) -> dict | None:
+        """The item an attack, check or recover order names. R-FIX-14: named while riding, it alone is refused and
+        the order goes ahead without it."""
+        if item_id is not None and u.get("vehicle"):
+            self.refuse(u, "item", {"type": "item"}, "item_while_riding", item=item_id)
+            return None
+        return self.usable_item(u, item_id, skill)
+
     def usable_item(self, u: dict, item_id: str | None, skill: str) -> dict | None:
         """R-CHECK-5/6/7: at most one item, never while riding, only for the skills it lists."""
         if item_id is None:
@@ -336,7 +345,7 @@ class Battle:
         if w.get("ammo") is not None and w["ammo"] <= 0:
             raise Refused("no_ammo")
         skill = w["skill"]
-        item = self.usable_item(u, act["item"], skill) if act.get("item") else None
+        item = self.order_item(u, act.get("item"), skill)
         if statuses and _status(u, "heat"):  # R-FIX-4: heat fires only when the attack would otherwise go ahead
             # R-BS table: the attack check is skipped, so the attack event carries what is true of an attack that
             # rolled nothing: no check ids, no dice, 0 successes, no hit. Then heat fires like a lock-on beam
@@ -390,7 +399,7 @@ class Battle:
             except Refused as r:
                 if t["id"] not in self.evade_item_noted:
                     self.evade_item_noted.add(t["id"])
-                    self.refuse(t, "evade_item", {"type": "evade_item"}, r.reason)
+                    self.refuse(t, "evade_item", {"type": "evade_item"}, r.reason, item=item_id)
         stat = self.skill_stats[t["id"]].get(rules.EVASION_SKILL, rules.EVASION_STAT)
         n, level, bonus, detail = self.pool(t, stat, rules.EVASION_SKILL, item, evasion=True)
         cid, dice, succ, over = self.roll(n, level, bonus)
@@ -453,17 +462,20 @@ class Battle:
 
     # ---- bad statuses (R-BS-*) ----------------------------------------------------------------------------
 
-    def apply_status(self, u: dict, sid: str, by: str | None) -> None:
+    def apply_status(self, u: dict, sid: str, by: str | None, rounds: int | None = None) -> None:
+        """Give `u` the status `sid`; `rounds` (a `status` effect's) sets its `rounds_left` (R-FIX-13)."""
         if u.get("removed"):
             return
         existing = _status(u, sid)
         if existing is not None:  # R-FIX-6: no stacking; stun restarts its 3 rounds
             if sid == "stun":  # applied again: the contract's `change` values stay applied|ended|fired
-                existing["rounds_left"] = rules.STUN_ROUNDS
+                existing["rounds_left"] = rounds or rules.STUN_ROUNDS
                 self.emit("status", unit=u["id"], id=sid, change="applied", by=by, renewed=True)
             return
         s: dict[str, Any] = {"id": sid}
-        if sid == "stun":
+        if rounds is not None:
+            s["rounds_left"] = rounds
+        elif sid == "stun":
             s["rounds_left"] = rules.STUN_ROUNDS
         elif sid == "system_down":
             s["elapsed"] = 0
@@ -489,7 +501,7 @@ class Battle:
         if act["status"] != "system_down" or s is None:
             raise Refused("not_recoverable")
         skill = rules.RECOVERY_SKILL
-        item = self.usable_item(u, act.get("item"), skill)
+        item = self.order_item(u, act.get("item"), skill)
         need = rules.SYSTEM_DOWN_BASE_NEED - s.get("elapsed", 0)
         stat = self.skill_stats[u["id"]].get(skill, "理知")
         if need <= 0:
@@ -516,16 +528,17 @@ class Battle:
         if _status(u, "system_down"):
             raise Refused("system_down")
         skill = act["skill"]
-        item = self.usable_item(u, act.get("item"), skill)
+        item = self.order_item(u, act.get("item"), skill)
         n, level, bonus, detail = self.pool(u, self.skill_stats[u["id"]][skill], skill, item)
         cid, dice, succ, over = self.roll(n, level, bonus)
         ev = self.emit(
             "check", unit=u["id"], skill=skill, purpose="scene", check=cid, dice=dice, successes=succ,
             need=act["need"], success=succ >= act["need"], detail=detail,
         )  # fmt: skip
-        for key in ("item", "label"):
-            if act.get(key) is not None:
-                ev[key] = act[key]
+        if item is not None:
+            ev["item"] = item["id"]
+        if act.get("label") is not None:
+            ev["label"] = act["label"]
         if over:
             ev["overrides"] = over
 
@@ -590,9 +603,13 @@ class Battle:
             n += 1
         return f"e{n}"
 
+    def members(self, e: str) -> list[str]:
+        return [o["id"] for o in self.units if o.get("engagement") == e and not o.get("removed")]
+
     def contact(self, u: dict, toward: str | None) -> None:
         """R-ENG-1/2/3/5: ending at distance 0 of a ground unit joins its engagement (air units never engage);
-        an engagement holds 10 at most, the 11th starts a new one."""
+        an engagement holds 10 at most. R-FIX-12: when it is full, the unit joins an engagement in contact that has
+        room (the one the overflow formed there); only when none has room does it form a new one."""
         if movement(u) == "air":
             return
         pos = u["position"]
@@ -612,9 +629,14 @@ class Battle:
             self.emit("engage", unit=other["id"], engagement=e, **{"with": []})
             members = [other["id"]]
         else:
-            members = [o["id"] for o in self.units if o.get("engagement") == e and not o.get("removed")]
+            members = self.members(e)
             if len(members) >= rules.ENGAGEMENT_CAP:
-                e, members = self.new_engagement_name(), []
+                in_contact = dict.fromkeys(o["engagement"] for o in here if o.get("engagement") is not None)
+                if u.get("engagement") in in_contact:
+                    return  # already in one of them (a move that ended where it began)
+                room = [x for x in in_contact if len(self.members(x)) < rules.ENGAGEMENT_CAP]
+                e = room[0] if room else self.new_engagement_name()
+                members = self.members(e) if room else []
         u["engagement"] = e
         self.emit("engage", unit=u["id"], engagement=e, **{"with": members})
 
@@ -698,7 +720,7 @@ class Battle:
                         "rounds_left": eff.get("rounds") or 1, "source": source,
                     })  # fmt: skip
                 elif kind == "status":
-                    self.apply_status(r, eff["id"], by)
+                    self.apply_status(r, eff["id"], by, eff.get("rounds"))
                 elif kind == "cure" and _status(r, eff["id"]):
                     self.end_status(r, eff["id"])
                 elif kind == "restore":
@@ -717,20 +739,20 @@ class Battle:
                 if not u.get("removed"):
                     self.end_status(u, "lock_on")
         self.fire_gimmicks("cleanup")
-        # (a) statuses without a stated ending end; round counters advance (R-BS-1, R-BS-3, R-BS-4)
+        # (a) statuses without a stated ending end; round counters advance (R-BS-1, R-BS-3, R-BS-4, R-FIX-13)
         for u in self.alive():
             for s in list(u["statuses"]):
                 sid = s["id"]
-                if sid == "stun":
-                    s["rounds_left"] = s.get("rounds_left", rules.STUN_ROUNDS) - 1
-                    if s["rounds_left"] <= 0:
-                        self.end_status(u, sid)
-                elif sid == "system_down":
+                if sid == "system_down":
                     s["elapsed"] = s.get("elapsed", 0) + 1
-                elif sid not in rules.STATUSES:  # R-BS-4: a duration counts down; without one it ends now
-                    s["rounds_left"] = s.get("rounds_left", 1) - 1
+                if sid == "stun" and "rounds_left" not in s:
+                    s["rounds_left"] = rules.STUN_ROUNDS  # the table's 3 rounds
+                if "rounds_left" in s:  # R-FIX-13: any status's duration counts down; at 0 it ends, table or not
+                    s["rounds_left"] -= 1
                     if s["rounds_left"] <= 0:
                         self.end_status(u, sid)
+                elif sid not in rules.STATUSES:  # R-BS-4: outside the table and without a duration: ends now
+                    self.end_status(u, sid)
             if u.get("modifiers"):
                 for m in u["modifiers"]:
                     m["rounds_left"] -= 1

@@ -29,12 +29,14 @@ EVENT_TYPES: dict[str, str] = {
     "optional `renewed` (true on `applied` when the unit already had it: stun restarts its 3 rounds, R-FIX-6); "
     "arm_damage carries `unequipped` (weapon ids moved to spare)",
     "check": "a rolled check outside an attack: `unit`, `skill`, `purpose` (scene|recover), `check` (id or null when "
-    "nothing was rolled), `dice`, `successes`, `need`, `success`, `detail`, optional `item`, optional `overrides`",
+    "nothing was rolled), `dice`, `successes`, `need`, `success`, `detail`, optional `item` (the item that applied), "
+    "optional `overrides`",
     "restore": "damage removed from a gauge by an effect: `unit`, `gauge`, `amount`, `taken` (the gauge after)",
-    "refused": "an order not carried out: `unit`, `action` (setup|minor|major|evade_item), `order` (its type), "
+    "refused": "an order not carried out: `unit`, `action` (setup|minor|major|item|evade_item), `order` (its type; "
+    "`item` and `evade_item` for an item refused on its own, R-FIX-14, which also carries `item`: its id), "
     "`reason` (out_of_range|no_ammo|arm_damage|leg_damage|system_down|item_while_riding|dead|removed|engaged|"
     "not_ready|not_engaged|no_uses|wrong_timing|not_recoverable|not_reloadable|item_not_applicable|"
-    "target_gone|cannot_move|already_used)",
+    "target_gone|cannot_move|one_setup_action)",
     "cleanup": "the cleanup process of a round begins (R-CLEAN-1)",
     "death": "a character died: `unit`, `cause` (injury|destroyed)",
     "removed": "a unit left the battle: `unit`, `reason` (dead|destroyed)",

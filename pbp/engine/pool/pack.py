@@ -268,6 +268,7 @@ _SINGLES: dict[str, Fields] = {
         "time_zone": (True, _text),
         "entry_limit": (True, _int(1)),
         "slots": (True, _int(1)),
+        "several_pcs_per_player": (False, _bool),  # R-FIX-18: default false, one character per player
     },
     "options": {key: (False, _bool) for key in rules.DEFAULT_OPTIONS},
     "gauges": {

@@ -220,11 +220,10 @@ def check_effects(c: Checker, effects: Any, path: str) -> None:
         if kind in ("dice", "successes", "restore"):
             # restore removes damage: a negative value would fill a gauge past its capacities (R-GAUGE-1)
             c.is_int(e.get("value"), f"{p}.value", 0 if kind == "restore" else None)
-        if kind in ("dice", "successes"):
-            if e.get("rounds") is not None:
-                c.is_int(e["rounds"], f"{p}.rounds", 1)
-            if e.get("skills") is not None:
-                _names(c, e["skills"], f"{p}.skills")
+        if kind in ("dice", "successes", "status") and e.get("rounds") is not None:
+            c.is_int(e["rounds"], f"{p}.rounds", 1)  # a status's rounds become its rounds_left (R-FIX-13)
+        if kind in ("dice", "successes") and e.get("skills") is not None:
+            _names(c, e["skills"], f"{p}.skills")
         if kind in ("status", "cure"):
             c.is_str(e.get("id"), f"{p}.id")
         if kind == "restore":
@@ -344,10 +343,13 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
                 c.bad(f"{path}.statuses[{i}]", f"must be an object with a status id, got {s!r}")
             elif any(type(o) is dict and o.get("id") == s["id"] for o in statuses[:i]):
                 c.bad(f"{path}.statuses[{i}]", f"status {s['id']!r} is listed twice (statuses do not stack, R-FIX-6)")
-            elif len(s) > 1:  # the counters cleanup advances (R-BS-1, R-BS-3, R-FIX-6, R-BS-4)
+            elif len(s) > 1:  # the counters cleanup advances (R-BS-1, R-BS-3, R-FIX-6, R-BS-4, R-FIX-13)
                 for key, lo in _STATUS_COUNTERS:
                     if key in s:
                         c.key_int(s, key, f"{path}.statuses[{i}]", lo)
+                known = [k for k, _ in _STATUS_COUNTERS]
+                for key in sorted(s.keys() - {"id", *known}):  # a misspelt counter would never count (R-FIX-13)
+                    c.bad(f"{path}.statuses[{i}].{key}", f"unknown status field (known: id, {', '.join(known)})")
     abilities = u.get("abilities")
     if abilities is not None and not c.is_list(abilities, f"{path}.abilities"):
         abilities = None
@@ -368,8 +370,8 @@ def _unit(c: Checker, u: Any, path: str, pack_skill_stats: dict | None) -> None:
         c.key_str(u, "engagement", path)
 
 
-#: Status fields cleanup counts with, and their least value: stun's rounds, system_down's elapsed rounds, the round a
-#: lock-on beam fires in, and the duration of a status not in the table.
+#: Status fields cleanup counts with, and their least value: the rounds left of any status (stun's 3 by default,
+#: R-FIX-13), system_down's elapsed rounds, the round a lock-on beam fires in.
 _STATUS_COUNTERS = (("rounds_left", 0), ("elapsed", 0), ("fires_at_round", 1))
 
 
