@@ -26,7 +26,7 @@ DEFAULT_SLOTS = 4
 
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
     """Create or update the campaign that `pack_dir` describes; raises the packs' error on an invalid pack, or on
-    a string in it that is not text (a TOML `\u0000` escape: PostgreSQL cannot store it)."""
+    a string in it that is not text (a TOML `\\u0000` escape: PostgreSQL cannot store it)."""
     loaded = packs.load_valid_pack(pack_dir)
     pack = loaded.data
     found = first_non_text(pack)

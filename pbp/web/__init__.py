@@ -17,6 +17,7 @@ from werkzeug.routing import BaseConverter, IntegerConverter, Map
 from werkzeug.wrappers import Response
 
 from pbp import db as pbp_db
+from pbp.packs import SLUG
 from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
 from pbp.web import i18n
 
@@ -45,7 +46,7 @@ class SlugConverter(BaseConverter):
     """`<slug:...>`: a campaign id or scenario slug (`pbp.packs.SLUG`, the only ones stored): anything else, a NUL
     (`%00`) included, is a 404 before a query, which PostgreSQL would refuse with an error."""
 
-    regex = r"[A-Za-z0-9_-]{1,64}"
+    regex = SLUG.pattern.removesuffix(r"\Z")  # the routing anchors it
 
 
 def instance_secret_key(folder: Path) -> str:

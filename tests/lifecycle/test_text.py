@@ -221,6 +221,17 @@ def test_a_nul_in_an_order_names_its_key_path(stage: Stage) -> None:
         )
 
 
+def test_an_order_nested_too_deep_is_refused_not_a_recursion_error(stage: Stage) -> None:
+    """Within the order's size limit a list can nest deeper than Python's JSON writer goes."""
+    w, deep = stage.world, []
+    for _ in range(1500):
+        deep = [deep]
+    with pytest.raises(UserError, match="order is nested too deep"):
+        entries.save_entry(
+            stage.open_round, w.characters[0], user_id=w.players[0], order={"x": deep}, prose="", clock=w.clock
+        )
+
+
 def test_a_name_that_is_not_text_has_no_account(stage: Stage) -> None:
     """Asked before any query: PostgreSQL refuses to even compare a NUL."""
     assert not accounts.name_taken("gm\x00")
