@@ -40,14 +40,17 @@ def create_user(name: str, password: str, *, display_name: str | None = None, cl
 
 
 def name_taken(name: str) -> bool:
-    """Whether an account has this login name (compared as the unique index does: exactly)."""
-    return User.select().where(User.name == name).exists()
+    """Whether an account has this login name (compared as the unique index does: exactly). None has a name that is
+    not text, which PostgreSQL would refuse to even compare."""
+    return is_text(name) and User.select().where(User.name == name).exists()
 
 
 def authenticate(name: str, password: str) -> User | None:
     """The user when the password matches, else None (the same answer for an unknown name)."""
+    if not (is_text(name) and is_text(password)):  # no account has such a name or password
+        return None
     user = User.get_or_none(User.name == name)
-    if user is None or not is_text(password):
+    if user is None:
         return None
     try:
         _HASHER.verify(user.password_hash, password)

@@ -12,7 +12,7 @@ from pbp.db import is_sqlite, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import UserError
 from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
-from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, is_text
+from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, round_encounter
@@ -117,8 +117,7 @@ def save_entry(
         limit = scenario.campaign.entry_char_limit
         if len(prose) > limit:
             raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
-        if not is_text(prose):
-            raise UserError("the prose holds half a character (a lone surrogate): not text", "prose")
+        storable_text(prose, "prose")
         stored = _check_order(rnd, scenario, character_id, order)
         receipt = receipt_for(round_id, character_id, stored, prose, now)
         updated = (

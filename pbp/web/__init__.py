@@ -13,10 +13,11 @@ from typing import Any
 
 from flask import Flask, redirect, url_for
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.routing import IntegerConverter, Map
+from werkzeug.routing import BaseConverter, IntegerConverter, Map
 from werkzeug.wrappers import Response
 
 from pbp import db as pbp_db
+from pbp.packs import SLUG
 from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
 from pbp.web import i18n
 
@@ -39,6 +40,13 @@ class RowConverter(IntegerConverter):
 
     def __init__(self, url_map: Map) -> None:
         super().__init__(url_map, min=1, max=2**63 - 1)
+
+
+class SlugConverter(BaseConverter):
+    """`<slug:...>`: a campaign id or scenario slug (`pbp.packs.SLUG`, the only ones stored): anything else, a NUL
+    (`%00`) included, is a 404 before a query, which PostgreSQL would refuse with an error."""
+
+    regex = SLUG.pattern.removesuffix(r"\Z")  # the routing anchors it
 
 
 def instance_secret_key(folder: Path) -> str:
@@ -85,7 +93,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from pbp.web import blog
 
-    app.url_map.converters["row"] = RowConverter
+    app.url_map.converters.update(row=RowConverter, slug=SlugConverter)
     app.register_blueprint(blog.bp)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
 
