@@ -123,3 +123,23 @@ def test_validate_reports_a_long_campaign_name_as_file_key_reason(demo_dir: Path
     assert (r.returncode, r.stderr) == (2, f"pbp: {demo_dir}: 1 problem (listed on stdout)\n")
     assert r.stdout.startswith(f"{demo_dir / 'campaign.toml'}: campaign.ja: has 1000")
     assert r.stdout.endswith(f" characters, over the limit of {NAME_LIMIT}\n")
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        ("scenarios", "tama_river", "pc_starts", 0),
+        ("scenarios", "tama_river", "enemies", 0, "position"),
+        ("scenarios", "tama_river", "terrain", 0, "rect", 1),
+        ("scenarios", "tama_river", "gimmicks", 0, "area", 0),
+    ],
+    ids=["pc_starts", "enemy-position", "terrain-rect", "gimmick-area"],
+)
+@pytest.mark.parametrize("far", [MAX_NUMBER + 1, 10**400, -1e300])
+def test_a_point_off_any_map_is_a_problem_by_key(demo: dict, keys: tuple, far: float) -> None:
+    """A coordinate of 10**400 passed validation and overflowed the engine's first distance."""
+    _set(demo, keys, [0, MAX_NUMBER])
+    assert _path(keys) not in {p.path for p in validate_pack(demo)}
+    _set(demo, keys, [far, 0])
+    got = {p.path: p.message for p in validate_pack(demo)}
+    assert got[_path(keys)].startswith(f"must lie within {MAX_NUMBER} metres of the origin on each axis")

@@ -164,11 +164,17 @@ def _raise_costs(c: Checker, v: Any, path: str, pack: dict) -> None:
 
 
 def _point(c: Checker, v: Any, path: str, pack: dict) -> None:
-    c.point(v, path)
+    """A point [x, y] in metres on the map, each within +-MAX_NUMBER (10**400 would overflow every distance)."""
+    if c.point(v, path) and not all(abs(x) <= MAX_NUMBER for x in v):
+        c.bad(path, f"must lie within {MAX_NUMBER} metres of the origin on each axis, got {v!r}")
 
 
 def _rect(c: Checker, v: Any, path: str, pack: dict) -> None:
-    c.rect(v, path)
+    if not (isinstance(v, list) and len(v) == 2):
+        c.bad(path, "must be [[x1, y1], [x2, y2]]")
+        return
+    for i, corner in enumerate(v):
+        _point(c, corner, f"{path}[{i}]", pack)
 
 
 def _rough(c: Checker, v: Any, path: str, pack: dict) -> None:
