@@ -92,6 +92,8 @@ NUMBERS = [
     (("creation", "skill_points"), MAX_NUMBER),
     (("growth", "raise_costs", 0), MAX_NUMBER),
     (("characters", "aoi", "growth_points"), MAX_NUMBER),
+    (("abilities", "focus", "effects", 0, "value"), MAX_NUMBER),
+    (("scenarios", "tama_river", "gimmicks", 0, "effects", 0, "rounds"), MAX_NUMBER),
 ]
 
 

@@ -222,6 +222,9 @@ def _effects(c: Checker, v: Any, path: str, pack: dict) -> None:
         if not isinstance(e, dict):
             continue
         p = f"{path}[{i}]"
+        for key in ("value", "rounds"):  # whole numbers: the shapes' check reports any other type
+            if _is_int(e.get(key)) and abs(e[key]) > MAX_NUMBER:
+                c.bad(f"{p}.{key}", f"{e[key]} is outside -{MAX_NUMBER}..{MAX_NUMBER}")
         if e.get("kind") in ("dice", "successes") and e.get("skills") is not None:
             _list_of(_ref("skills", "skill"))(c, e["skills"], f"{p}.skills", pack)
         if e.get("kind") in ("status", "cure", "restore") and "on" not in e:
