@@ -416,9 +416,9 @@ def validate_pack(data: dict[str, Any]) -> list[Problem]:
         if section in data and c.is_dict(data[section], section):
             for entry_id, entry in data[section].items():
                 _table(c, entry, f"{section}.{entry_id}", data, fields)
-    for section in [*_SECTIONS, "scenarios", "characters"]:
-        for entry_id in data[section] if isinstance(data.get(section), dict) else ():
-            if len(str(entry_id)) > NAME_LIMIT:
+    for section in [*_SECTIONS, "scenarios", "characters"]:  # an entry's id is shown and stored like a name
+        for entry_id in map(str, data[section] if isinstance(data.get(section), dict) else ()):
+            if len(entry_id) > NAME_LIMIT:
                 c.bad(f"{section}.{entry_id}", f"the id has {len(entry_id)} characters, over the limit of {NAME_LIMIT}")
     _cross_checks(c, data)
     if "characters" in data and c.is_dict(data["characters"], "characters"):
