@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from pbp import db as pbp_db
 from pbp.packs import SLUG
 from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
-from pbp.web import i18n
+from pbp.web import hosts, i18n
 
 STATIC_DIR = PROJECT_ROOT / "pbp" / "static"
 
@@ -28,6 +28,7 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,  # None: DATABASE_URL from the environment, else SQLite under the instance folder
     "SITE_NAME": "pbp",
     "SITE_URL": None,  # absolute base for feeds and OpenGraph (e.g. https://pbp.example/); None: the request's
+    "TRUSTED_HOSTS": None,  # the Host names answered (others: 400); None: localhost, 127.0.0.1, SITE_URL's host
     "BLOG_PAGE_SIZE": 10,
     "FEED_SIZE": 20,
     "LOCALE": "ja",
@@ -75,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
+    hosts.init_app(app)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
     CSRFProtect(app)  # every POST of every blueprint carries a CSRF token (Flask-WTF)
