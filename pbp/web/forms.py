@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, PasswordField, SelectField, StringField
+from wtforms import HiddenField, PasswordField, SelectChoice, SelectField, StringField
 from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from pbp.errors import UserError
@@ -46,7 +46,9 @@ class PasswordForm(FlaskForm):
 
 class LocaleForm(FlaskForm):
     locale = SelectField(
-        _("Language"), choices=[("", _("The browser's")), ("ja", "日本語"), ("en", "English")], default=""
+        _("Language"),
+        choices=[SelectChoice("", _("The browser's")), SelectChoice("ja", "日本語"), SelectChoice("en", "English")],
+        default="",
     )
 
 

@@ -1,11 +1,16 @@
-"""Fixtures of the web tests: one demo world per module (read-only tests share it), the app and its client."""
+"""Fixtures of the web tests: one demo world per module (read-only tests share it), the app and its client, and
+the steps of signing in and out through the forms."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
+from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import create_app
 from tests.web.world import World, build_world
 
@@ -29,3 +34,22 @@ def app(world: World) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+_CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+def csrf_token(client: FlaskClient, url: str = "/login") -> str:
+    """The CSRF token of the form at `url` (every form of the site carries one)."""
+    found = _CSRF.search(client.get(url).get_data(as_text=True))
+    assert found, f"no CSRF token in {url}"
+    return found[1]
+
+
+def log_in(client: FlaskClient, name: str, password: str = DEMO_PASSWORD, **kwargs: object) -> TestResponse:
+    data = {"name": name, "password": password, "csrf_token": csrf_token(client)}
+    return client.post("/login", data=data, **kwargs)
+
+
+def log_out(client: FlaskClient) -> TestResponse:
+    return client.post("/logout", data={"csrf_token": csrf_token(client, "/")})
