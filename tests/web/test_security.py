@@ -124,3 +124,22 @@ def test_the_session_cookie_is_httponly_lax_and_secure_only_over_https(world):
     )
     assert "Secure" in response.headers["Set-Cookie"]
     assert response.headers["Strict-Transport-Security"] == "max-age=31536000"
+
+
+def test_a_broken_database_is_a_500_page_not_a_traceback(tmp_path):
+    """Anonymous, the page is in the layout; signed in, the layout itself needs the database (the user), so the
+    error page falls back to a bare one."""
+    broken = tmp_path / "broken.sqlite3"
+    broken.write_bytes(b"this is not a database" * 100)
+    client = make_app(f"sqlite:///{broken}", PROPAGATE_EXCEPTIONS=False).test_client()
+    anonymous = client.get("/")
+    assert anonymous.status_code == 500 and "<h1>エラーが発生しました</h1>" in anonymous.get_data(as_text=True)
+    with client.session_transaction() as session:
+        session["_user_id"] = "1:1"
+    signed_in = client.get("/")
+    html = signed_in.get_data(as_text=True)
+    assert signed_in.status_code == 500 and html.endswith("<h1>500</h1>\n")
+    for response in (anonymous, signed_in):
+        assert "Traceback" not in response.get_data(as_text=True)
+        assert "not a database" not in response.get_data(as_text=True)
+        assert response.headers["X-Frame-Options"] == "DENY"
