@@ -59,8 +59,8 @@ class ActionForm(FlaskForm):
 def show_refusal(form: FlaskForm, refusal: UserError) -> None:
     """A service's refusal beside the field it names (`display name` is the form's `display_name`), else above the
     form: nothing the user typed is lost, the page shows the form again."""
-    field = form._fields.get((refusal.field or "").replace(" ", "_"))
-    if field is not None:
-        field.errors = [*field.errors, str(refusal)]
+    name = (refusal.field or "").replace(" ", "_")
+    if name in form:
+        form[name].errors = [*form[name].errors, str(refusal)]
     else:
         form.form_errors.append(str(refusal))

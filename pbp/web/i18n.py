@@ -9,7 +9,7 @@ them into each locale's `.po` and compiles the `.mo` the app reads (committed, s
 
 from __future__ import annotations
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale
 from flask_login import current_user
 from werkzeug.wrappers import Response
@@ -27,6 +27,8 @@ def _site_locale() -> str:
 
 
 def _choose_locale() -> str:
+    if not has_request_context():  # rendering outside a request (a command): the site's language
+        return _site_locale()
     chosen = getattr(current_user, "locale", None)
     if chosen in LOCALES:
         return chosen
@@ -34,7 +36,7 @@ def _choose_locale() -> str:
 
 
 def page_locale() -> str:
-    """The language this page is being rendered in (the site's, unless a view forced another)."""
+    """The language this page is being rendered in (see the module's docstring), unless a view forced another."""
     return str(get_locale() or _site_locale())
 
 
