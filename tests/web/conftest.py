@@ -4,17 +4,28 @@ the steps of signing in and out through the forms."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from unittest import mock
 
 import pytest
+from argon2 import PasswordHasher
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from pbp.services import accounts
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import create_app
 from tests.web.world import World, build_world
 
 SITE_URL = "https://pbp.example/"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes() -> Iterator[None]:
+    """argon2 at its lowest cost: these tests log in hundreds of times, and the hash's strength is not under test."""
+    with mock.patch.object(accounts, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)):
+        yield
 
 
 @pytest.fixture(scope="module")

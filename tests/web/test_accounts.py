@@ -4,13 +4,17 @@ English; a session ends everywhere at logout or a password change; login attempt
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbp import db as pbp_db
 from pbp.models import User
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
+from pbp.web.auth import local_target
 from tests.web.conftest import csrf_token, log_in, log_out, make_app
 from tests.web.world import build_world
 
@@ -209,3 +213,13 @@ def test_login_attempts_are_limited_per_account(fresh):
     limited = log_in(client, "player1", environ_base={"REMOTE_ADDR": "10.0.1.9"})
     assert limited.status_code == 429 and "リクエストが多すぎます" in limited.get_data(as_text=True)
     assert log_in(client, "player2", environ_base={"REMOTE_ADDR": "10.0.1.9"}).status_code == 303
+
+
+@given(st.text(max_size=40))
+def test_next_is_a_local_path_or_nothing(target):
+    """Whatever `next` holds, the login goes to a path of this site: never another host, scheme or a `//` URL."""
+    kept = local_target(target)
+    if kept is not None:
+        parts = urlsplit(kept)
+        assert kept.startswith("/") and not kept.startswith("//") and "\\" not in kept
+        assert not parts.scheme and not parts.netloc
