@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
 from pbp.engine import canonical
-from pbp.errors import UserError
+from pbp.errors import NotFound, UserError
 from pbp.models import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
@@ -22,7 +22,7 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     """The row, or a UserError naming what is missing (e.g. "no round 12")."""
     row = model.get_or_none(model.id == row_id)
     if row is None:
-        raise UserError(f"no {label} {row_id}")
+        raise NotFound(f"no {label} {row_id}")
     return row
 
 
@@ -112,5 +112,5 @@ def locked(model: type[M], row_id: int, label: str) -> M:
     query = model.select().where(model.id == row_id)
     rows = list(query if is_sqlite() else query.for_update())
     if not rows:
-        raise UserError(f"no {label} {row_id}")
+        raise NotFound(f"no {label} {row_id}")
     return rows[0]

@@ -13,7 +13,7 @@ from typing import Any
 from pbp import packs
 from pbp.db import write_transaction
 from pbp.engine import BadInput, Problem
-from pbp.errors import UserError
+from pbp.errors import Conflict, UserError
 from pbp.models import Campaign, Scenario, ScenarioSecret
 from pbp.services import audit
 from pbp.services._common import first_non_text, get_or_fail
@@ -106,7 +106,7 @@ def create_scenario(
     if not packs.SLUG.match(slug):
         raise UserError(f"a slug is {packs.SLUG_RULE}", "slug")
     if Scenario.get_or_none(Scenario.campaign == campaign_id, Scenario.slug == slug) is not None:
-        raise UserError(f"the campaign already has a scenario {slug!r}", "slug")
+        raise Conflict(f"the campaign already has a scenario {slug!r}", "slug")
     if slots is not None and slots < 1:
         raise UserError("slots must be at least 1", "slots")
     now = to_db(clock.now())

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbp.db import write_transaction
 from pbp.engine import BadInput, find_ruleset
-from pbp.errors import UserError
+from pbp.errors import Forbidden, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit
 from pbp.services._common import (
@@ -67,7 +67,7 @@ def _name(sheet: dict[str, Any]) -> str:
 def _own_character(character_id: int, user_id: int) -> tuple[Character, Campaign]:
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
-        raise UserError(f"character {character_id} is not yours")
+        raise Forbidden(f"character {character_id} is not yours")
     return character, Campaign.get_by_id(character.campaign_id)
 
 

@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from pbp.errors import UserError
+from pbp.web import STATIC_EXPORT
 
 START = ("/blog/", "/feed.atom")
 #: An internal link: a path on this site (not `//host/...`), then its query and fragment.
@@ -125,6 +126,7 @@ def _final_path(app: Flask) -> Callable[[str], str]:
 def export_site(app: Flask, out: Path) -> list[str]:
     """Write every public page, feed, bundle and asset under `out`; the list of files written."""
     client = app.test_client()
+    client.environ_base[STATIC_EXPORT] = True  # the pages leave out the live site's accounts and home
     final = _final_path(app)
     queue, written = deque(START), []
     linked_from: dict[str, str | None] = dict.fromkeys(START)  # every path queued, and the first page linking to it

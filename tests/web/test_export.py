@@ -46,6 +46,16 @@ def site(world, tmp_path_factory) -> Path:
     return out
 
 
+def test_the_export_leaves_out_the_live_sites_accounts_and_home(site, world):
+    """A static copy has no server: no login form, no logout button, no home page of open rounds."""
+    written = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    assert not {"login", "register", "me", "logout"} & {name.split("/")[0] for name in written}
+    page = (site / "blog/index.html").read_text(encoding="utf-8")
+    assert 'class="account"' not in page and "csrf_token" not in page
+    live = make_app(world.url).test_client().get("/blog/").get_data(as_text=True)
+    assert 'class="account"' in live and 'href="/login"' in live
+
+
 def test_paths_map_to_files():
     assert file_for("/blog/") == "blog/index.html"
     assert file_for("/feed.atom") == "feed.atom"
