@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/pbp db upgrade
 	$(BIN)/pbp demo --if-empty
-	@echo "pbp: the blog at http://127.0.0.1:5000/blog/ ; the scheduler runs beside it; Ctrl-C stops both"
+	@echo "pbp: the site at http://127.0.0.1:5000/ (log in as player1, demo-password); the scheduler runs beside it; Ctrl-C stops both"
 	$(BIN)/pbp scheduler & sched=$$!; trap 'kill $$sched 2>/dev/null' EXIT INT TERM; $(BIN)/pbp serve
 
 test: $(STAMP)

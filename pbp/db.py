@@ -1,5 +1,8 @@
 """The database handle: one `DatabaseProxy` that models bind to, initialised by whoever runs (CLI, web, scheduler).
 
+`bind()` sets the process-wide database (the CLI's and the scheduler's); `using(db)` overrides it for the current
+thread or task only (a web app's requests), so two apps in one process never read each other's database.
+
 SQLite in WAL mode under the instance folder is the embedded default; `DATABASE_URL=postgresql://...` selects
 PostgreSQL. Write transactions go through `write_transaction()`, which is `BEGIN IMMEDIATE` on SQLite: a plain
 `BEGIN` upgrades its lock at the first write and fails with SQLITE_BUSY under concurrent writers
@@ -11,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 import peewee
@@ -18,7 +22,25 @@ import peewee
 from pbp.errors import UserError
 from pbp.paths import instance_dir
 
-database = peewee.DatabaseProxy()
+_CURRENT: ContextVar[peewee.Database | None] = ContextVar("pbp_database", default=None)
+
+
+class ContextDatabaseProxy(peewee.DatabaseProxy):
+    """A proxy whose target is the context's database (set by `using`) when there is one, else the process's."""
+
+    _process_wide: peewee.Database | None = None
+
+    @property
+    def obj(self) -> peewee.Database | None:
+        current = _CURRENT.get()
+        return current if current is not None else type(self)._process_wide
+
+    @obj.setter
+    def obj(self, value: peewee.Database | None) -> None:  # peewee's initialize(): the process-wide database
+        type(self)._process_wide = value
+
+
+database = ContextDatabaseProxy()
 
 SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal", "cache_size": -64000}
 SQLITE_TIMEOUT = 15  # seconds a writer waits for the lock before SQLITE_BUSY
@@ -50,6 +72,16 @@ def bind(url: str | None = None) -> peewee.Database:
     db = make_database(url or database_url())
     database.initialize(db)
     return db
+
+
+@contextmanager
+def using(db: peewee.Database) -> Iterator[peewee.Database]:
+    """Point the models at `db` in this thread or task only, until the block ends (the process's binding stays)."""
+    token = _CURRENT.set(db)
+    try:
+        yield db
+    finally:
+        _CURRENT.reset(token)
 
 
 def is_sqlite() -> bool:

@@ -13,3 +13,19 @@ class UserError(ValueError):
     def __init__(self, message: str, field: str | None = None):
         self.field = field
         super().__init__(message)
+
+
+class NotFound(UserError):
+    """The row asked for does not exist (the web app answers 404)."""
+
+
+class Forbidden(UserError):
+    """The row exists but is not the user's to act on (403)."""
+
+
+class Conflict(UserError):
+    """The request clashes with what exists: a name taken, a sign-up made twice, a concurrent change (409)."""
+
+
+class InvalidState(UserError):
+    """The thing is not in a state that allows this now: a closed round, a passed deadline (409)."""

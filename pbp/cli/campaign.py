@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from pbp.cli.db import open_db
-from pbp.paths import CAMPAIGNS_DIR
+from pbp.packs import find_pack
 
 
 def register(cli: click.Group) -> None:
@@ -25,10 +23,7 @@ def load(directory: str) -> None:
     """Load the pack in DIRECTORY (a path, or a name under campaigns/) as a campaign."""
     from pbp.services.campaigns import load_campaign
 
-    path = Path(directory)
-    if not path.is_dir() and (CAMPAIGNS_DIR / directory).is_dir():
-        path = CAMPAIGNS_DIR / directory
     with open_db():
-        loaded = load_campaign(path.resolve())
+        loaded = load_campaign(find_pack(directory).resolve())
         count = loaded.scenarios.count()
     click.echo(f"campaign {loaded.slug} (id {loaded.id}): {loaded.name}, {count} scenarios")

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from pbp.engine.errors import BadInput
 from pbp.errors import UserError
-from pbp.packs import Pack, load_valid_pack, pack_dir
+from pbp.packs import Pack, find_pack, load_valid_pack
 
 #: The sections `validate` counts in its summary line, in the order they are listed.
 _COUNTED = ("stats", "skills", "vehicles", "weapons", "items", "abilities", "enemies", "characters", "scenarios")
@@ -24,11 +22,8 @@ def pack() -> None:
 
 
 def _load(folder: str) -> Pack:
-    """A folder path, or a bare campaign id found under the project's campaigns/ from any current directory."""
-    path = Path(folder)
-    if not path.exists() and "/" not in folder and "\\" not in folder:
-        path = pack_dir(folder)
-    return load_valid_pack(path)
+    """The valid pack a command names (a folder, or a campaign id under campaigns/); BadInput lists its problems."""
+    return load_valid_pack(find_pack(folder))
 
 
 @pack.command("validate")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from pbp.models import Round
 
 
-#: `--in SECONDS`: a deadline at most ten years ahead (a larger number overflows the date, the database).
-DEADLINE_IN = click.IntRange(1, 10 * 365 * 24 * 3600)
+#: How far a deadline may lie from now, either way: ten years (further overflows dates shown in a time zone).
+DEADLINE_REACH = timedelta(days=10 * 365)
+#: `--in SECONDS`: a deadline at most DEADLINE_REACH ahead.
+DEADLINE_IN = click.IntRange(1, int(DEADLINE_REACH.total_seconds()))
 #: A GM override's successes: what a check can plausibly count, well inside an SQLite integer.
 SUCCESSES = click.IntRange(-1000, 1000)
 
@@ -29,13 +31,20 @@ def register(cli: click.Group) -> None:
     cli.add_command(rounds_group)
 
 
-def parse_deadline(text: str, timezone: str) -> datetime:
-    """ISO 8601; without an offset it is read in the campaign's time zone (how the GM thinks of deadlines)."""
+def parse_deadline(text: str, timezone: str, now: datetime) -> datetime:
+    """ISO 8601; without an offset it is read in the campaign's time zone (how the GM thinks of deadlines). The
+    result is in UTC and within DEADLINE_REACH of `now` (year 1 or 9999 would overflow when shown in a zone)."""
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
         raise UserError(f"not an ISO 8601 time: {text!r} (e.g. 2026-12-02T21:00 or 2026-12-02T12:00Z)") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(timezone))
+    try:
+        moment = (moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(timezone))).astimezone(UTC)
+    except OverflowError:  # year 1 with a positive offset, 9999 with a negative one
+        moment = None
+    if moment is None or abs(moment - now) > DEADLINE_REACH:
+        raise UserError(f"--deadline {text!r} is more than {DEADLINE_REACH.days // 365} years from now")
+    return moment
 
 
 def _timezone_of_round(round_id: int) -> str:
@@ -52,7 +61,8 @@ def _deadline(option_at: str | None, option_in: int | None, timezone: str) -> da
 
     if (option_at is None) == (option_in is None):
         raise UserError("give exactly one of --deadline TIME or --in SECONDS")
-    return parse_deadline(option_at, timezone) if option_at else SYSTEM.now() + timedelta(seconds=option_in or 0)
+    now = SYSTEM.now()
+    return parse_deadline(option_at, timezone, now) if option_at else now + timedelta(seconds=option_in or 0)
 
 
 def _show(rnd: Round) -> None:

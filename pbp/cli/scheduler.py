@@ -14,7 +14,7 @@ def register(cli: click.Group) -> None:
 
 
 @click.command()
-@click.option("--interval", default=15.0, show_default=True, type=float, help="seconds a tick (at most a day)")
+@click.option("--interval", default=15.0, show_default=True, type=float, help="seconds a tick (1 to 86400)")
 def scheduler(interval: float) -> None:
     """Resolve due rounds and close due sign-ups, every INTERVAL seconds, until stopped."""
     from scheduler.process import ensure_ready, interval_problem, run

@@ -3,7 +3,7 @@
 from pbp.models.accounts import User
 from pbp.models.base import BaseModel
 from pbp.models.campaigns import Campaign, Character, GrowthRequest
-from pbp.models.ops import AuditLog, Outbox
+from pbp.models.ops import AuditLog, Heartbeat, Outbox
 from pbp.models.rounds import Entry, EntryRevision, Override, Report, Resolution, ResolutionVersion, Round
 from pbp.models.scenarios import Participation, Scenario, ScenarioSecret
 
@@ -25,6 +25,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Report,
     Outbox,
     AuditLog,
+    Heartbeat,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Entry",
     "EntryRevision",
     "GrowthRequest",
+    "Heartbeat",
     "Outbox",
     "Override",
     "Participation",

@@ -12,3 +12,8 @@ class User(BaseModel):
     display_name = peewee.CharField(max_length=80)
     password_hash = peewee.CharField(max_length=200)
     created_at = peewee.DateTimeField()
+    #: Carried by every session cookie of this user; logging out or changing the password bumps it, which ends every
+    #: copy of the old cookie.
+    session_version = peewee.IntegerField(default=1)
+    #: The pages' language the user chose (ja, en), None: the browser's.
+    locale = peewee.CharField(max_length=8, null=True)

@@ -1,4 +1,5 @@
-"""Operational tables: the notification outbox (sent by a worker later) and the audit log of GM actions."""
+"""Operational tables: the notification outbox (sent by a worker later), the audit log of GM actions and the
+heartbeats of background processes."""
 
 from __future__ import annotations
 
@@ -22,3 +23,10 @@ class AuditLog(BaseModel):
     target = peewee.CharField(max_length=64)  # e.g. "round:12"
     detail = JSONField(default=dict)
     at = peewee.DateTimeField(index=True)
+
+
+class Heartbeat(BaseModel):
+    """When a background process last finished its work (the scheduler's tick), for `/healthz`."""
+
+    name = peewee.CharField(max_length=32, unique=True)  # e.g. "scheduler"
+    at = peewee.DateTimeField()

@@ -46,6 +46,54 @@ class Pack:
         return [p if p.file else p.with_file(self.file_of(p.path)) for p in problems]
 
 
+#: How deep tables and arrays may nest in a pack file: the format needs 8 levels; far deeper text (a hostile
+#: `[[[[...`) would exhaust the parser's and the validators' recursion.
+MAX_DEPTH = 32
+
+
+def _toml_files(folder: Path) -> tuple[list[Path], Problem | None]:
+    """The `*.toml` files of a pack folder, or the problem that there are none (or no readable folder)."""
+    try:
+        files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    except OSError as e:  # a name too long for the file system, a folder we may not list
+        return [], Problem("", f"cannot read the pack folder: {e.strerror}", str(folder))
+    if not files:
+        reason = "has no *.toml files" if folder.is_dir() else "is not a folder"
+        return [], Problem("", f"a campaign pack {reason}", str(folder))
+    return files, None
+
+
+def _parse(file: Path) -> tuple[dict[str, Any], Problem | None]:
+    """One pack file's TOML, or the problem with it. Only regular files are read: a FIFO named `x.toml` would
+    block the reader for ever, a device would never end."""
+    name = str(file)
+    if not file.is_file():
+        return {}, Problem("", "is not a regular file (only regular *.toml files are read)", name)
+    try:
+        parsed = tomllib.loads(file.read_text(encoding="utf-8"))
+    except OSError as e:
+        return {}, Problem("", f"cannot read: {e.strerror}", name)
+    except UnicodeDecodeError:
+        return {}, Problem("", "must be UTF-8 text", name)
+    except tomllib.TOMLDecodeError as e:
+        return {}, Problem("", f"not valid TOML: {e}", name)
+    except RecursionError:
+        parsed = None
+    if parsed is None or _deeper_than(parsed, MAX_DEPTH):
+        return {}, Problem("", f"tables and arrays nest deeper than {MAX_DEPTH} levels", name)
+    return parsed, None
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether tables and arrays nest in `value` more than `limit` levels (walked without recursion)."""
+    level: list[Any] = [value]
+    for _ in range(limit):
+        level = [x for v in level for x in (v.values() if isinstance(v, dict) else v) if isinstance(x, dict | list)]
+        if not level:
+            return False
+    return True
+
+
 def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
     """Parse and merge every TOML file of a pack folder; structural problems are returned, never raised.
 
@@ -54,22 +102,14 @@ def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
     data: dict[str, Any] = {}
     origins: dict[str, str] = {}
     problems: list[Problem] = []
-    files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
-    if not files:
-        reason = "has no *.toml files" if folder.is_dir() else "is not a folder"
-        return Pack(folder.name, "", folder, data), [Problem("", f"a campaign pack {reason}", str(folder))]
+    files, missing = _toml_files(folder)
+    if missing:
+        return Pack(folder.name, "", folder, data), [missing]
     for file in files:
         name = str(file)
-        try:
-            parsed = tomllib.loads(file.read_text(encoding="utf-8"))
-        except OSError as e:
-            problems.append(Problem("", f"cannot read: {e.strerror}", name))
-            continue
-        except UnicodeDecodeError:
-            problems.append(Problem("", "must be UTF-8 text", name))
-            continue
-        except tomllib.TOMLDecodeError as e:
-            problems.append(Problem("", f"not valid TOML: {e}", name))
+        parsed, problem = _parse(file)
+        if problem:
+            problems.append(problem)
             continue
         for key, value in parsed.items():
             if key not in data:
@@ -156,6 +196,17 @@ def pack_dir(campaign_id: str) -> Path:
     return CAMPAIGNS_DIR / campaign_id
 
 
+def find_pack(folder: str) -> Path:
+    """The pack folder a command names: a path, or a bare campaign id under the project's campaigns/ (from any
+    current directory) when no such path exists here."""
+    path = Path(folder)
+    try:
+        here = path.exists()
+    except OSError:  # a name too long for the file system: reading it reports the problem
+        here = False
+    return path if here or not SLUG.match(folder) else CAMPAIGNS_DIR / folder
+
+
 def load_pack_by_id(campaign_id: str) -> Pack:
     """The valid pack of campaign `campaign_id` (campaigns/<id>/)."""
     return load_valid_pack(pack_dir(campaign_id))
@@ -171,6 +222,7 @@ __all__ = [
     "SLUG",
     "SLUG_RULE",
     "demo_pack",
+    "find_pack",
     "load_pack",
     "load_pack_by_id",
     "load_valid_pack",

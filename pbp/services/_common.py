@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
 from pbp.engine import canonical
-from pbp.errors import UserError
+from pbp.errors import NotFound, UserError
 from pbp.models import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
@@ -22,25 +22,39 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     """The row, or a UserError naming what is missing (e.g. "no round 12")."""
     row = model.get_or_none(model.id == row_id)
     if row is None:
-        raise UserError(f"no {label} {row_id}")
+        raise NotFound(f"no {label} {row_id}")
     return row
 
 
-def is_text(value: str) -> bool:
-    """Whether `value` is Unicode text: a lone surrogate (half a character, which JSON's `\\ud800` escape can
-    produce) cannot be stored, hashed for a receipt or shown."""
+def text_problem(value: str) -> str | None:
+    """Why `value` is not text every database stores and every page shows, else None: a NUL (U+0000), which
+    PostgreSQL's text and JSON cannot hold (SQLite can: the two would disagree), or half a character (a lone
+    surrogate, which JSON's `\\ud800` escape can produce), which cannot be encoded, hashed for a receipt or shown."""
+    if "\x00" in value:
+        return "holds a NUL character (U+0000)"
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        return False
-    return True
+        return "holds half a character (a lone surrogate)"
+    return None
+
+
+def is_text(value: str) -> bool:
+    """Whether `value` is text a service may store or look up (see `text_problem`)."""
+    return text_problem(value) is None
+
+
+def storable_text(value: str, field: str) -> str:
+    """`value` as it is, refused (naming `field`) when it is not text (see `text_problem`): nothing is dropped."""
+    problem = text_problem(value)
+    if problem:
+        raise UserError(f"{field} {problem}: not text", field)
+    return value
 
 
 def checked_text(value: str, field: str, limit: int, *, required: bool = True) -> str:
-    """`value` stripped, refused when it is not Unicode text, empty (if required) or longer than `limit`."""
-    if not is_text(value):
-        raise UserError(f"{field} holds half a character (a lone surrogate): not text", field)
-    text = value.strip()
+    """`value` stripped, refused when it is not text, empty (if required) or longer than `limit`."""
+    text = storable_text(value, field).strip()
     if required and not text:
         raise UserError(f"{field} must not be empty", field)
     if len(text) > limit:
@@ -48,14 +62,47 @@ def checked_text(value: str, field: str, limit: int, *, required: bool = True) -
     return text
 
 
+def first_non_text(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The key path of a string in `value` that is not text (a key or a value at any depth of its dicts and lists,
+    e.g. `major.targets[0]` under `path`) and its `text_problem`; None when all of it is text."""
+    pending = [(value, path)]
+    while pending:  # a loop, not recursion: the nesting depth is the sender's
+        item, at = pending.pop()
+        problem = text_problem(item) if isinstance(item, str) else None
+        if problem:
+            return at, problem
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                problem = text_problem(key) if isinstance(key, str) else None
+                if problem:
+                    return at, f"has a key that {problem}"
+                pending.append((inner, f"{at}.{key}" if at else str(key)))
+        elif isinstance(item, list | tuple):
+            pending.extend((inner, f"{at}[{i}]") for i, inner in enumerate(item))
+    return None
+
+
+def storable_json(value: Any, field: str) -> Any:
+    """`value` as it is, refused when a string anywhere in it is not text; the message names its key path
+    (`order.major.targets[0] holds a NUL character`)."""
+    found = first_non_text(value, field)
+    if found:
+        raise UserError(f"{found[0]} {found[1]}: not text", field)
+    return value
+
+
 def checked_json(value: Any, field: str, limit: int) -> dict[str, Any]:
-    """`value` if it is a JSON object whose canonical form has at most `limit` characters."""
+    """`value` if it is a JSON object of text (see `storable_json`) whose canonical form has at most `limit`
+    characters."""
     if not isinstance(value, dict):
         raise UserError(f"{field} must be a JSON object", field)
-    size = len(canonical.dumps(value))
+    try:
+        size = len(canonical.dumps(value))
+    except RecursionError:
+        raise UserError(f"{field} is nested too deep", field) from None
     if size > limit:
         raise UserError(f"{field} has {size} characters of JSON, over the limit of {limit}", field)
-    return value
+    return storable_json(value, field)
 
 
 def locked(model: type[M], row_id: int, label: str) -> M:
@@ -65,5 +112,5 @@ def locked(model: type[M], row_id: int, label: str) -> M:
     query = model.select().where(model.id == row_id)
     rows = list(query if is_sqlite() else query.for_update())
     if not rows:
-        raise UserError(f"no {label} {row_id}")
+        raise NotFound(f"no {label} {row_id}")
     return rows[0]

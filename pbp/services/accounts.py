@@ -1,4 +1,7 @@
-"""Users: players and GMs. Passwords are stored as argon2 hashes only."""
+"""Users: players and GMs. Passwords are stored as argon2 hashes only.
+
+A user's `session_version` is part of every session the web app issues: logging out or changing the password bumps
+it, so every copy of an earlier session cookie is refused from then on."""
 
 from __future__ import annotations
 
@@ -9,9 +12,10 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from pbp.db import write_transaction
-from pbp.errors import UserError
+from pbp.errors import Conflict, UserError
 from pbp.models import User
-from pbp.services._common import NAME_LIMIT, checked_text, is_text
+from pbp.reports.narrative import LOCALES
+from pbp.services._common import NAME_LIMIT, checked_text, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 _HASHER = PasswordHasher()
@@ -23,10 +27,9 @@ def create_user(name: str, password: str, *, display_name: str | None = None, cl
     """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything."""
     if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")
         raise UserError("a user name is 2-40 letters, digits, '_', '.' or '-'", "name")
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not is_text(password):
-        raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters of text", "password")
+    _check_password(password, "password")
     shown = checked_text(display_name or name, "display name", NAME_LIMIT)
-    taken = UserError(f"the user name {name!r} is taken", "name")
+    taken = Conflict(f"the user name {name!r} is taken", "name")
     if name_taken(name):  # early, before the slow hash; asked again inside the transaction
         raise taken
     hashed = _HASHER.hash(password)
@@ -40,17 +43,55 @@ def create_user(name: str, password: str, *, display_name: str | None = None, cl
 
 
 def name_taken(name: str) -> bool:
-    """Whether an account has this login name (compared as the unique index does: exactly)."""
-    return User.select().where(User.name == name).exists()
+    """Whether an account has this login name (compared as the unique index does: exactly). None has a name that is
+    not text, which PostgreSQL would refuse to even compare."""
+    return is_text(name) and User.select().where(User.name == name).exists()
 
 
 def authenticate(name: str, password: str) -> User | None:
     """The user when the password matches, else None (the same answer for an unknown name)."""
+    if not (is_text(name) and is_text(password)):  # no account has such a name or password
+        return None
     user = User.get_or_none(User.name == name)
-    if user is None or not is_text(password):
+    if user is None:
         return None
     try:
         _HASHER.verify(user.password_hash, password)
     except (VerificationError, InvalidHashError):
         return None
     return user
+
+
+def _check_password(password: str, field: str) -> None:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not is_text(password):
+        raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters of text", field)
+
+
+def end_sessions(user_id: int) -> None:
+    """Log the user out everywhere: every session issued before this call is refused from now on."""
+    with write_transaction():
+        locked(User, user_id, "user")
+        User.update(session_version=User.session_version + 1).where(User.id == user_id).execute()
+
+
+def change_password(user_id: int, current: str, new: str) -> User:
+    """A new password when the current one matches; every earlier session ends with it."""
+    user = get_or_fail(User, user_id, "user")
+    if authenticate(user.name, current) is None:
+        raise UserError("the current password is not right", "current_password")
+    _check_password(new, "new_password")
+    hashed = _HASHER.hash(new)
+    with write_transaction():
+        locked(User, user_id, "user")
+        User.update(password_hash=hashed, session_version=User.session_version + 1).where(User.id == user_id).execute()
+    return User.get_by_id(user_id)
+
+
+def set_locale(user_id: int, locale: str | None) -> User:
+    """The pages' language the user chose (ja, en), or None to follow the browser's."""
+    if locale is not None and locale not in LOCALES:
+        raise UserError(f"a language is one of {', '.join(LOCALES)} (got {locale!r})", "locale")
+    with write_transaction():
+        locked(User, user_id, "user")
+        User.update(locale=locale).where(User.id == user_id).execute()
+    return User.get_by_id(user_id)

@@ -12,10 +12,11 @@ from typing import Any
 
 from pbp import packs
 from pbp.db import write_transaction
-from pbp.errors import UserError
+from pbp.engine import BadInput, Problem
+from pbp.errors import Conflict, UserError
 from pbp.models import Campaign, Scenario, ScenarioSecret
 from pbp.services import audit
-from pbp.services._common import get_or_fail
+from pbp.services._common import first_non_text, get_or_fail
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 DEFAULT_TIMEZONE = "Asia/Tokyo"
@@ -26,8 +27,13 @@ PACK_POLICIES = ("several_pcs_per_player",)
 
 
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
-    """Create or update the campaign that `pack_dir` describes; raises the packs' error on an invalid pack."""
-    pack = packs.load_valid_pack(pack_dir).data
+    """Create or update the campaign that `pack_dir` describes; raises the packs' error on an invalid pack, or on
+    a string in it that is not text (a TOML `\\u0000` escape: PostgreSQL cannot store it)."""
+    loaded = packs.load_valid_pack(pack_dir)
+    pack = loaded.data
+    found = first_non_text(pack)
+    if found:
+        raise BadInput(loaded.locate([Problem(found[0], f"{found[1]}: not text")]))
     info: dict[str, Any] = pack["campaign"]
     now = to_db(clock.now())
     fields = {
@@ -100,7 +106,7 @@ def create_scenario(
     if not packs.SLUG.match(slug):
         raise UserError(f"a slug is {packs.SLUG_RULE}", "slug")
     if Scenario.get_or_none(Scenario.campaign == campaign_id, Scenario.slug == slug) is not None:
-        raise UserError(f"the campaign already has a scenario {slug!r}", "slug")
+        raise Conflict(f"the campaign already has a scenario {slug!r}", "slug")
     if slots is not None and slots < 1:
         raise UserError("slots must be at least 1", "slots")
     now = to_db(clock.now())

@@ -8,10 +8,18 @@ from typing import Any
 
 from pbp.db import write_transaction
 from pbp.engine import BadInput, find_ruleset
-from pbp.errors import UserError
+from pbp.errors import Forbidden, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit
-from pbp.services._common import NAME_LIMIT, SHEET_LIMIT, checked_json, checked_text, get_or_fail, locked
+from pbp.services._common import (
+    NAME_LIMIT,
+    SHEET_LIMIT,
+    checked_json,
+    checked_text,
+    get_or_fail,
+    locked,
+    storable_json,
+)
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 NOTE_LIMIT = 400
@@ -34,7 +42,8 @@ def unit_id(character_id: int) -> str:
 
 def character_id_of(unit: str) -> int | None:
     """The character behind a unit id (None for enemies)."""
-    return int(unit[2:]) if unit.startswith("pc") and unit[2:].isdigit() else None
+    number = unit[2:]
+    return int(number) if unit.startswith("pc") and number.isascii() and number.isdigit() else None
 
 
 def create_character(campaign_id: int, owner_id: int, sheet: dict[str, Any], *, clock: Clock = SYSTEM) -> Character:
@@ -58,7 +67,7 @@ def _name(sheet: dict[str, Any]) -> str:
 def _own_character(character_id: int, user_id: int) -> tuple[Character, Campaign]:
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
-        raise UserError(f"character {character_id} is not yours")
+        raise Forbidden(f"character {character_id} is not yours")
     return character, Campaign.get_by_id(character.campaign_id)
 
 
@@ -106,6 +115,7 @@ def request_growth(
     the pack's growth costs from the character's unspent growth points."""
     character, campaign = _own_character(character_id, user_id)
     text = checked_text(note, "note", NOTE_LIMIT, required=False)
+    storable_json(skills, "skills")
     now = to_db(clock.now())
     with write_transaction():
         before = _current(character_id).sheet

@@ -10,9 +10,9 @@ from typing import Any
 
 from pbp.db import is_sqlite, write_transaction
 from pbp.engine import canonical, find_ruleset
-from pbp.errors import UserError
+from pbp.errors import Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
-from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, is_text
+from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, round_encounter
@@ -48,24 +48,24 @@ def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetim
         query = query.for_update("FOR SHARE")
     rows = list(query)
     if not rows:
-        raise UserError(f"no round {round_id}")
+        raise NotFound(f"no round {round_id}")
     rnd = rows[0]
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
-        raise UserError(f"character {character_id} is not yours")
+        raise Forbidden(f"character {character_id} is not yours")
     scenario = round_context(rnd)
     campaign = scenario.campaign
     if rnd.state != OPEN:
-        raise UserError(f"round {round_id} is {rnd.state}: entries are accepted only while it is open")
+        raise InvalidState(f"round {round_id} is {rnd.state}: entries are accepted only while it is open")
     if now >= rnd.deadline:
-        raise UserError(f"the deadline passed at {local_text(rnd.deadline, campaign.timezone)}")
+        raise InvalidState(f"the deadline passed at {local_text(rnd.deadline, campaign.timezone)}")
     joined = Participation.get_or_none(
         Participation.scenario == rnd.scenario_id,
         Participation.character == character_id,
         Participation.status == "joined",
     )
     if joined is None or not character.alive:
-        raise UserError(f"{character.name} is not taking part in this scenario")
+        raise Forbidden(f"{character.name} is not taking part in this scenario")
     return rnd, scenario
 
 
@@ -117,8 +117,7 @@ def save_entry(
         limit = scenario.campaign.entry_char_limit
         if len(prose) > limit:
             raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
-        if not is_text(prose):
-            raise UserError("the prose holds half a character (a lone surrogate): not text", "prose")
+        storable_text(prose, "prose")
         stored = _check_order(rnd, scenario, character_id, order)
         receipt = receipt_for(round_id, character_id, stored, prose, now)
         updated = (
@@ -148,7 +147,7 @@ def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clo
     with write_transaction():
         _open_round_for(round_id, character_id, user_id, now)
         if not Entry.delete().where(Entry.round == round_id, Entry.character == character_id).execute():
-            raise UserError("there is no entry to withdraw")
+            raise NotFound("there is no entry to withdraw")
         receipt = receipt_for(round_id, character_id, None, None, now)
         EntryRevision.create(
             round=round_id,

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbp import reports
 from pbp.db import write_transaction
-from pbp.errors import UserError
+from pbp.errors import InvalidState, UserError
 from pbp.models import Character, Report, Resolution, Round
 from pbp.services import audit
 from pbp.services._common import MARKDOWN_LIMIT, checked_text, get_or_fail
@@ -56,7 +56,7 @@ def edit_report(
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
-            raise UserError(f"round {round_id} is {rnd.state}: only a resolved round's draft can be edited")
+            raise InvalidState(f"round {round_id} is {rnd.state}: only a resolved round's draft can be edited")
         if parts:
             Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
         chars = {column: len(text or "") for column, text in parts.items()}
@@ -85,7 +85,7 @@ def english_story(round_id: int) -> tuple[str, bool]:
     rnd = get_or_fail(Round, round_id, "round")
     report = Report.get_or_none(Report.round == round_id)
     if report is None:
-        raise UserError(f"round {round_id} has no report (it is not resolved yet)")
+        raise InvalidState(f"round {round_id} has no report (it is not resolved yet)")
     if report.story_en_md:
         return report.story_en_md, True
     try:
@@ -132,7 +132,7 @@ def round_bundle(round_id: int) -> dict[str, Any]:
     """The bundle of a published round (seed revealed): what `pbp export-round` writes and the blog offers."""
     rnd = get_or_fail(Round, round_id, "round")
     if rnd.state != PUBLISHED:
-        raise UserError(f"round {round_id} is {rnd.state}: its seed stays secret until it is published")
+        raise InvalidState(f"round {round_id} is {rnd.state}: its seed stays secret until it is published")
     res = Resolution.get(Resolution.round == round_id)
     return build_bundle(
         round_info=round_info(rnd, round_context(rnd)),

@@ -23,7 +23,7 @@ from peewee import fn
 from pbp import reports
 from pbp.db import is_sqlite, write_transaction
 from pbp.engine import find_ruleset, seed_hash
-from pbp.errors import UserError
+from pbp.errors import Conflict, InvalidState, NotFound, UserError
 from pbp.models import (
     Campaign,
     Character,
@@ -91,11 +91,11 @@ def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
     where the hold found it (or is cancelled), so a hold never lets a round skip a state."""
     allowed = {rnd.held_from, CANCELLED} if rnd.state == HELD else TRANSITIONS[rnd.state]
     if to not in allowed:
-        raise UserError(f"round {rnd.id} is {rnd.state}: it cannot become {to}")
+        raise InvalidState(f"round {rnd.id} is {rnd.state}: it cannot become {to}")
     changed = Round.update(state=to, **changes).where(Round.id == rnd.id, Round.state == rnd.state).execute()
     if changed != 1:
         now_state = Round.get_by_id(rnd.id).state
-        raise UserError(f"round {rnd.id} changed meanwhile (it is {now_state} now); nothing done")
+        raise Conflict(f"round {rnd.id} changed meanwhile (it is {now_state} now); nothing done")
 
 
 def lock_round(round_id: int) -> Round:
@@ -153,10 +153,12 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
         rnd = lock_round(round_id)
         if rnd.state != DRAFT:
             hint = {CLOSED: "; extend its deadline to take entries again", HELD: "; release it"}.get(rnd.state, "")
-            raise UserError(f"round {round_id} is {rnd.state}: only a draft round opens (its seed is drawn once){hint}")
+            raise InvalidState(
+                f"round {round_id} is {rnd.state}: only a draft round opens (its seed is drawn once){hint}"
+            )
         _refuse_out_of_order(rnd, "opened")
         if rnd.deadline <= now:
-            raise UserError(f"round {round_id}'s deadline has passed: extend it first")
+            raise InvalidState(f"round {round_id}'s deadline has passed: extend it first")
         move_state(rnd, OPEN, now, seed=seed, seed_hash=seed_hash(seed), opened_at=now)
         audit.log("round.open", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=OPEN)
         audit.notify(players_of(rnd.scenario_id), "round.opened", now, round=round_id, deadline=iso_utc(rnd.deadline))
@@ -177,7 +179,7 @@ def _refuse_out_of_order(rnd: Round, doing: str) -> None:
         .first()
     )
     if earlier is not None:
-        raise UserError(
+        raise InvalidState(
             f"round {rnd.id} cannot be {doing} before round {earlier.id} (number {earlier.number} of its scenario, "
             f"{earlier.state}) is resolved or cancelled"
         )
@@ -196,7 +198,7 @@ def players_of(scenario_id: int) -> set[int]:
 def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """No more entries (an open round only: a quarantined round goes back through `release_round`)."""
     if get_or_fail(Round, round_id, "round").state == QUARANTINED:
-        raise UserError(f"round {round_id} is quarantined: release it to try again")
+        raise InvalidState(f"round {round_id} is quarantined: release it to try again")
     return _transition(
         round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", closed_at=to_db(clock.now())
     )
@@ -219,7 +221,7 @@ def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     if rnd.state == QUARANTINED:
         return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.release", failures=0)
     if rnd.state != HELD:
-        raise UserError(f"round {round_id} is {rnd.state}, not held")
+        raise InvalidState(f"round {round_id} is {rnd.state}, not held")
     return _transition(round_id, rnd.held_from, actor_id=actor_id, clock=clock, action="round.release", held_from=None)
 
 
@@ -232,7 +234,7 @@ def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = No
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state not in (DRAFT, OPEN, HELD, CLOSED):
-            raise UserError(f"round {round_id} is {rnd.state}: its deadline cannot change")
+            raise InvalidState(f"round {round_id} is {rnd.state}: its deadline cannot change")
         to = OPEN if rnd.state == CLOSED else rnd.state
         if to != rnd.state:
             move_state(rnd, to, now, deadline=new, closed_at=None)
@@ -418,7 +420,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
         except UserError:  # another process moved it first; the claim below decides
             rnd = Round.get_by_id(round_id)
     if rnd.state not in (OPEN, CLOSED, RESOLVED, PUBLISHED):
-        raise UserError(f"round {round_id} is {rnd.state}: only an open or closed round can be resolved")
+        raise InvalidState(f"round {round_id} is {rnd.state}: only an open or closed round can be resolved")
     now = to_db(clock.now())
     try:
         with write_transaction():
@@ -523,14 +525,14 @@ def override_check(
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
-            raise UserError(f"round {round_id} is {rnd.state}: only a resolved, unpublished round can be overridden")
+            raise InvalidState(f"round {round_id} is {rnd.state}: only a resolved, unpublished round can be overridden")
         later = (
             Round.select()
             .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, Round.state.in_((RESOLVED, PUBLISHED)))
             .exists()
         )
         if later:
-            raise UserError(f"a later round of this scenario is resolved: round {round_id} can no longer change")
+            raise InvalidState(f"a later round of this scenario is resolved: round {round_id} can no longer change")
         stored = Resolution.get(Resolution.round == round_id)
         overrides = [o for o in _overrides_of(round_id) if o["check"] != check]
         overrides = sorted(
@@ -539,7 +541,7 @@ def override_check(
         try:
             done = _engine(stored.ruleset, stored.encounter, stored.orders, rnd.seed, overrides)
             if check in done["unused"]:
-                raise UserError(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
+                raise NotFound(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
             Override.delete().where(Override.round == round_id, Override.check == check).execute()
             Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
             _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False)

@@ -12,7 +12,7 @@ from datetime import datetime
 import peewee
 
 from pbp.db import write_transaction
-from pbp.errors import UserError
+from pbp.errors import Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario
 from pbp.services import audit
 from pbp.services._common import get_or_fail, locked
@@ -37,12 +37,12 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         scenario = locked(Scenario, scenario_id, "scenario")
         character = get_or_fail(Character, character_id, "character")
         if character.owner_id != user_id:
-            raise UserError(f"character {character_id} is not yours")
+            raise Forbidden(f"character {character_id} is not yours")
         if character.campaign_id != scenario.campaign_id:
-            raise UserError(f"{character.name} belongs to another campaign")
+            raise Forbidden(f"{character.name} belongs to another campaign")
         if not character.alive:
-            raise UserError(f"{character.name} is dead")
-        already = UserError(f"{character.name} has already signed up for {scenario.title}")
+            raise InvalidState(f"{character.name} is dead")
+        already = Conflict(f"{character.name} has already signed up for {scenario.title}")
         if signup_of(scenario_id, character_id) is not None:
             raise already
         campaign = Campaign.get_by_id(scenario.campaign_id)
@@ -50,20 +50,20 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
             _one_character_per_player(scenario, character)
         started = resolved_round(scenario_id)
         if started is not None:
-            raise UserError(
+            raise InvalidState(
                 f"{scenario.title} is under way (round {started} is resolved): a character who joins now would not be"
                 " on its map, so it takes no new characters"
             )
         lottery_pending = scenario.signup_deadline is not None and scenario.signup_closed_at is None
         if lottery_pending and now >= scenario.signup_deadline:
             tz = campaign.timezone
-            raise UserError(f"sign-up closed at {local_text(scenario.signup_deadline, tz)}; the lottery is pending")
+            raise InvalidState(f"sign-up closed at {local_text(scenario.signup_deadline, tz)}; the lottery is pending")
         if lottery_pending:
             status = APPLIED
         else:
             joined = _count(scenario_id, JOINED)
             if joined >= scenario.slots:
-                raise UserError(f"{scenario.title} has no free slot ({scenario.slots} taken)")
+                raise Conflict(f"{scenario.title} has no free slot ({scenario.slots} taken)")
             status = JOINED
         try:
             return Participation.create(scenario=scenario_id, character=character_id, status=status, created_at=now)
@@ -249,7 +249,7 @@ def set_signup_deadline(
         # Locked: no join or close slips in between the checks and the update.
         scenario = locked(Scenario, scenario_id, "scenario")
         if scenario.signup_closed_at is not None:
-            raise UserError(f"the sign-up of {scenario.title} is already closed")
+            raise InvalidState(f"the sign-up of {scenario.title} is already closed")
         waiting = _count(scenario_id, APPLIED) if stored is None else 0
         if waiting:
             raise UserError(

@@ -1,7 +1,9 @@
-"""The web app: `create_app()` builds a Flask app with one blueprint per area (the public blog first).
+"""The web app: `create_app()` builds a Flask app with one blueprint per area: the public blog, the accounts
+(`auth`), the signed-in shell (`player`: home and マイページ) and `/healthz`.
 
-Views are thin: they query or call a service and render. The database is the lifecycle's (`pbp.db`): bound once
-when the app is created, connected per request, closed at teardown; models know nothing of Flask.
+Views are thin: they query or call a service and render. Each app has its own database (`pbp.web.database`), used
+by its requests only; models know nothing of Flask. Security headers, error pages and sessions are set up by their
+own small modules (`security`, `errors`, `auth`).
 """
 
 from __future__ import annotations
@@ -11,14 +13,13 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, redirect, url_for
+from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.routing import IntegerConverter, Map
-from werkzeug.wrappers import Response
+from werkzeug.routing import BaseConverter, IntegerConverter, Map
 
-from pbp import db as pbp_db
+from pbp.packs import SLUG
 from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
-from pbp.web import i18n
+from pbp.web import auth, database, errors, hosts, i18n, security
 
 STATIC_DIR = PROJECT_ROOT / "pbp" / "static"
 
@@ -27,10 +28,18 @@ DEFAULTS: dict[str, Any] = {
     "DATABASE_URL": None,  # None: DATABASE_URL from the environment, else SQLite under the instance folder
     "SITE_NAME": "pbp",
     "SITE_URL": None,  # absolute base for feeds and OpenGraph (e.g. https://pbp.example/); None: the request's
+    "TRUSTED_HOSTS": None,  # the Host names answered (others: 400); None: localhost, 127.0.0.1, SITE_URL's host
     "BLOG_PAGE_SIZE": 10,
     "FEED_SIZE": 20,
     "LOCALE": "ja",
+    "HTTPS": False,  # the site is served over HTTPS: Secure session cookie and Strict-Transport-Security
+    "MAX_CONTENT_LENGTH": 1024 * 1024,  # bytes a request body may have (larger: the 413 page)
+    "LOGIN_RATE_LIMIT": "10 per minute",  # login attempts per address and per account name (Flask-Limiter's syntax)
+    "RATELIMIT_STORAGE_URI": "memory://",  # where the limits count (several processes: e.g. redis://)
+    "SCHEDULER_STALE_AFTER": 300,  # seconds since the scheduler's last tick after which /healthz says degraded
 }
+#: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
+STATIC_EXPORT = "pbp.static_export"
 
 
 class RowConverter(IntegerConverter):
@@ -39,6 +48,13 @@ class RowConverter(IntegerConverter):
 
     def __init__(self, url_map: Map) -> None:
         super().__init__(url_map, min=1, max=2**63 - 1)
+
+
+class SlugConverter(BaseConverter):
+    """`<slug:...>`: a campaign id or scenario slug (`pbp.packs.SLUG`, the only ones stored): anything else, a NUL
+    (`%00`) included, is a 404 before a query, which PostgreSQL would refuse with an error."""
+
+    regex = SLUG.pattern.removesuffix(r"\Z")  # the routing anchors it
 
 
 def instance_secret_key(folder: Path) -> str:
@@ -67,30 +83,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
+    hosts.init_app(app)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
+    database.init_app(app)  # first: later hooks and error pages read the database inside its scope
     CSRFProtect(app)  # every POST of every blueprint carries a CSRF token (Flask-WTF)
     i18n.init_app(app)
+    security.init_app(app)
+    errors.init_app(app)
 
-    database = pbp_db.bind(app.config["DATABASE_URL"])
+    from pbp.web import blog, health, player
 
-    @app.before_request
-    def _connect() -> None:
-        database.connect(reuse_if_open=True)
-
-    @app.teardown_request
-    def _close(_exc: BaseException | None) -> None:
-        if not database.is_closed():
-            database.close()
-
-    from pbp.web import blog
-
-    app.url_map.converters["row"] = RowConverter
+    app.url_map.converters.update(row=RowConverter, slug=SlugConverter)
     app.register_blueprint(blog.bp)
+    auth.init_app(app)
+    app.register_blueprint(player.bp)
+    app.register_blueprint(health.bp)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
-
-    @app.get("/")
-    def home() -> Response:
-        return redirect(url_for("blog.index"))
-
+    app.jinja_env.globals["static_export"] = lambda: bool(request.environ.get(STATIC_EXPORT))
     return app

@@ -2,15 +2,18 @@
 
 It crawls the app from the blog index through every internal link (so every page it writes is one a reader can
 reach, and a broken link fails the export), writes `index.html` for every path ending in `/`, and rewrites internal
-links to relative paths ending in a file name. Feeds keep absolute URLs (Atom readers need them): set SITE_URL.
+links to relative paths ending in a file name. Links are the `href` and `src` attributes of the parsed HTML, never
+text: a story may quote markup. Feeds keep absolute URLs (Atom readers need them): set SITE_URL.
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections import deque
 from collections.abc import Callable
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,9 +22,12 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
 from pbp.errors import UserError
+from pbp.web import STATIC_EXPORT
 
 START = ("/blog/", "/feed.atom")
-_LINK = re.compile(r'(?P<attr>\b(?:href|src))="(?P<url>/(?!/)[^"#?]*)(?P<rest>[^"]*)"')
+#: An internal link: a path on this site (not `//host/...`), then its query and fragment.
+_INTERNAL = re.compile(r"(?P<url>/(?!/)[^#?]*)(?P<rest>.*)", re.S)
+_LINK_ATTRS = ("href", "src")
 #: The export's own front door: a relative redirect to the blog index (works from disk too).
 _ROOT_PAGE = (
     '<!doctype html><meta charset="utf-8"><title>pbp</title>'
@@ -46,9 +52,58 @@ def relative(target: str, page: str) -> str:
     return posixpath.relpath(file_for(target), here)
 
 
-def relativize(html: str, page: str, resolve: Callable[[str], str] = str) -> str:
-    """Every internal link of `page`'s HTML (`resolve`d to the path it ends at) made relative to its file."""
-    return _LINK.sub(lambda m: f'{m["attr"]}="{relative(resolve(m["url"]), page)}{m["rest"]}"', html)
+class _LinkTags(HTMLParser):
+    """The start tags of a page that carry an internal link in an attribute, with where each stands in the text.
+
+    Links are read from the parsed attributes only: text, comments and scripts are never links, so a story that
+    quotes `href="/x/"` in its prose is neither crawled nor rewritten."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text = text
+        self.line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        self.tags: list[tuple[int, int, str, list[tuple[str, str | None]]]] = []  # (start, end, tag, attrs)
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if any(name in _LINK_ATTRS and _INTERNAL.match(value or "") for name, value in attrs):
+            line, column = self.getpos()
+            start = self.line_starts[line - 1] + column
+            self.tags.append((start, start + len(self.get_starttag_text() or ""), tag, attrs))
+
+    def links(self) -> list[str]:
+        """The internal paths the tags link to (query and fragment left off), in page order."""
+        return [m["url"] for *_, attrs in self.tags for m in _internal(attrs)]
+
+
+def _internal(attrs: list[tuple[str, str | None]]) -> list[re.Match[str]]:
+    return [m for name, value in attrs if name in _LINK_ATTRS for m in [_INTERNAL.match(value or "")] if m]
+
+
+def links(text: str) -> list[str]:
+    """Every internal path an `href` or `src` of the HTML `text` links to."""
+    return _LinkTags(text).links()
+
+
+def relativize(text: str, page: str, resolve: Callable[[str], str] = str) -> str:
+    """Every internal link of `page`'s HTML (`resolve`d to the path it ends at) made relative to its file: the tags
+    that carry one are written again from their parsed attributes; everything else is left byte for byte."""
+
+    def value(name: str, v: str | None) -> str | None:
+        m = _INTERNAL.match(v or "") if name in _LINK_ATTRS else None
+        return f"{relative(resolve(m['url']), page)}{m['rest']}" if m else v
+
+    out, done = [], 0
+    for start, end, tag, attrs in _LinkTags(text).tags:
+        pairs = "".join(_attribute(name, value(name, v)) for name, v in attrs)
+        out += [text[done:start], f"<{tag}{pairs}{'/>' if text[start:end].endswith('/>') else '>'}"]
+        done = end
+    return "".join([*out, text[done:]])
+
+
+def _attribute(name: str, value: str | None) -> str:
+    return f" {name}" if value is None else f' {name}="{html.escape(value)}"'
 
 
 def _final_path(app: Flask) -> Callable[[str], str]:
@@ -71,6 +126,7 @@ def _final_path(app: Flask) -> Callable[[str], str]:
 def export_site(app: Flask, out: Path) -> list[str]:
     """Write every public page, feed, bundle and asset under `out`; the list of files written."""
     client = app.test_client()
+    client.environ_base[STATIC_EXPORT] = True  # the pages leave out the live site's accounts and home
     final = _final_path(app)
     queue, written = deque(START), []
     linked_from: dict[str, str | None] = dict.fromkeys(START)  # every path queued, and the first page linking to it
@@ -84,8 +140,8 @@ def export_site(app: Flask, out: Path) -> list[str]:
         body = response.get_data()
         if response.mimetype == "text/html":
             text = body.decode("utf-8")
-            for match in _LINK.finditer(text):
-                link = final(match["url"])
+            for url in links(text):
+                link = final(url)
                 if link not in linked_from:
                     linked_from[link] = path
                     queue.append(link)

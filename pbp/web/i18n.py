@@ -1,6 +1,7 @@
 """The pages' language: Flask-Babel with the catalogs in `pbp/translations` (English message ids, Japanese beside
-them). The site speaks `LOCALE` (ja by default); a view that must speak another language (the generated English
-story) wraps its rendering in `flask_babel.force_locale`.
+them). A page speaks the signed-in user's chosen language, else the browser's (Accept-Language, among ja and en),
+else the site's `LOCALE` (ja by default); a view that must speak another language (the generated English story)
+wraps its rendering in `flask_babel.force_locale`.
 
 Catalogs: `make messages` extracts the strings of templates and code into `pbp/translations/messages.pot`, merges
 them into each locale's `.po` and compiles the `.mo` the app reads (committed, so a checkout runs as it is).
@@ -8,8 +9,10 @@ them into each locale's `.po` and compiles the `.mo` the app reads (committed, s
 
 from __future__ import annotations
 
-from flask import Flask, current_app
+from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale
+from flask_login import current_user
+from werkzeug.wrappers import Response
 
 from pbp.paths import PROJECT_ROOT
 
@@ -23,8 +26,17 @@ def _site_locale() -> str:
     return str(current_app.config["LOCALE"])
 
 
+def _choose_locale() -> str:
+    if not has_request_context():  # rendering outside a request (a command): the site's language
+        return _site_locale()
+    chosen = getattr(current_user, "locale", None)
+    if chosen in LOCALES:
+        return chosen
+    return request.accept_languages.best_match(LOCALES) or _site_locale()
+
+
 def page_locale() -> str:
-    """The language this page is being rendered in (the site's, unless a view forced another)."""
+    """The language this page is being rendered in (see the module's docstring), unless a view forced another."""
     return str(get_locale() or _site_locale())
 
 
@@ -32,6 +44,11 @@ def init_app(app: Flask) -> None:
     """Install gettext for templates and code; refuse a LOCALE the catalogs do not cover."""
     if app.config["LOCALE"] not in LOCALES:
         raise ValueError(f"LOCALE must be one of {', '.join(LOCALES)} (got {app.config['LOCALE']!r})")
-    Babel(app, locale_selector=_site_locale, default_translation_directories=str(TRANSLATIONS_DIR))
+    Babel(app, locale_selector=_choose_locale, default_translation_directories=str(TRANSLATIONS_DIR))
     app.jinja_env.globals["page_locale"] = page_locale
     app.jinja_env.globals["og_locale"] = lambda: OG_LOCALES[page_locale()]
+
+    @app.after_request
+    def _vary(response: Response) -> Response:
+        response.vary.add("Accept-Language")  # a cache must not give a Japanese page to an English browser
+        return response

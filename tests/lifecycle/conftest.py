@@ -12,12 +12,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from types import ModuleType
 from urllib.parse import quote
 
 import peewee
 import psycopg
 import pytest
+from argon2 import PasswordHasher
 
 from pbp import db as pbp_db
 from pbp import migrations
@@ -26,6 +28,7 @@ from pbp.services.clock import FixedClock
 PG_URL = os.environ.get("PBP_TEST_DATABASE_URL")
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)] if PG_URL else ["sqlite"]
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # 21:00 in Asia/Tokyo
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)  # tests need speed, not strength
 
 
 def pg_schema_url(schema: str) -> str:
@@ -34,24 +37,28 @@ def pg_schema_url(schema: str) -> str:
     return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
 
 
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[str]:
-    """An empty database's URL, exported as DATABASE_URL."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'pbp.sqlite3'}"
-        monkeypatch.setenv("DATABASE_URL", url)
-        yield url
+@contextmanager
+def empty_database(backend: str, folder: Path) -> Iterator[str]:
+    """An empty database's URL: a SQLite file in `folder`, or a PostgreSQL schema of its own, dropped afterwards."""
+    if backend == "sqlite":
+        yield f"sqlite:///{folder / 'pbp.sqlite3'}"
         return
     schema = f"pbp_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = pg_schema_url(schema)
-    monkeypatch.setenv("DATABASE_URL", url)
     try:
-        yield url
+        yield pg_schema_url(schema)
     finally:
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path, monkeypatch) -> Iterator[str]:
+    """An empty database's URL, exported as DATABASE_URL."""
+    with empty_database(request.param, tmp_path) as url:
+        monkeypatch.setenv("DATABASE_URL", url)
+        yield url
 
 
 @pytest.fixture
@@ -122,11 +129,9 @@ def make_world(clock: FixedClock, *, scenario_slug: str = "tama_river") -> World
 
 @pytest.fixture
 def world(db: peewee.Database, clock: FixedClock, monkeypatch: pytest.MonkeyPatch) -> World:
-    from argon2 import PasswordHasher
-
     from pbp.services import accounts
 
-    monkeypatch.setattr(accounts, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))  # speed
+    monkeypatch.setattr(accounts, "_HASHER", FAST_HASHER)
     return make_world(clock)
 
 

@@ -8,6 +8,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -166,9 +167,8 @@ def test_commands_refuse_an_uninitialised_database(tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "empty"))
     refused = pbp("rounds", "list")
     assert refused.returncode == 2 and "run `pbp db upgrade`" in refused.stderr
-    assert (
-        pbp("db", "init", check=True).stdout == "applied 0001_initial, 0002_report_intro_outro, 0003_report_english\n"
-    )
+    applied = "0001_initial, 0002_report_intro_outro, 0003_report_english, 0004_sessions_locale_heartbeat"
+    assert pbp("db", "init", check=True).stdout == f"applied {applied}\n"
     assert pbp("rounds", "list", "--json", check=True).stdout == "[]\n"
     assert os.path.exists(tmp_path / "empty" / "pbp.sqlite3")
 
@@ -277,6 +277,21 @@ def test_numbers_out_of_range_are_refused_by_the_command_line(instance: Path) ->
         refused = pbp(*args)
         assert refused.returncode == 2, args
         assert refused.stderr.count("\n") == 1 and f"Invalid value for {where}: " in refused.stderr, args
+
+
+def test_a_deadline_beyond_the_calendar_is_one_line_not_a_traceback(instance: Path) -> None:
+    """Year 1 with a positive offset (or read in Asia/Tokyo) and 9999 with a negative one overflow in UTC; a time
+    decades away would overflow when shown in a zone: every --deadline stays within ten years of now."""
+    for when in ("0001-01-01T00:00+05:00", "9999-12-31T23:00-05:00", "0001-01-01T00:00", "9999-12-31T23:59Z"):
+        for args in (("round", "create", "1", "--deadline", when), ("round", "extend", "2", "--deadline", when)):
+            refused = pbp(*args)
+            assert (refused.returncode, refused.stderr) == (
+                2,
+                f"pbp: --deadline {when!r} is more than 10 years from now\n",
+            ), args
+    next_year = datetime.now(UTC).replace(microsecond=0) + timedelta(days=365)
+    tokyo = next_year.astimezone(timezone(timedelta(hours=9))).isoformat()
+    assert f"deadline {next_year:%Y-%m-%dT%H:%M:%S}Z" in pbp("round", "extend", "2", "--deadline", tokyo).stdout
 
 
 def test_an_id_too_large_for_the_database_is_refused_by_the_command_line(instance: Path) -> None:

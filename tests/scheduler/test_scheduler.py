@@ -55,7 +55,7 @@ def test_the_tick_job_never_drops_a_late_tick_nor_runs_two_at_once() -> None:
 
 def test_python_m_scheduler_resolves_due_rounds_and_stops_on_sigterm(instance: dict) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scheduler", "--interval", "0.5"],
+        [sys.executable, "-m", "scheduler", "--interval", "1"],
         env=instance, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     try:
@@ -82,10 +82,12 @@ def refused_start(command: list[str], interval: str, instance: Path) -> str:
     return done.stderr
 
 
-@pytest.mark.parametrize("interval", ["nan", "inf", "1e12", "0", "-5"])
+@pytest.mark.parametrize("interval", ["nan", "inf", "1e12", "86400.5", "0", "-5", "1e-6", "0.999"])
 def test_an_interval_that_is_no_tick_is_refused(tmp_path: Path, interval: str) -> None:
-    for command in SCHEDULERS:
-        assert "--interval must be more than 0 and at most 86400" in refused_start(command, interval, tmp_path)
+    """Under a second (1e-6 was accepted, then 93,000 warnings in 20 s) or over a day: exit 2 (`pbp`: one line)."""
+    said_by_pbp, said_by_module = (refused_start(command, interval, tmp_path) for command in SCHEDULERS)
+    assert said_by_pbp == f"pbp: --interval must be from 1 to 86400 seconds, got {float(interval)}\n"
+    assert f"--interval must be from 1 to 86400 seconds, got {float(interval)}\n" in said_by_module
 
 
 def test_the_scheduler_refuses_a_database_that_is_not_up_to_date(tmp_path: Path) -> None:

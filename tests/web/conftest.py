@@ -1,15 +1,31 @@
-"""Fixtures of the web tests: one demo world per module (read-only tests share it), the app and its client."""
+"""Fixtures of the web tests: one demo world per module (read-only tests share it), the app and its client, and
+the steps of signing in and out through the forms."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from unittest import mock
+
 import pytest
+from argon2 import PasswordHasher
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
+from pbp.services import accounts
+from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import create_app
 from tests.web.world import World, build_world
 
 SITE_URL = "https://pbp.example/"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cheap_password_hashes() -> Iterator[None]:
+    """argon2 at its lowest cost: these tests log in hundreds of times, and the hash's strength is not under test."""
+    with mock.patch.object(accounts, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)):
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +45,22 @@ def app(world: World) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+_CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+def csrf_token(client: FlaskClient, url: str = "/login") -> str:
+    """The CSRF token of the form at `url` (every form of the site carries one)."""
+    found = _CSRF.search(client.get(url).get_data(as_text=True))
+    assert found, f"no CSRF token in {url}"
+    return found[1]
+
+
+def log_in(client: FlaskClient, name: str, password: str = DEMO_PASSWORD, **kwargs: object) -> TestResponse:
+    data = {"name": name, "password": password, "csrf_token": csrf_token(client)}
+    return client.post("/login", data=data, **kwargs)
+
+
+def log_out(client: FlaskClient) -> TestResponse:
+    return client.post("/logout", data={"csrf_token": csrf_token(client, "/")})

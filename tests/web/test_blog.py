@@ -35,8 +35,9 @@ def main_of(html: str) -> str:
     return html.split("<main>", 1)[1].split("</main>", 1)[0]
 
 
-def test_home_redirects_to_the_blog(client):
-    assert client.get("/").headers["Location"].endswith("/blog/")
+def test_the_home_page_links_to_the_blog(client):
+    html = client.get("/").get_data(as_text=True)
+    assert '<a href="/blog/">報告書一覧</a>' in html and '<a href="/blog/demo/">' in html
 
 
 @pytest.mark.parametrize(
@@ -151,7 +152,8 @@ def test_gm_markdown_is_sanitised_on_the_page(tmp_path):
     """Hostile GM Markdown in the report it publishes (and in its English story) comes out harmless on the pages
     and in the feed."""
     with _resolved_round(tmp_path) as (world, clock):
-        hostile = "\n\n".join(XSS_CORPUS[:66])
+        # A NUL is refused before it is stored (tests/lifecycle/test_text.py): the Markdown tests render that one.
+        hostile = "\n\n".join(sample for sample in XSS_CORPUS[:66] if "\x00" not in sample)
         publishing.edit_report(world.open_round, hostile, story_en=hostile, clock=clock)
         publishing.publish_round(world.open_round, clock=clock)
     client = make_app(world.url).test_client()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -13,10 +14,14 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask, Response
 
+from pbp import db as pbp_db
 from pbp.cli import _register, cli
 from pbp.errors import UserError
-from pbp.web.export import ExportError, export_site, file_for, relative
+from pbp.services import publishing, rounds
+from pbp.services.clock import FixedClock
+from pbp.web.export import ExportError, export_site, file_for, links, relative, relativize
 from tests.web.conftest import make_app
+from tests.web.world import START, build_world
 
 
 class _Links(HTMLParser):
@@ -39,6 +44,16 @@ def site(world, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
     export_site(make_app(world.url), out)
     return out
+
+
+def test_the_export_leaves_out_the_live_sites_accounts_and_home(site, world):
+    """A static copy has no server: no login form, no logout button, no home page of open rounds."""
+    written = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    assert not {"login", "register", "me", "logout"} & {name.split("/")[0] for name in written}
+    page = (site / "blog/index.html").read_text(encoding="utf-8")
+    assert 'class="account"' not in page and "csrf_token" not in page
+    live = make_app(world.url).test_client().get("/blog/").get_data(as_text=True)
+    assert 'class="account"' in live and 'href="/login"' in live
 
 
 def test_paths_map_to_files():
@@ -108,3 +123,38 @@ def test_a_link_the_site_redirects_is_exported_to_where_it_ends(tmp_path):
     written = export_site(app, tmp_path)
     assert "blog/a/index.html" in written
     assert (tmp_path / "blog" / "index.html").read_text() == '<a href="a/index.html">a</a>'
+
+
+def test_a_story_quoting_link_markup_exports_with_its_text_untouched(tmp_path):
+    """A story's prose is text, not links: quoting `href="/nowhere/"` (a page that does not exist) must not fail the
+    export, and quoting `href="/blog/"` (one that does) must not have its words rewritten to a file path."""
+    world = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1)
+    prose = '葵は無線に叫んだ。 href="/nowhere/" と href="/blog/" と src="/static/x.png"、暗号だ。'
+    clock = FixedClock(START + timedelta(days=3))
+    with pbp_db.bind(world.url).connection_context():
+        rounds.resolve_round(world.open_round, clock=clock)
+        publishing.edit_report(world.open_round, prose, clock=clock)
+        publishing.publish_round(world.open_round, clock=clock)
+    app = make_app(world.url)
+    page = f"/blog/demo/tama_river/round-{len(world.published) + 1}/"
+    live = app.test_client().get(page).get_data(as_text=True)
+    quoted = next(line for line in live.splitlines() if "暗号だ" in line and "<p>" in line)
+    assert 'href="/nowhere/"' in quoted and 'href="/blog/"' in quoted  # the story holds the markup as text
+    export_site(app, tmp_path / "site")
+    exported = (tmp_path / "site" / file_for(page)).read_text(encoding="utf-8")
+    assert quoted in exported
+    assert not (tmp_path / "site" / "nowhere").exists()
+
+
+def test_only_link_attributes_are_rewritten():
+    page = (
+        '<p title=\'href="/blog/"\'>href="/blog/"</p><!-- <a href="/blog/"> -->'
+        "<script>var a = '<a href=\"/blog/\">';</script>"
+        "<a class=x href='/blog/demo/?p=2&amp;q=1#top'>demo</a><img src=\"/static/a.png\"/>"
+    )
+    assert links(page) == ["/blog/demo/", "/static/a.png"]
+    assert relativize(page, "/blog/") == (
+        '<p title=\'href="/blog/"\'>href="/blog/"</p><!-- <a href="/blog/"> -->'
+        "<script>var a = '<a href=\"/blog/\">';</script>"
+        '<a class="x" href="demo/index.html?p=2&amp;q=1#top">demo</a><img src="../static/a.png"/>'
+    )

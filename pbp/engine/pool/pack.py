@@ -25,6 +25,16 @@ SCENARIO_KINDS = ("scene", "battle")
 #: Scenario keys that hold the GM's secrets: never published (design.md, "Dice you can verify").
 SECRET_KEYS = frozenset({"gm_notes"})
 
+#: The longest text a pack may hold, in characters, by kind: every page that shows one stays small and quick.
+NAME_LIMIT = 80  # a ja/en name, an id, a player's name
+TEXT_LIMIT = 4_000  # a description, what a check's success or failure means
+NOTES_LIMIT = 20_000  # the GM's secret notes of a scenario
+#: Every whole number of a pack lies within +-MAX_NUMBER: far beyond any game's numbers, well inside the
+#: database's integers and what any JSON reader holds exactly.
+MAX_NUMBER = 1_000_000
+ENTRY_LIMIT_MAX = 10_000  # campaign.entry_limit: characters of prose in one entry
+SLOTS_MAX = 100  # campaign.slots, a scenario's slots: player characters at one table
+
 #: Every top-level key of a pack, with its meaning; anything else is a problem.
 PACK_KEYS: dict[str, str] = {
     "campaign": "identity and settings: id, ja/en names, ruleset, time zone, entry limit, slots per scenario",
@@ -53,8 +63,17 @@ Fields = dict[str, tuple[bool, FieldCheck]]
 
 
 # ---- small field checks --------------------------------------------------------------------------------------
-def _text(c: Checker, v: Any, path: str, pack: dict) -> None:
-    c.is_str(v, path)
+def _text(limit: int) -> FieldCheck:
+    """A non-empty string of at most `limit` characters."""
+
+    def check(c: Checker, v: Any, path: str, pack: dict) -> None:
+        if c.is_str(v, path) and len(v) > limit:
+            c.bad(path, f"has {len(v)} characters, over the limit of {limit}")
+
+    return check
+
+
+_name, _prose, _notes = _text(NAME_LIMIT), _text(TEXT_LIMIT), _text(NOTES_LIMIT)
 
 
 def _bool(c: Checker, v: Any, path: str, pack: dict) -> None:
@@ -62,9 +81,9 @@ def _bool(c: Checker, v: Any, path: str, pack: dict) -> None:
         c.bad(path, f"must be true or false, got {v!r}")
 
 
-def _int(lo: int | None = None) -> FieldCheck:
+def _int(lo: int = -MAX_NUMBER, hi: int = MAX_NUMBER) -> FieldCheck:
     def check(c: Checker, v: Any, path: str, pack: dict) -> None:
-        c.is_int(v, path, lo)
+        c.is_int(v, path, lo, hi)
 
     return check
 
@@ -129,8 +148,10 @@ _capacity = _per_stage("stage capacities in damage points", _int(1))
 
 
 def _range(c: Checker, v: Any, path: str, pack: dict) -> None:
-    if not (isinstance(v, list) and len(v) == 2 and all(_is_int(x) and x >= 0 for x in v) and v[0] <= v[1]):
-        c.bad(path, f"must be [min, max] whole metres with 0 <= min <= max, got {v!r}")
+    if not (
+        isinstance(v, list) and len(v) == 2 and all(_is_int(x) and 0 <= x <= MAX_NUMBER for x in v) and v[0] <= v[1]
+    ):
+        c.bad(path, f"must be [min, max] whole metres with 0 <= min <= max <= {MAX_NUMBER}, got {v!r}")
 
 
 def _raise_costs(c: Checker, v: Any, path: str, pack: dict) -> None:
@@ -139,15 +160,21 @@ def _raise_costs(c: Checker, v: Any, path: str, pack: dict) -> None:
         c.bad(path, f"must list {n} costs: raising a skill to level {LEVEL_MIN + 1}..{LEVEL_MAX}, got {v!r}")
         return
     for i, x in enumerate(v):
-        c.is_int(x, f"{path}[{i}]", 0)
+        c.is_int(x, f"{path}[{i}]", 0, MAX_NUMBER)
 
 
 def _point(c: Checker, v: Any, path: str, pack: dict) -> None:
-    c.point(v, path)
+    """A point [x, y] in metres on the map, each within +-MAX_NUMBER (10**400 would overflow every distance)."""
+    if c.point(v, path) and not all(abs(x) <= MAX_NUMBER for x in v):
+        c.bad(path, f"must lie within {MAX_NUMBER} metres of the origin on each axis, got {v!r}")
 
 
 def _rect(c: Checker, v: Any, path: str, pack: dict) -> None:
-    c.rect(v, path)
+    if not (isinstance(v, list) and len(v) == 2):
+        c.bad(path, "must be [[x1, y1], [x2, y2]]")
+        return
+    for i, corner in enumerate(v):
+        _point(c, corner, f"{path}[{i}]", pack)
 
 
 def _rough(c: Checker, v: Any, path: str, pack: dict) -> None:
@@ -155,7 +182,7 @@ def _rough(c: Checker, v: Any, path: str, pack: dict) -> None:
         c.bad(path, f"must be a factor from {rules.MIN_ROUGH_FACTOR} to 1 (R-ROUGH-1), got {v!r}")
 
 
-def _stat_map(*, every: bool, lo: int | None) -> FieldCheck:
+def _stat_map(*, every: bool, lo: int) -> FieldCheck:
     """Parent stat -> whole number; `every` demands all the pack's stats."""
 
     def check(c: Checker, v: Any, path: str, pack: dict) -> None:
@@ -165,7 +192,7 @@ def _stat_map(*, every: bool, lo: int | None) -> FieldCheck:
         for stat, n in v.items():
             if stat not in stats:
                 c.bad(f"{path}.{stat}", f"unknown parent stat {stat!r}")
-            c.is_int(n, f"{path}.{stat}", lo)
+            c.is_int(n, f"{path}.{stat}", lo, MAX_NUMBER)
         for stat in stats if every else ():
             if stat not in v:
                 c.bad(f"{path}.{stat}", "missing")
@@ -195,6 +222,9 @@ def _effects(c: Checker, v: Any, path: str, pack: dict) -> None:
         if not isinstance(e, dict):
             continue
         p = f"{path}[{i}]"
+        for key in ("value", "rounds"):  # whole numbers: the shapes' check reports any other type
+            if _is_int(e.get(key)) and abs(e[key]) > MAX_NUMBER:
+                c.bad(f"{p}.{key}", f"{e[key]} is outside -{MAX_NUMBER}..{MAX_NUMBER}")
         if e.get("kind") in ("dice", "successes") and e.get("skills") is not None:
             _list_of(_ref("skills", "skill"))(c, e["skills"], f"{p}.skills", pack)
         if e.get("kind") in ("status", "cure", "restore") and "on" not in e:
@@ -204,21 +234,21 @@ def _effects(c: Checker, v: Any, path: str, pack: dict) -> None:
 
 
 # ---- tables --------------------------------------------------------------------------------------------------
-_NAMES: Fields = {"ja": (True, _text), "en": (True, _text)}
-_DESCRIBED: Fields = {**_NAMES, "description": (False, _text)}
+_NAMES: Fields = {"ja": (True, _name), "en": (True, _name)}
+_DESCRIBED: Fields = {**_NAMES, "description": (False, _prose)}
 _stages = _per_stage("stage names", _sub(_NAMES))  # R-GAUGE-2/3
 
 _SECTIONS: dict[str, Fields] = {
     "stats": _DESCRIBED,
     "skills": {**_DESCRIBED, "stat": (True, _ref("stats", "parent stat"))},
-    "statuses": {**_NAMES, "description": (True, _text)},
+    "statuses": {**_NAMES, "description": (True, _prose)},
     "vehicles": {
         **_DESCRIBED,
         "kind": (True, _choice(VEHICLE_KINDS)),
         "move": (True, _int(0)),
         "movement": (True, _choice(rules.MOVEMENTS)),
         "size": (True, _choice(SIZES)),
-        "stat_mods": (False, _stat_map(every=False, lo=None)),
+        "stat_mods": (False, _stat_map(every=False, lo=-MAX_NUMBER)),
         "damage": (True, _capacity),
         "weapons": (False, _list_of(_ref("weapons", "weapon"))),
         "playable": (False, _bool),
@@ -263,11 +293,11 @@ _SECTIONS: dict[str, Fields] = {
 _SINGLES: dict[str, Fields] = {
     "campaign": {
         **_DESCRIBED,
-        "id": (True, _text),
+        "id": (True, _name),
         "ruleset": (True, _choice(("pool",))),
-        "time_zone": (True, _text),
-        "entry_limit": (True, _int(1)),
-        "slots": (True, _int(1)),
+        "time_zone": (True, _name),
+        "entry_limit": (True, _int(1, ENTRY_LIMIT_MAX)),
+        "slots": (True, _int(1, SLOTS_MAX)),
         "several_pcs_per_player": (False, _bool),  # R-FIX-18: default false, one character per player
     },
     "options": {key: (False, _bool) for key in rules.DEFAULT_OPTIONS},
@@ -286,24 +316,25 @@ _SINGLES: dict[str, Fields] = {
     },
     "character": {"move": (True, _int(0))},
 }
+_OUTCOME: Fields = {"ja": (True, _prose), "en": (True, _prose)}  # what a check's success or failure means
 _CHECK: Fields = {
     **_NAMES,
-    "id": (True, _text),
+    "id": (True, _name),
     "skill": (True, _ref("skills", "skill")),
     "need": (True, _int(1)),  # R-CHECK-2: N成功
-    "success": (True, _sub(_NAMES)),
-    "failure": (True, _sub(_NAMES)),
+    "success": (True, _sub(_OUTCOME)),
+    "failure": (True, _sub(_OUTCOME)),
 }
 _PLACED_ENEMY: Fields = {
-    "id": (True, _text),
+    "id": (True, _name),
     "type": (True, _ref("enemies", "enemy type")),
     "position": (True, _point),
-    "name": (False, _text),
+    "name": (False, _name),
 }
 _TERRAIN: Fields = {**_NAMES, "rect": (True, _rect), "rough": (True, _rough)}  # R-ROUGH-1
 _GIMMICK: Fields = {  # R-PLAY-3
     **_DESCRIBED,
-    "id": (True, _text),
+    "id": (True, _name),
     "timing": (True, _choice(rules.GIMMICK_TIMINGS)),
     "area": (False, _rect),
     "effects": (True, _effects),
@@ -311,8 +342,8 @@ _GIMMICK: Fields = {  # R-PLAY-3
 _SCENARIO: Fields = {
     **_DESCRIBED,
     "kind": (True, _choice(SCENARIO_KINDS)),
-    "slots": (False, _int(1)),
-    "gm_notes": (False, _text),
+    "slots": (False, _int(1, SLOTS_MAX)),
+    "gm_notes": (False, _notes),
     "checks": (False, _list_of(_sub(_CHECK), min_len=1)),
     "pc_starts": (False, _list_of(_point, min_len=1)),
     "enemies": (False, _list_of(_sub(_PLACED_ENEMY), min_len=1)),
@@ -324,8 +355,8 @@ _SCENE_ONLY, _BATTLE_ONLY = ("checks",), ("pc_starts", "enemies", "terrain", "gi
 #: A character sheet (docs/campaign-packs.md, "Character sheet").
 _SHEET: Fields = {
     **_DESCRIBED,
-    "player": (False, _text),
-    "stats": (True, _stat_map(every=True, lo=None)),
+    "player": (False, _name),
+    "stats": (True, _stat_map(every=True, lo=-MAX_NUMBER)),
     "skills": (False, _skill_levels),
     "vehicle": (False, _ref("vehicles", "vehicle")),
     "weapons": (False, _list_of(_ref("weapons", "weapon"))),
@@ -386,6 +417,10 @@ def validate_pack(data: dict[str, Any]) -> list[Problem]:
         if section in data and c.is_dict(data[section], section):
             for entry_id, entry in data[section].items():
                 _table(c, entry, f"{section}.{entry_id}", data, fields)
+    for section in [*_SECTIONS, "scenarios", "characters"]:  # an entry's id is shown and stored like a name
+        for entry_id in map(str, data[section] if isinstance(data.get(section), dict) else ()):
+            if len(entry_id) > NAME_LIMIT:
+                c.bad(f"{section}.{entry_id}", f"the id has {len(entry_id)} characters, over the limit of {NAME_LIMIT}")
     _cross_checks(c, data)
     if "characters" in data and c.is_dict(data["characters"], "characters"):
         for sheet_id, sheet in data["characters"].items():

@@ -70,8 +70,8 @@ def index(page: int) -> str:
     return render_template("blog/index.html", paged=found, campaign=None)
 
 
-@bp.get("/blog/<campaign>/", defaults={"page": 1})
-@bp.get("/blog/<campaign>/page/<int:page>/")
+@bp.get("/blog/<slug:campaign>/", defaults={"page": 1})
+@bp.get("/blog/<slug:campaign>/page/<int:page>/")
 def campaign(campaign: str, page: int) -> str:
     info = queries.campaign_info(campaign, locale=page_locale())
     found = queries.reports_page(page, _page_size(), locale=page_locale(), campaign=campaign) if info else None
@@ -80,7 +80,7 @@ def campaign(campaign: str, page: int) -> str:
     return render_template("blog/index.html", paged=found, campaign=info)
 
 
-@bp.get("/blog/<campaign>/<scenario>/")
+@bp.get("/blog/<slug:campaign>/<slug:scenario>/")
 def scenario(campaign: str, scenario: str) -> str:
     found = queries.scenario_reports(campaign, scenario, locale=page_locale())
     if found is None:
@@ -89,7 +89,7 @@ def scenario(campaign: str, scenario: str) -> str:
     return render_template("blog/scenario.html", scenario=sc, cards=cards, campaign=campaign)
 
 
-@bp.get("/blog/<campaign>/<scenario>/round-<row:number>/")
+@bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/")
 def report(campaign: str, scenario: str, number: int) -> str:
     page = queries.report_page(campaign, scenario, number, locale=page_locale())
     if page is None:
@@ -97,7 +97,7 @@ def report(campaign: str, scenario: str, number: int) -> str:
     return render_template("blog/report.html", report=page)
 
 
-@bp.get("/blog/<campaign>/<scenario>/round-<row:number>/en/")
+@bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/en/")
 def report_en(campaign: str, scenario: str, number: int) -> str:
     """The English story beside the report: the GM's own, or one generated from the published facts."""
     found = queries.english_story(campaign, scenario, number)
@@ -108,7 +108,7 @@ def report_en(campaign: str, scenario: str, number: int) -> str:
         return render_template("blog/report_en.html", report=card, story=html, by_gm=by_gm)
 
 
-@bp.get("/blog/<campaign>/<scenario>/round-<row:number>/bundle.json")
+@bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/bundle.json")
 def bundle(campaign: str, scenario: str, number: int) -> Response:
     """The verify bundle (`pbp export-round`): inputs, revealed seed, events and state of a published round."""
     round_id = queries.round_id_of(campaign, scenario, number)
@@ -119,7 +119,7 @@ def bundle(campaign: str, scenario: str, number: int) -> Response:
     return Response(body, mimetype="application/json", headers=headers)
 
 
-@bp.get("/blog/<campaign>/characters/<row:character_id>/")
+@bp.get("/blog/<slug:campaign>/characters/<row:character_id>/")
 def character(campaign: str, character_id: int) -> str:
     found = queries.chronicle(campaign, character_id, locale=page_locale())
     if found is None:
@@ -142,7 +142,7 @@ def feed() -> Response:
     return _feed(cards, current_app.config["SITE_NAME"], url_for("blog.feed"), url_for("blog.index"))
 
 
-@bp.get("/blog/<campaign>/feed.atom")
+@bp.get("/blog/<slug:campaign>/feed.atom")
 def campaign_feed(campaign: str) -> Response:
     info = queries.campaign_info(campaign, locale=page_locale())
     if info is None:

@@ -1,0 +1,169 @@
+"""Accounts in the browser: register, log in, log out, change the password (Flask-Login sessions).
+
+The session cookie names the user and their `session_version` (`SessionUser.get_id`: "12:3"); a cookie whose
+version is no longer the user's is refused, so logging out or changing the password (both bump the version) ends
+every copy of the cookie, not only the browser's own. Login attempts are rate-limited per address and per account
+name (Flask-Limiter, `LOGIN_RATE_LIMIT`, storage `RATELIMIT_STORAGE_URI`); a limited attempt gets the 429 page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_limiter import Limiter
+from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from werkzeug.wrappers import Response
+
+from pbp.errors import Conflict, UserError
+from pbp.models import User
+from pbp.services import accounts
+from pbp.web.forms import ActionForm, LoginForm, PasswordForm, RegisterForm, show_refusal
+
+#: An invalid form comes back with this status (the page shows the form again, messages beside the fields).
+INVALID = 422
+
+
+@dataclass(frozen=True)
+class SessionUser:
+    """The signed-in user as the web app sees it (Flask-Login's user protocol); models stay free of Flask."""
+
+    id: int
+    name: str
+    display_name: str
+    locale: str | None
+    session_version: int
+
+    is_authenticated = True
+    is_active = True
+    is_anonymous = False
+
+    @classmethod
+    def of(cls, user: User) -> SessionUser:
+        return cls(user.id, user.name, user.display_name, user.locale, user.session_version)
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_version}"
+
+
+def load_user(session_id: str) -> SessionUser | None:
+    """The user a session names, if the session's version is still theirs (else the session has ended)."""
+    user_id, _sep, version = session_id.partition(":")
+    if not (user_id.isdigit() and version.isdigit()):
+        return None
+    user = User.get_or_none(User.id == int(user_id))
+    if user is None or user.session_version != int(version):
+        return None
+    return SessionUser.of(user)
+
+
+def local_target(target: str | None) -> str | None:
+    """`target` if it is a path on this site (`/me`), else None: `next` must never send anyone elsewhere
+    (`//evil.example`, `https://...`, `/\\evil.example`, which browsers read as `//`)."""
+    if not target or not target.startswith("/") or "\\" in target or any(c < " " for c in target):
+        return None
+    parts = urlsplit(target)
+    return target if not parts.scheme and not parts.netloc and not target.startswith("//") else None
+
+
+def _address_key() -> str:
+    return f"address:{request.remote_addr or '-'}"
+
+
+def _account_key() -> str:
+    return f"account:{request.form.get('name', '').strip()}"
+
+
+def _login_limit() -> str:
+    return str(current_app.config["LOGIN_RATE_LIMIT"])
+
+
+def _home() -> str:
+    return url_for("player.home")
+
+
+def register() -> str | Response | tuple[str, int]:
+    if current_user.is_authenticated:
+        return redirect(_home())
+    form = RegisterForm()
+    if form.validate_on_submit():
+        try:
+            user = accounts.create_user(form.name.data, form.password.data, display_name=form.display_name.data or None)
+        except Conflict:
+            form.name.errors.append(_("This user name is taken: choose another."))
+        except UserError as refusal:
+            show_refusal(form, refusal)
+        else:
+            login_user(SessionUser.of(user))
+            return redirect(_home(), 303)
+    return _form_page("auth/register.html", form)
+
+
+def login() -> str | Response | tuple[str, int]:
+    form = LoginForm()
+    if request.method == "GET":
+        form.next.data = local_target(request.args.get("next"))
+    elif form.validate_on_submit():
+        user = accounts.authenticate(form.name.data.strip(), form.password.data)
+        if user is not None:
+            login_user(SessionUser.of(user))
+            return redirect(local_target(form.next.data) or _home(), 303)
+        form.form_errors.append(_("The user name or the password is not right."))
+    return _form_page("auth/login.html", form)
+
+
+def logout() -> Response:
+    """POST only (with the CSRF token, like every POST): ends every session of the user, then this one."""
+    if current_user.is_authenticated:
+        accounts.end_sessions(current_user.id)
+    logout_user()
+    return redirect(_home(), 303)
+
+
+@login_required
+def password() -> str | Response | tuple[str, int]:
+    form = PasswordForm()
+    if form.validate_on_submit():
+        try:
+            user = accounts.change_password(current_user.id, form.current_password.data, form.new_password.data)
+        except UserError as refusal:
+            if refusal.field == "current_password":
+                form.current_password.errors.append(_("The current password is not right."))
+            else:
+                show_refusal(form, refusal)
+        else:
+            login_user(SessionUser.of(user))  # this browser goes on with the new version; every other copy ends
+            return redirect(url_for("player.me"), 303)
+    return _form_page("auth/password.html", form)
+
+
+def _form_page(template: str, form: object) -> str | tuple[str, int]:
+    """The form's page; after a refused submission, with its messages and the status that says so."""
+    page = render_template(template, form=form)
+    return (page, INVALID) if request.method == "POST" else page
+
+
+def blueprint(limiter: Limiter) -> Blueprint:
+    """The account routes of one app; its login view wears that app's limits (per address, per account name)."""
+    bp = Blueprint("auth", __name__)
+    limited_login = login
+    for key in (_address_key, _account_key):
+        limited_login = limiter.limit(_login_limit, key_func=key, methods=["POST"])(limited_login)
+    bp.add_url_rule("/register", view_func=register, methods=["GET", "POST"])
+    bp.add_url_rule("/login", view_func=limited_login, methods=["GET", "POST"])
+    bp.add_url_rule("/logout", view_func=logout, methods=["POST"])
+    bp.add_url_rule("/me/password", view_func=password, methods=["GET", "POST"])
+    return bp
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Login and a limiter of this app's own (in-memory unless `RATELIMIT_STORAGE_URI` says otherwise)."""
+    manager = LoginManager(app)
+    manager.user_loader(load_user)
+    manager.login_view = "auth.login"
+    manager.login_message = None  # the login page says what it is; no flash messages on this site
+    limiter = Limiter(key_func=_address_key, app=app, headers_enabled=True)
+    app.register_blueprint(blueprint(limiter))
+    app.jinja_env.globals["logout_form"] = ActionForm

@@ -1,0 +1,78 @@
+"""Error pages in the site's layout and language, never a traceback; the services' typed refusals mapped to HTTP.
+
+A view calls a service and lets its typed error through: `NotFound` is a 404, `Forbidden` a 403, `Conflict` and
+`InvalidState` a 409 with the service's reason, any other `UserError` a 400 (a view with a form catches them
+first and shows the message beside the field). Nothing here parses a message.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, render_template
+from flask_babel import lazy_gettext as _
+from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.wrappers import Response
+
+from pbp import errors
+
+log = logging.getLogger("pbp.web")
+
+#: The pages: their title and what the reader may do about it.
+PAGES = {
+    400: (_("Bad request"), _("The request could not be used. If you sent a form, reload it and try again.")),
+    403: (_("Not allowed"), _("This is not yours to see or change.")),
+    404: (_("Page not found"), _("There is no page at this address.")),
+    405: (_("Method not allowed"), _("This address does not take that kind of request.")),
+    409: (_("Not possible now"), _("This cannot be done in the current state of things.")),
+    413: (_("Request too large"), _("What you sent is larger than this site accepts.")),
+    429: (_("Too many requests"), _("Too many attempts in a short time. Wait a little and try again.")),
+    500: (_("Something went wrong"), _("The site failed to answer this request. Please try again later.")),
+}
+#: The typed refusals of the services and the status each one answers with.
+SERVICE_ERRORS: dict[type[errors.UserError], int] = {
+    errors.NotFound: 404,
+    errors.Forbidden: 403,
+    errors.Conflict: 409,
+    errors.InvalidState: 409,
+    errors.UserError: 400,
+}
+#: A page that needs nothing: what is shown if even the error page fails (the database is down, say).
+FALLBACK = '<!doctype html><meta charset="utf-8"><title>{code}</title><h1>{code}</h1>\n'
+
+
+def error_page(code: int, detail: str | None = None) -> tuple[str, int]:
+    title, text = PAGES[code]
+    try:
+        return render_template("errors/error.html", code=code, title=title, text=text, detail=detail), code
+    except Exception:  # the layout needs the signed-in user, hence the database: a bare page instead of nothing
+        log.exception("the %s page could not be rendered", code)
+        return FALLBACK.format(code=code), code
+
+
+def _http_error(e: HTTPException) -> Response:
+    code = e.code if e.code in PAGES else 500
+    body, status = error_page(code)
+    response = Response(body, status=status, mimetype="text/html")
+    for name, value in e.get_headers():  # e.g. Allow on a 405
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+def _service_error(e: errors.UserError) -> tuple[str, int]:
+    code = next(status for kind, status in SERVICE_ERRORS.items() if isinstance(e, kind))
+    return error_page(code, str(e) if code in (400, 409) else None)
+
+
+def _server_error(_e: InternalServerError) -> tuple[str, int]:
+    return error_page(500)  # Flask has logged the exception with its traceback
+
+
+def init_app(app: Flask) -> None:
+    for code in PAGES:
+        if code != 500:
+            app.register_error_handler(code, _http_error)
+    app.register_error_handler(InternalServerError, _server_error)
+    for kind in SERVICE_ERRORS:
+        app.register_error_handler(kind, _service_error)

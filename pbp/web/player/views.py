@@ -1,0 +1,49 @@
+"""Home and マイページ: query, render; the language choice goes through the accounts service."""
+
+from __future__ import annotations
+
+from flask import redirect, render_template, url_for
+from flask_babel import lazy_gettext as _
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
+
+from pbp.services import accounts
+from pbp.services.clock import SYSTEM
+from pbp.web.forms import LocaleForm
+from pbp.web.i18n import page_locale
+from pbp.web.player import bp, queries
+
+#: A sign-up's status as マイページ shows it.
+SIGNUP_STATUS = {
+    "applied": _("applied, the lottery is pending"),
+    "joined": _("joined"),
+    "waitlisted": _("on the waiting list"),
+}
+
+
+@bp.get("/")
+def home() -> str:
+    return render_template("player/home.html", campaigns=queries.campaigns(SYSTEM.now(), locale=page_locale()))
+
+
+def _me_page(form: LocaleForm) -> str:
+    characters = queries.characters_of(current_user.id, locale=page_locale())
+    return render_template(
+        "player/me.html", characters=characters, locale_form=form, signup_status=lambda s: SIGNUP_STATUS.get(s, s)
+    )
+
+
+@bp.get("/me")
+@login_required
+def me() -> str:
+    return _me_page(LocaleForm(locale=current_user.locale or ""))
+
+
+@bp.post("/me/locale")
+@login_required
+def set_locale() -> Response | tuple[str, int]:
+    form = LocaleForm()
+    if not form.validate_on_submit():
+        return _me_page(form), 422
+    accounts.set_locale(current_user.id, form.locale.data or None)
+    return redirect(url_for("player.me"), 303)

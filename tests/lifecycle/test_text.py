@@ -1,0 +1,480 @@
+"""Text a service takes is stored as given or refused: one rule on SQLite and PostgreSQL. A NUL (U+0000), which
+PostgreSQL cannot store (SQLite can), or half a character (a lone surrogate) anywhere in a text, a name, a reason,
+the GM's Markdown, a string nested in an order, a sheet or a pack is refused with a UserError naming the field;
+nothing a user submitted is silently dropped.
+
+The hypothesis tests send arbitrary Unicode (every code point, NUL and lone surrogates included) through every
+service that takes a user's text, on both databases: anything but a `pbp.errors.UserError` fails them, text that
+is not text must be refused, and what is accepted reads back equal. They cover (see `COVERED`, filled by `covers`):
+
+- accounts: `create_user` (login name, password, display name), `name_taken`, `authenticate`;
+- campaigns: `create_scenario` (pack scenario, slug), `set_policy` (policy name);
+- characters: `create_character` and `edit_character` (every text of the sheet), `request_growth` (skill names,
+  note), `grant_growth_points` (reason), `character_id_of` (a unit id);
+- entries: `save_entry` (prose, the strings in the order);
+- rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
+- publishing: `edit_report` (story, intro, outro, English story).
+
+`test_every_service_that_takes_text_is_covered` fails when a public service function with a `str` in its
+signature is neither covered here nor listed in `INTERNAL` (strings only the code itself passes).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import pbp.services
+from pbp import db as pbp_db
+from pbp import migrations
+from pbp.engine import BadInput
+from pbp.errors import UserError
+from pbp.models import AuditLog, Campaign, Character, Entry, GrowthRequest, Override, Report, Round, Scenario, User
+from pbp.paths import DEMO_PACK_DIR
+from pbp.services import accounts, campaigns, characters, entries, publishing, rounds
+from pbp.services.clock import FixedClock
+from tests.lifecycle.conftest import BACKENDS, FAST_HASHER, START, World, empty_database, make_world
+from tests.lifecycle.test_cli import pbp as run_pbp
+
+NOT_TEXT = {"NUL": "\x00", "lone surrogate": "\ud800"}
+#: Every code point, NUL and the surrogates included (hypothesis leaves out the surrogates by default).
+ANY_CHARACTER = st.characters(codec=None, exclude_categories=())
+#: What breaks text most often, mixed with ordinary (Japanese, blank, control, digit-like) characters.
+TRAPS = st.sampled_from(
+    ["\x00", "\ud800", "\udfff", "a", "葵", " ", "\n", "\u3000", "\x7f", "\ufeff", "\U0001f600", "1", "²", "٣"]
+)
+TEXT = st.one_of(st.text(ANY_CHARACTER, max_size=24), st.lists(TRAPS, max_size=8).map("".join))
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10, 10) | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=6,
+)
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ---- the shared world -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Stage:
+    """A world with an open round (entries, holds) and, in a scenario of its own, a resolved one (report edits,
+    overrides) whose check ids are `checks`."""
+
+    world: World
+    open_round: int
+    resolved_round: int
+    checks: list[str]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def stage(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stage]:
+    """One database per backend for the whole module: refusals change nothing and every test reads back only what
+    it wrote itself."""
+    with (
+        empty_database(request.param, tmp_path_factory.mktemp("db")) as url,
+        pytest.MonkeyPatch.context() as patch,
+    ):
+        patch.setenv("DATABASE_URL", url)
+        patch.setattr(accounts, "_HASHER", FAST_HASHER)
+        database = pbp_db.bind(url)
+        with database.connection_context():
+            migrations.upgrade(database)
+            world = make_world(FixedClock(START))
+            for cid in world.characters:
+                characters.grant_growth_points(cid, 100, reason="to spend", clock=world.clock)
+            open_round = world.new_round()
+            resolved = world.new_round(scenario=world.new_scenario("texts"))
+            for uid, cid in zip(world.players, world.characters, strict=True):
+                entries.save_entry(resolved, cid, user_id=uid, order=world.order(), prose="行く", clock=world.clock)
+            rounds.resolve_round(resolved, clock=world.clock)
+            checks = [f"r1-c{i}" for i in range(1, 5)]
+            yield Stage(world, open_round, resolved, checks)
+
+
+def storable(value: Any) -> bool:
+    """The oracle, written apart from the services' check: no string in `value` holds a NUL or a surrogate."""
+    if isinstance(value, str):
+        return "\x00" not in value and not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, dict):
+        return all(storable(k) and storable(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return all(storable(v) for v in value)
+    return True
+
+
+def accepted(call: Callable[[], object], *texts: Any) -> bool:
+    """Whether the service accepted; a UserError is a refusal, any other exception fails the test, and so does
+    accepting text that is not text."""
+    try:
+        call()
+    except UserError:
+        return False
+    assert storable(texts), f"accepted text that is not text: {texts!r}"
+    return True
+
+
+def last_audit(action: str) -> dict[str, Any]:
+    return AuditLog.select().where(AuditLog.action == action).order_by(AuditLog.id.desc()).get().detail
+
+
+# ---- refusals naming the field ----------------------------------------------------------------------------------
+
+
+def _refusals(stage: Stage, bad: str) -> dict[str, tuple[str, Callable[[], object]]]:
+    """Each text path with `bad` in it: the field its refusal names, and the call."""
+    w, clock = stage.world, stage.world.clock
+    player, character = w.players[0], w.characters[0]
+    sheet = Character.get_by_id(character).sheet
+    pack_sheet = Campaign.get_by_id(w.campaign).pack["characters"]["aoi"]
+    order = w.order(target=f"kagachi{bad}1")
+    return {
+        "display name": (
+            "display name",
+            lambda: accounts.create_user("newbie", "password1", display_name=bad, clock=clock),
+        ),
+        "password": ("password", lambda: accounts.create_user("newbie", f"password{bad}1", clock=clock)),
+        "character name": (
+            "sheet",
+            lambda: characters.create_character(w.campaign, player, {**pack_sheet, "ja": bad}, clock=clock),
+        ),
+        "sheet text": (
+            "sheet",
+            lambda: characters.edit_character(character, player, {**sheet, "description": f"x{bad}"}, clock=clock),
+        ),
+        "growth note": (
+            "note",
+            lambda: characters.request_growth(character, player, {"射撃": 4}, note=f"x{bad}", clock=clock),
+        ),
+        "growth skill": (
+            "skills",
+            lambda: characters.request_growth(character, player, {f"射{bad}撃": 4}, clock=clock),
+        ),
+        "grant reason": ("reason", lambda: characters.grant_growth_points(character, 1, reason=bad, clock=clock)),
+        "prose": (
+            "prose",
+            lambda: entries.save_entry(
+                stage.open_round, character, user_id=player, order=w.order(), prose=bad, clock=clock
+            ),
+        ),
+        "order string": (
+            "order",
+            lambda: entries.save_entry(stage.open_round, character, user_id=player, order=order, prose="", clock=clock),
+        ),
+        "order key": (
+            "order",
+            lambda: entries.save_entry(
+                stage.open_round, character, user_id=player, order={**w.order(), bad: 1}, prose="", clock=clock
+            ),
+        ),
+        "hold reason": ("reason", lambda: rounds.hold_round(stage.open_round, reason=f"x{bad}", clock=clock)),
+        "cancel reason": ("reason", lambda: rounds.cancel_round(stage.open_round, reason=bad, clock=clock)),
+        "override reason": (
+            "reason",
+            lambda: rounds.override_check(stage.resolved_round, "r1-c1", 0, reason=bad, clock=clock),
+        ),
+        "override check": (
+            "check",
+            lambda: rounds.override_check(stage.resolved_round, f"r1-c1{bad}", 0, reason="why", clock=clock),
+        ),
+        "story": ("report", lambda: publishing.edit_report(stage.resolved_round, f"# x{bad}", clock=clock)),
+        "intro": ("intro", lambda: publishing.edit_report(stage.resolved_round, intro=bad, clock=clock)),
+        "outro": ("outro", lambda: publishing.edit_report(stage.resolved_round, outro=bad, clock=clock)),
+        "English story": (
+            "English story",
+            lambda: publishing.edit_report(stage.resolved_round, story_en=f"x{bad}y", clock=clock),
+        ),
+    }
+
+
+@pytest.mark.parametrize("bad", NOT_TEXT.values(), ids=NOT_TEXT.keys())
+def test_text_that_is_not_text_is_refused_naming_its_field(stage: Stage, bad: str) -> None:
+    """On both databases each path says which field holds what (SQLite used to store a NUL, PostgreSQL raised
+    psycopg.DataError), and changes nothing."""
+    problem = "NUL character" if bad == "\x00" else "half a character"
+    for path, (field, call) in _refusals(stage, bad).items():
+        rows = {m: m.select().count() for m in (User, Character, Entry, GrowthRequest, Override, AuditLog)}
+        with pytest.raises(UserError) as refused:
+            call()
+        assert refused.value.field == field, path
+        if field != "password":  # the password's refusal says its rule, not what it holds
+            assert problem in str(refused.value), path
+        assert {m: m.select().count() for m in rows} == rows, path
+    assert Round.get_by_id(stage.open_round).state == rounds.OPEN
+
+
+def test_a_nul_in_an_order_names_its_key_path(stage: Stage) -> None:
+    w = stage.world
+    order = {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": ["kagachi1", "\x00"]}}
+    with pytest.raises(UserError, match=r"order\.major\.targets\[1\] holds a NUL character"):
+        entries.save_entry(
+            stage.open_round, w.characters[0], user_id=w.players[0], order=order, prose="", clock=w.clock
+        )
+
+
+def test_an_order_nested_too_deep_is_refused_not_a_recursion_error(stage: Stage) -> None:
+    """Within the order's size limit a list can nest deeper than Python's JSON writer goes."""
+    w, deep = stage.world, []
+    for _ in range(1500):
+        deep = [deep]
+    with pytest.raises(UserError, match="order is nested too deep"):
+        entries.save_entry(
+            stage.open_round, w.characters[0], user_id=w.players[0], order={"x": deep}, prose="", clock=w.clock
+        )
+
+
+def test_a_name_that_is_not_text_has_no_account(stage: Stage) -> None:
+    """Asked before any query: PostgreSQL refuses to even compare a NUL."""
+    assert not accounts.name_taken("gm\x00")
+    assert accounts.authenticate("gm\x00", "gm-password") is None
+    assert accounts.authenticate("gm", "gm-password\x00") is None
+
+
+def test_a_pack_with_a_nul_is_refused_naming_its_file(stage: Stage, tmp_path) -> None:
+    """TOML's `\\u0000` escape is a NUL: the pack's file and key path are named, nothing is loaded."""
+    pack = tmp_path / "demo"
+    shutil.copytree(DEMO_PACK_DIR, pack)
+    scenarios_toml = pack / "scenarios.toml"
+    text = scenarios_toml.read_text(encoding="utf-8")
+    scenarios_toml.write_text(text.replace('ja = "多摩川防衛戦"', 'ja = "多摩川\\u0000防衛戦"', 1), encoding="utf-8")
+    before = Campaign.get_by_id(stage.world.campaign).pack
+    with pytest.raises(BadInput, match=r"scenarios\.toml: scenarios\.tama_river\.ja: holds a NUL character"):
+        campaigns.load_campaign(pack, clock=stage.world.clock)
+    assert Campaign.get_by_id(stage.world.campaign).pack == before
+
+
+def test_a_gm_intro_file_with_a_nul_is_one_line_on_the_command_line(stage: Stage, tmp_path) -> None:
+    """`pbp round report ID --intro FILE` (DATABASE_URL is the stage's): exit 2, one line naming the intro."""
+    intro = tmp_path / "intro.md"
+    intro.write_text("前口上\x00", encoding="utf-8")
+    done = run_pbp("round", "report", str(stage.resolved_round), "--intro", str(intro))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "intro holds a NUL character" in done.stderr
+    assert Report.get(Report.round == stage.resolved_round).intro_md == ""
+
+
+# ---- arbitrary Unicode through every service that takes text ----------------------------------------------------
+
+COVERED: dict[str, str] = {}  # "module.function" -> the test that sends it arbitrary text
+
+
+def covers(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    def mark(test: Callable[..., None]) -> Callable[..., None]:
+        COVERED.update(dict.fromkeys(names, test.__name__))
+        return test
+
+    return mark
+
+
+#: Public service functions that take a str only from the code itself, never from a user; each says from where.
+INTERNAL = {
+    "audit.log": "the action and target are the calling service's constants and row ids",
+    "audit.notify": "the kind is the calling service's constant",
+    "campaigns.add_scenario": "called by load_campaign and create_scenario with a pack's key and a checked slug",
+    "characters.unspent_growth": "reads a sheet stored after create_character/edit_character checked it",
+    "clock.local_text": "the campaign's time zone, which the pack validation checked",
+    "entries.receipt_for": "save_entry passes the prose and order it checked",
+    "rounds.policy": "the policy names are the code's (set_policy checks a user's, covered)",
+    "rounds.move_state": "the states are the lifecycle's constants",
+    "rounds.generated_story": "the locale is 'ja' or 'en' from the code",
+    "scenarios.lottery_order": "the seed is secrets.token_hex, drawn by close_signup",
+}
+
+
+def text_taking_functions() -> set[str]:
+    """Every public function of a `pbp.services` module with `str` anywhere in a parameter's annotation."""
+    found = set()
+    for info in pkgutil.iter_modules(pbp.services.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"pbp.services.{info.name}")
+        for name, function in vars(module).items():
+            if name.startswith("_") or not inspect.isfunction(function) or function.__module__ != module.__name__:
+                continue
+            hints = [str(p.annotation) for p in inspect.signature(function).parameters.values()]
+            if any(re.search(r"\bstr\b", hint) for hint in hints):
+                found.add(f"{info.name}.{name}")
+    return found
+
+
+def test_every_service_that_takes_text_is_covered() -> None:
+    """A new text path cannot be forgotten: cover it below (or, if only the code passes it, list it in INTERNAL)."""
+    taking = text_taking_functions()
+    missing = taking - COVERED.keys() - INTERNAL.keys()
+    assert not missing, f"services taking text that no hypothesis test sends arbitrary Unicode: {sorted(missing)}"
+    stale = (COVERED.keys() | INTERNAL.keys()) - taking
+    assert not stale, f"listed but no longer public services taking a str: {sorted(stale)}"
+
+
+@covers("accounts.create_user", "accounts.authenticate", "accounts.name_taken")
+@FAST
+@given(
+    name=TEXT | st.from_regex(r"[a-z][a-z0-9_.-]{1,11}", fullmatch=True),
+    password=TEXT | st.text(ANY_CHARACTER, min_size=8, max_size=24),
+    display_name=st.none() | TEXT,
+)
+@example(name="ab", password="password\x00", display_name="葵\x00")
+@example(name="ab\x00", password="password", display_name=None)
+def test_accounts_take_any_text(stage: Stage, name: str, password: str, display_name: str | None) -> None:
+    accounts.name_taken(name)
+    assert accounts.authenticate(name, password) is None or storable(name)
+    if accepted(lambda: accounts.create_user(name, password, display_name=display_name), name, password, display_name):
+        user = User.get(User.name == name)
+        assert user.display_name == (display_name or name).strip()
+        assert accounts.name_taken(name)
+        assert accounts.authenticate(name, password).id == user.id
+
+
+@covers("campaigns.create_scenario", "campaigns.set_policy")
+@FAST
+@given(
+    pack_scenario=TEXT | st.just("tama_river"),
+    slug=TEXT | st.from_regex(r"[a-z0-9_-]{1,12}", fullmatch=True),
+    policy=TEXT | st.sampled_from(sorted(rounds.POLICIES)),
+    value=st.booleans(),
+)
+@example(pack_scenario="tama_river", slug="run\x00", policy="resolve_when_complete\x00", value=True)
+def test_campaign_services_take_any_text(stage: Stage, pack_scenario: str, slug: str, policy: str, value: bool):
+    w = stage.world
+    if accepted(lambda: campaigns.create_scenario(w.campaign, pack_scenario, slug=slug, clock=w.clock), slug):
+        assert Scenario.get(Scenario.campaign == w.campaign, Scenario.slug == slug).pack_scenario == pack_scenario
+    if accepted(lambda: campaigns.set_policy(w.campaign, policy, value, clock=w.clock), policy):
+        assert Campaign.get_by_id(w.campaign).policies[policy] is value
+
+
+SHEET_TEXTS = st.fixed_dictionaries(
+    {}, optional={"ja": TEXT, "en": TEXT, "description": TEXT, "items": st.lists(TEXT, max_size=2), "extra": JSON}
+)
+
+
+@covers("characters.create_character", "characters.edit_character")
+@FAST
+@given(texts=SHEET_TEXTS)
+@example(texts={"ja": "葵\x00"})
+@example(texts={"description": "\ud800", "extra": {"\x00": 1}})
+def test_sheets_take_any_text(stage: Stage, texts: dict[str, Any]) -> None:
+    w = stage.world
+    pack_sheet = Campaign.get_by_id(w.campaign).pack["characters"]["aoi"]
+    made: list[Character] = []
+    if accepted(
+        lambda: made.append(characters.create_character(w.campaign, w.players[1], {**pack_sheet, **texts})), texts
+    ):
+        stored = Character.get_by_id(made[0].id)
+        assert stored.sheet == {**pack_sheet, **texts, "growth_points": stored.sheet["growth_points"]}
+        assert stored.name == stored.sheet["ja"].strip()
+    character = w.characters[1]
+    sheet = {**Character.get_by_id(character).sheet, **texts}
+    if accepted(lambda: characters.edit_character(character, w.players[1], sheet, clock=w.clock), texts):
+        stored = Character.get_by_id(character)
+        assert stored.sheet == sheet
+        assert stored.name == sheet["ja"].strip()
+
+
+@covers("characters.request_growth", "characters.grant_growth_points", "characters.character_id_of")
+@FAST
+@given(
+    skill=TEXT | st.sampled_from(["射撃", "回避", "白兵", "操縦"]),
+    level=st.integers(1, 5),
+    note=TEXT,
+    reason=TEXT,
+    unit=TEXT | TEXT.map("pc".__add__),
+)
+@example(skill="射撃", level=5, note="\x00", reason="\x00", unit="pc²")
+def test_growth_takes_any_text(stage: Stage, skill: str, level: int, note: str, reason: str, unit: str) -> None:
+    w = stage.world
+    character = w.characters[0]
+    request = lambda: characters.request_growth(character, w.players[0], {skill: level}, note=note, clock=w.clock)  # noqa: E731
+    if accepted(request, skill, note):
+        latest = GrowthRequest.select().order_by(GrowthRequest.id.desc()).get()
+        assert latest.note == note.strip()
+        assert latest.after["skills"][skill] == level == Character.get_by_id(character).sheet["skills"][skill]
+    if accepted(lambda: characters.grant_growth_points(character, 1, reason=reason, clock=w.clock), reason):
+        assert last_audit("character.grant")["reason"] == reason.strip()
+    found = characters.character_id_of(unit)
+    assert found is None or (isinstance(found, int) and unit.startswith("pc") and unit[2:].isascii())
+
+
+ORDERS = st.one_of(
+    st.just({}),
+    TEXT.map(lambda target: {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": [target]}}),
+    TEXT.map(lambda weapon: {"minor": None, "major": {"type": "attack", "weapon": weapon, "targets": ["kagachi1"]}}),
+    TEXT.map(lambda label: {"minor": None, "major": {"type": "check", "label": label}}),
+    st.dictionaries(TEXT, JSON, max_size=2).map(
+        lambda extra: (
+            {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": ["kagachi1"]}} | extra
+        )
+    ),
+)
+
+
+@covers("entries.save_entry")
+@FAST
+@given(order=ORDERS, prose=TEXT)
+@example(order={}, prose="\x00")
+@example(order={"minor": None, "major": {"type": "check", "label": "\x00"}}, prose="")
+def test_entries_take_any_text(stage: Stage, order: dict[str, Any], prose: str) -> None:
+    w = stage.world
+    character = w.characters[0]
+    save = lambda: entries.save_entry(  # noqa: E731
+        stage.open_round, character, user_id=w.players[0], order=order, prose=prose, clock=w.clock
+    )
+    if accepted(save, order, prose):
+        entry = Entry.get(Entry.round == stage.open_round, Entry.character == character)
+        assert entry.prose == prose
+        assert all(entry.order[k] == v for k, v in order.items() if k != "unit")
+
+
+@covers("rounds.hold_round", "rounds.cancel_round", "rounds.override_check")
+@FAST
+@given(
+    hold=TEXT,
+    cancel=TEXT,
+    check=TEXT | st.sampled_from(["r1-c1", "r1-c2", "r1-c3", "r1-c4"]),
+    why=TEXT,
+    successes=st.integers(0, 3),
+)
+@example(hold="\x00", cancel="\x00", check="r1-c1", why="\x00", successes=0)
+@example(hold="", cancel="", check="r1-c1\x00", why="why", successes=0)
+def test_round_reasons_take_any_text(stage: Stage, hold: str, cancel: str, check: str, why: str, successes: int):
+    w = stage.world
+    if accepted(lambda: rounds.hold_round(stage.open_round, reason=hold, clock=w.clock), hold):
+        assert last_audit("round.hold")["reason"] == hold.strip()
+        rounds.release_round(stage.open_round, clock=w.clock)
+    draft = w.new_round(open_it=False)
+    if accepted(lambda: rounds.cancel_round(draft, reason=cancel, clock=w.clock), cancel):
+        assert Round.get_by_id(draft).state == rounds.CANCELLED
+        assert last_audit("round.cancel")["reason"] == cancel.strip()
+    override = lambda: rounds.override_check(stage.resolved_round, check, successes, reason=why, clock=w.clock)  # noqa: E731
+    if accepted(override, check, why):
+        stored = Override.get(Override.round == stage.resolved_round, Override.check == check.strip())
+        assert (stored.successes, stored.reason) == (successes, why.strip())
+
+
+@covers("publishing.edit_report")
+@FAST
+@given(story=st.none() | TEXT, intro=st.none() | TEXT, outro=st.none() | TEXT, english=st.none() | TEXT)
+@example(story="物語\x00", intro=None, outro=None, english=None)
+@example(story=None, intro="\x00", outro="\x00", english="\x00")
+def test_report_edits_take_any_text(
+    stage: Stage, story: str | None, intro: str | None, outro: str | None, english: str | None
+) -> None:
+    before = Report.get(Report.round == stage.resolved_round)
+    edit = lambda: publishing.edit_report(  # noqa: E731
+        stage.resolved_round, story, intro=intro, outro=outro, story_en=english, clock=stage.world.clock
+    )
+    if accepted(edit, story, intro, outro, english):
+        after = Report.get(Report.round == stage.resolved_round)
+        for given_text, column in ((story, "draft_md"), (intro, "intro_md"), (outro, "outro_md")):
+            want = getattr(before, column) if given_text is None else given_text.strip()
+            assert getattr(after, column) == want, column
+        want_en = before.story_en_md if english is None else (english.strip() or None)
+        assert after.story_en_md == want_en

@@ -1,0 +1,163 @@
+"""Who may do what: every rule of the app's URL map, with each of its methods, for an anonymous visitor, a player,
+another player and the GM, answers the expected status. A route missing from the matrix fails the test, so every
+new route states its access rules here. And every POST route refuses a request without its CSRF token (400) and
+changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbp import db as pbp_db
+from pbp.models import Character, User
+from pbp.services.demo import DEMO_PASSWORD
+from pbp.web import database
+from tests.web.conftest import csrf_token, log_in, make_app
+
+ROLES = {"anonymous": None, "player": "player1", "another player": "player2", "GM": "gm"}
+ALL = dict.fromkeys(ROLES)
+
+
+def everyone(status: int) -> dict[str, int]:
+    return dict.fromkeys(ROLES, status)
+
+
+def signed_in(anonymous: int, others: int) -> dict[str, int]:
+    return {role: anonymous if role == "anonymous" else others for role in ROLES}
+
+
+REPORT = "/blog/demo/tama_river/round-1/"
+#: (rule, method) -> (the URL asked, the form sent (its CSRF token is added), the status per role).
+MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]] = {
+    ("/", "GET"): ("/", None, everyone(200)),
+    ("/static/<path:filename>", "GET"): ("/static/site.css", None, everyone(200)),
+    ("/healthz", "GET"): ("/healthz", None, everyone(200)),
+    ("/blog/", "GET"): ("/blog/", None, everyone(200)),
+    ("/blog/page/<int:page>/", "GET"): ("/blog/page/2/", None, everyone(200)),
+    ("/blog/<campaign>/", "GET"): ("/blog/demo/", None, everyone(200)),
+    ("/blog/<campaign>/page/<int:page>/", "GET"): ("/blog/demo/page/2/", None, everyone(200)),
+    ("/blog/<campaign>/<scenario>/", "GET"): ("/blog/demo/tama_river/", None, everyone(200)),
+    ("/blog/<campaign>/<scenario>/round-<row:number>/", "GET"): (REPORT, None, everyone(200)),
+    ("/blog/<campaign>/<scenario>/round-<row:number>/en/", "GET"): (REPORT + "en/", None, everyone(200)),
+    ("/blog/<campaign>/<scenario>/round-<row:number>/bundle.json", "GET"): (
+        REPORT + "bundle.json",
+        None,
+        everyone(200),
+    ),
+    ("/blog/<campaign>/characters/<row:character_id>/", "GET"): ("/blog/demo/characters/1/", None, everyone(200)),
+    ("/feed.atom", "GET"): ("/feed.atom", None, everyone(200)),
+    ("/blog/<campaign>/feed.atom", "GET"): ("/blog/demo/feed.atom", None, everyone(200)),
+    ("/register", "GET"): ("/register", None, signed_in(200, 302)),  # signed in: sent home
+    ("/register", "POST"): ("/register", {"name": ""}, signed_in(422, 302)),
+    ("/login", "GET"): ("/login", None, everyone(200)),
+    ("/login", "POST"): ("/login", {"name": "player1", "password": "wrong-password"}, everyone(422)),
+    ("/logout", "POST"): ("/logout", {}, everyone(303)),
+    ("/me", "GET"): ("/me", None, signed_in(302, 200)),
+    ("/me/locale", "POST"): ("/me/locale", {"locale": ""}, signed_in(302, 303)),
+    ("/me/password", "GET"): ("/me/password", None, signed_in(302, 200)),
+    ("/me/password", "POST"): ("/me/password", {"current_password": ""}, signed_in(302, 422)),
+}
+
+
+def _app(world) -> Flask:
+    return make_app(world.url, BLOG_PAGE_SIZE=1, LOGIN_RATE_LIMIT="1000 per minute")
+
+
+def _client(app: Flask, role: str) -> FlaskClient:
+    client = app.test_client()
+    if ROLES[role]:
+        assert log_in(client, ROLES[role]).status_code == 303
+    return client
+
+
+def test_the_matrix_covers_every_route_and_method(world):
+    routes = {
+        (rule.rule, method)
+        for rule in _app(world).url_map.iter_rules()
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+    }
+    assert set(MATRIX) == routes, "add the new route to MATRIX with its status for every role"
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("case", MATRIX, ids=[f"{method} {rule}" for rule, method in MATRIX])
+def test_access(world, case, role):
+    url, form, expected = MATRIX[case]
+    client = _client(_app(world), role)
+    if case[1] == "GET":
+        response = client.get(url)
+    else:
+        response = client.post(url, data={**form, "csrf_token": csrf_token(client)})
+    assert response.status_code == expected[role]
+    if expected[role] == 302 and role == "anonymous":
+        assert response.headers["Location"].startswith("/login?next=")
+
+
+def test_my_page_shows_my_characters_only(world):
+    app = _app(world)
+    with pbp_db.using(database.of(app)):
+        names = {u.name: [c.name for c in Character.select().join(User).where(User.name == u.name)] for u in User}
+    for user in ("player1", "player2"):
+        page = _client(app, "player" if user == "player1" else "another player").get("/me").get_data(as_text=True)
+        other = "player2" if user == "player1" else "player1"
+        assert all(n in page for n in names[user]) and not any(n in page for n in names[other])
+
+
+def _session_version(app: Flask, name: str) -> int:
+    with pbp_db.using(database.of(app)):
+        return User.get(User.name == name).session_version
+
+
+def _user(app: Flask, name: str) -> User | None:
+    with pbp_db.using(database.of(app)):
+        return User.get_or_none(User.name == name)
+
+
+#: POST rule -> (who posts, the form without its token, what must still hold afterwards).
+CSRF_CASES = {
+    "/register": (
+        "anonymous",
+        {"name": "csrf-victim", "password": "a-long-password"},
+        lambda app, client: _user(app, "csrf-victim") is None,
+    ),
+    "/login": (
+        "anonymous",
+        {"name": "player1", "password": DEMO_PASSWORD},
+        lambda app, client: client.get("/me").status_code == 302,
+    ),
+    "/logout": (
+        "player",
+        {},
+        lambda app, client: client.get("/me").status_code == 200,
+    ),
+    "/me/locale": (
+        "player",
+        {"locale": "en"},
+        lambda app, client: _user(app, "player1").locale is None,
+    ),
+    "/me/password": (
+        "player",
+        {"current_password": DEMO_PASSWORD, "new_password": "stolen-password"},
+        lambda app, client: log_in(app.test_client(), "player1").status_code == 303,
+    ),
+}
+
+
+def test_every_post_route_has_a_csrf_case(world):
+    posts = {rule.rule for rule in _app(world).url_map.iter_rules() if "POST" in rule.methods}
+    assert set(CSRF_CASES) == posts
+
+
+@pytest.mark.parametrize("rule", CSRF_CASES)
+def test_a_post_without_its_csrf_token_is_refused_and_changes_nothing(world, rule):
+    role, form, unchanged = CSRF_CASES[rule]
+    app = _app(world)
+    client = _client(app, role)
+    before = _session_version(app, "player1")
+    response = client.post(rule, data=form)
+    assert response.status_code == 400 and '<header class="site">' in response.get_data(as_text=True)
+    assert unchanged(app, client)
+    assert _session_version(app, "player1") == before
+    forged = client.post(rule, data={**form, "csrf_token": "not-the-token"})
+    assert forged.status_code == 400 and unchanged(app, client)
