@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbp.web.play.orders import POINT, FormData, form_of, order_of
+from pbp.web.player.orders import POINT, FormData, form_of, order_of
 
 UNITS = st.sampled_from(["pc1", "kagachi1", "hayachi1"])
 WEAPONS = st.sampled_from(["beam_rifle", "hf_knife", "pistol"])

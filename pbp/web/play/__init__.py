@@ -1,1 +1,0 @@
-"""The player's pages: characters, sign-ups and the entry form."""
