@@ -1,0 +1,151 @@
+"""The entry form: a player's orders and プレイング for one round, saved as often as wanted until the deadline.
+
+The form offers what `legal_actions` allows the character's unit (pbp.services.entry_desk) and shows each check's
+odds and the battlefield; the server checks everything again on save (`entries.save_entry`). A refused save, a
+preview, a late save or an expired CSRF token shows the form again with everything the player wrote.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+from wtforms import TextAreaField
+
+from pbp.engine import canonical
+from pbp.errors import UserError
+from pbp.reports import render_markdown
+from pbp.reports.battlemap import MapView, battle_map
+from pbp.reports.narrative import Names
+from pbp.services import entries
+from pbp.services.clock import from_db
+from pbp.services.entry_desk import EntryDesk, entry_desk
+from pbp.web.blog.queries import pack_name
+from pbp.web.errors import error_page
+from pbp.web.i18n import page_locale
+from pbp.web.player import bp
+from pbp.web.player.orders import FormData, form_of, order_of
+
+#: Why the form takes no save now, as the page says it.
+CLOSED = {
+    "deadline": _("The deadline has passed: this round takes no more entries. Your text is kept below."),
+    "not_open": _("This round is not taking entries."),
+    "dead": _("This character has fallen and can write no more entries."),
+}
+
+
+class EntryForm(FlaskForm):
+    prose = TextAreaField(_("Your プレイング (what your character does, says and feels)"))
+
+
+def names_for(desk: EntryDesk) -> Names:
+    """Display names in the page's language: the pack's names, falling back to Japanese, then the id."""
+    units = {u["id"]: u for u in desk.encounter["units"]}
+    return Names(page_locale(), desk.campaign.pack, units, desk.scenario.pack_scenario)
+
+
+def battlefield(desk: EntryDesk, names: Names) -> Markup:
+    """The map with the player's unit, each ready weapon's reach, and only the PCs' gauges (enemies' are secret)."""
+    own = desk.own()
+    vehicle = own.get("vehicle")
+    arsenal = vehicle.get("weapons") or [] if vehicle else own.get("weapons") or []
+    view = MapView(
+        focus=desk.unit,
+        reach=[(names.of("weapons", w["id"]), w["range"][0], w["range"][1]) for w in arsenal],
+        public=lambda u: u.get("side") == "pc",
+        name=names.unit,
+        status_name=lambda sid: names.of("statuses", sid),
+        title=names.unit(desk.unit),
+    )
+    return Markup(battle_map(desk.encounter, view))  # noqa: S704 - battle_map escapes every text it draws
+
+
+@bp.app_template_filter("aware")
+def aware(value: Any) -> Any:
+    """A time as the database keeps it (naive UTC) made aware, for `localtime` and `rfc3339`."""
+    return from_db(value)
+
+
+def percent(p: Any) -> str:
+    return "—" if p is None else f"{float(p) * 100:.0f}%"
+
+
+def _page(
+    desk: EntryDesk,
+    form: EntryForm,
+    fields: FormData,
+    *,
+    errors: dict[str, str] | None = None,
+    preview: str | None = None,
+    saved: bool = False,
+    status: int = 200,
+) -> tuple[str, int]:
+    names = names_for(desk)
+    receipt = None
+    if desk.entry is not None:
+        e = desk.entry
+        receipt = entries.receipt_for(desk.round.id, desk.character.id, e.order, e.prose, e.saved_at)
+    locale = page_locale()
+    body = render_template(
+        "player/entry.html",
+        desk=desk,
+        scenario_title=pack_name(
+            desk.campaign.pack, "scenarios", desk.scenario.pack_scenario, locale, desk.scenario.title
+        ),
+        character_name=str(desk.character.sheet.get(locale) or desk.character.name),
+        form=form,
+        fields=fields,
+        errors=errors or {},
+        preview=Markup(render_markdown(preview)) if preview is not None else None,  # noqa: S704 - sanitised
+        saved=saved,
+        names=names,
+        battlefield=battlefield(desk, names),
+        receipt=receipt,
+        receipt_json=canonical.dumps(receipt.entry) if receipt else None,
+        closed=CLOSED.get(desk.closed_reason or ""),
+        percent=percent,
+        limit=desk.campaign.entry_char_limit,
+    )
+    return body, status
+
+
+@bp.route("/rounds/<row:round_id>/entry/<row:character_id>", methods=["GET", "POST"])
+@login_required
+def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
+    desk = entry_desk(round_id, character_id, user_id=current_user.id)
+    form = EntryForm()
+    if request.method == "GET":
+        if desk.entry is not None:
+            form.prose.data = desk.entry.prose
+        return _page(desk, form, form_of(desk.entry.order if desk.entry else None), saved="saved" in request.args)
+    fields = FormData(request.form.to_dict(flat=False))
+    parsed = order_of(fields)
+    prose = form.prose.data or ""
+    if "preview" in request.form:
+        return _page(desk, form, fields, errors=parsed.errors, preview=prose)
+    if parsed.errors:
+        return _page(desk, form, fields, errors=parsed.errors, status=422)
+    try:
+        entries.save_entry(round_id, character_id, user_id=current_user.id, order=parsed.order, prose=prose)
+    except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
+        return _page(desk, form, fields, errors={refusal.field or "form": str(refusal)}, status=422)
+    return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
+
+
+@bp.errorhandler(CSRFError)
+def _expired(error: CSRFError) -> Response | tuple[str, int]:
+    """An entry form whose CSRF token expired (a long writing session) comes back with the text kept and a fresh
+    token; nothing is saved. Other forms get the 400 page."""
+    if request.endpoint != "player.entry" or not current_user.is_authenticated:
+        return error_page(400)
+    args = request.view_args or {}
+    desk = entry_desk(args["round_id"], args["character_id"], user_id=current_user.id)
+    form = EntryForm(formdata=None, prose=request.form.get("prose", ""))
+    message = _("Your session's security token expired while you wrote. Nothing was saved: press Save again.")
+    return _page(desk, form, FormData(request.form.to_dict(flat=False)), errors={"form": str(message)}, status=400)
