@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from pbp.engine import find_ruleset
 from pbp.errors import UserError
 from pbp.models import Scenario, User
 from pbp.paths import DEMO_PACK_DIR
@@ -69,9 +70,30 @@ def open_round_with_entries(
     """A round opened now with every demo PC's entry in it; returns its id."""
     rnd = rounds.create_round(scenario_id, clock.now() + deadline, actor_id=gm_id, clock=clock)
     rounds.open_round(rnd.id, actor_id=gm_id, clock=clock)
+    scenario = rounds.round_context(rnd)
+    encounter = rounds.round_encounter(rnd, scenario)
     for p in pcs:
-        entries.save_entry(rnd.id, p.character_id, user_id=p.user_id, order=p.order, prose=PROSE[p.pc], clock=clock)
+        order = round_order(encounter, characters.unit_id(p.character_id), p.order)
+        if order is not None:
+            entries.save_entry(rnd.id, p.character_id, user_id=p.user_id, order=order, prose=PROSE[p.pc], clock=clock)
     return rnd.id
+
+
+def round_order(encounter: dict, unit: str, intended: dict) -> dict | None:
+    """What a demo PC orders this round, as a player would: its attack, reloading first when the weapon is empty,
+    at its target while that stands, else at the first foe the weapon reaches; None when it can attack no one."""
+    legal = find_ruleset("pool").legal_actions(encounter, unit)
+    attack = intended["major"]
+    weapon = next((w for w in legal.weapons if w.id == attack["weapon"]), None)
+    if weapon is None:
+        return None
+    sides = {u["id"]: u["side"] for u in encounter["units"]}
+    foes = [t for t in weapon.targets if sides[t] != "pc"]
+    targets = [t for t in attack["targets"] if t in foes] or foes[:1]
+    if not targets:
+        return None
+    minor = {"type": "reload", "weapon": weapon.id} if weapon.needs_reload else intended["minor"]
+    return {**intended, "minor": minor, "major": {**attack, "targets": targets}}
 
 
 def load_demo(deadline_in: int, *, clock: Clock = SYSTEM) -> Demo:

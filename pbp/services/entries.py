@@ -11,11 +11,12 @@ from typing import Any
 from pbp.db import is_sqlite, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import Forbidden, InvalidState, NotFound, UserError
-from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
+from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, round_encounter
+from pbp.services.scenarios import scenario_checks
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,11 @@ def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[
         if isinstance(action, dict) and action.get("type") == "check":
             full[slot] = _offered_check(action, scenario, slot)
     encounter = round_encounter(rnd, scenario)
-    problems = find_ruleset(scenario.campaign.ruleset).validate_orders({"orders": [full]}, encounter)
+    ruleset = find_ruleset(scenario.campaign.ruleset)
+    problems = ruleset.validate_orders({"orders": [full]}, encounter)
+    # An order that can never succeed from this round's start (a hand weapon while riding, a target out of reach)
+    # is refused now with its reason, not carried to the resolution to be refused there (legal_actions agrees).
+    problems = problems or ruleset.refusals(encounter, full, scenario_checks(scenario))
     if problems:
         raise UserError("; ".join(str(p) for p in problems), "order")
     return {k: v for k, v in full.items() if k != "unit"}
@@ -89,8 +94,7 @@ def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[
 def _offered_check(action: dict[str, Any], scenario: Scenario, slot: str) -> dict[str, Any]:
     """R-GM-2: a check is one the scenario offers, named by its id in `label`; its skill and need are the
     scenario's, never the player's (who would otherwise set their own difficulty)."""
-    setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup or {}
-    offered = {c["id"]: c for c in setup.get("checks") or [] if isinstance(c, dict) and "id" in c}
+    offered = {c["id"]: c for c in scenario_checks(scenario)}
     label = action.get("label")
     chosen = offered.get(label) if isinstance(label, str) else None
     if chosen is None:
@@ -106,12 +110,19 @@ def _offered_check(action: dict[str, Any], scenario: Scenario, slot: str) -> dic
     return {**action, "skill": chosen["skill"], "need": chosen["need"]}
 
 
+def normalised_prose(prose: str) -> str:
+    """The prose as stored and counted: browsers send a textarea's newlines as CRLF; one newline is one character,
+    so the limit counts code points after CRLF and CR become LF, exactly as the form's counter does."""
+    return prose.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def save_entry(
     round_id: int, character_id: int, *, user_id: int, order: dict[str, Any], prose: str, clock: Clock = SYSTEM
 ) -> Receipt:
     """Submit or edit a character's entry; returns the receipt. Refused after the deadline, outside `open`, over the
     campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...)."""
     now = to_db(clock.now())
+    prose = normalised_prose(prose)
     with write_transaction():
         rnd, scenario = _open_round_for(round_id, character_id, user_id, now)
         limit = scenario.campaign.entry_char_limit

@@ -15,12 +15,13 @@ from typing import Any
 from pbp.engine import find_ruleset
 from pbp.engine.odds import opposed, p_at_least
 from pbp.engine.pool.legal import LegalActions, check_pool
-from pbp.errors import UserError
-from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
+from pbp.errors import Forbidden, InvalidState
+from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario
 from pbp.services._common import get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import OPEN, round_context, round_encounter
+from pbp.services.scenarios import scenario_checks
 
 
 @dataclass(frozen=True)
@@ -81,19 +82,13 @@ def _at_least(dice: int, level: int, bonus: int) -> dict[int, Fraction]:
     return {k + bonus: p_at_least(dice, level, k + bonus, bonus) for k in range(1, dice + 1)}
 
 
-def scenario_checks(scenario: Scenario) -> list[dict[str, Any]]:
-    """The checks the scenario offers (R-GM-2): id, skill, need and what they mean, from its setup."""
-    setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup or {}
-    return [c for c in setup.get("checks") or [] if isinstance(c, dict) and "id" in c]
-
-
 def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> EntryDesk:
     """The entry form's facts for `user_id`'s character in a round of a scenario it has joined; a UserError when
-    the character is not theirs or not taking part (a page then answers 403/404, never another player's data)."""
+    the character is not theirs or not taking part (Forbidden: a page answers 403, never another player's data)."""
     rnd = get_or_fail(Round, round_id, "round")
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
-        raise UserError(f"character {character_id} is not yours")
+        raise Forbidden(f"character {character_id} is not yours")
     scenario = round_context(rnd)
     joined = Participation.get_or_none(
         Participation.scenario == rnd.scenario_id,
@@ -101,12 +96,12 @@ def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock =
         Participation.status == "joined",
     )
     if joined is None:
-        raise UserError(f"{character.name} is not taking part in this scenario")
+        raise Forbidden(f"{character.name} is not taking part in this scenario")
     campaign = Campaign.get_by_id(scenario.campaign_id)
     encounter = round_encounter(rnd, scenario)
     unit = unit_id(character_id)
     if not any(u["id"] == unit for u in encounter["units"]):
-        raise UserError(f"{character.name} is not on this round's map")
+        raise InvalidState(f"{character.name} is not on this round's map")
     checks = scenario_checks(scenario)
     legal = find_ruleset(campaign.ruleset).legal_actions(encounter, unit, checks)
     entry = Entry.get_or_none(Entry.round == round_id, Entry.character == character_id)

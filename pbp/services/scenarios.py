@@ -8,12 +8,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime
+from typing import Any
 
 import peewee
 
 from pbp.db import write_transaction
 from pbp.errors import Conflict, Forbidden, InvalidState, UserError
-from pbp.models import Campaign, Character, Participation, Round, Scenario
+from pbp.models import Campaign, Character, Participation, Round, Scenario, ScenarioSecret
 from pbp.services import audit
 from pbp.services._common import get_or_fail, locked
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
@@ -90,6 +91,12 @@ def _one_character_per_player(scenario: Scenario, character: Character) -> None:
             f"you already take part in {scenario.title} with {other.name}: one player, one character per scenario"
             " (the GM may allow more with the campaign setting several_pcs_per_player)"
         )
+
+
+def scenario_checks(scenario: Scenario) -> list[dict[str, Any]]:
+    """The checks the scenario offers (R-GM-2): id, skill, need and what they mean, from its setup."""
+    setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup or {}
+    return [c for c in setup.get("checks") or [] if isinstance(c, dict) and "id" in c]
 
 
 def signup_of(scenario_id: int, character_id: int) -> Participation | None:

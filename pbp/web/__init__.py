@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_RATE_LIMIT": "10 per minute",  # login attempts per address and per account name (Flask-Limiter's syntax)
     "RATELIMIT_STORAGE_URI": "memory://",  # where the limits count (several processes: e.g. redis://)
     "SCHEDULER_STALE_AFTER": 300,  # seconds since the scheduler's last tick after which /healthz says degraded
+    "CLOCK": None,  # None: the system's clock; tests set a pbp.services.clock.FixedClock (deadlines, entries)
 }
 #: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
 STATIC_EXPORT = "pbp.static_export"

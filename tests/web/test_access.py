@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Character, User
+from pbp.models import Character, Entry, User
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
@@ -28,6 +28,8 @@ def signed_in(anonymous: int, others: int) -> dict[str, int]:
 
 
 REPORT = "/blog/demo/tama_river/round-1/"
+ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
+OWNER_ONLY = {"anonymous": 302, "player": 200, "another player": 403, "GM": 403}
 #: (rule, method) -> (the URL asked, the form sent (its CSRF token is added), the status per role).
 MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]] = {
     ("/", "GET"): ("/", None, everyone(200)),
@@ -57,6 +59,9 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/me/locale", "POST"): ("/me/locale", {"locale": ""}, signed_in(302, 303)),
     ("/me/password", "GET"): ("/me/password", None, signed_in(302, 200)),
     ("/me/password", "POST"): ("/me/password", {"current_password": ""}, signed_in(302, 422)),
+    # the entry form of player1's character: its player only (the GM reads entries in the GM's console)
+    ("/rounds/<row:round_id>/entry/<row:character_id>", "GET"): (ENTRY, None, OWNER_ONLY),
+    ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): (ENTRY, {"preview": "1", "prose": "x"}, OWNER_ONLY),
 }
 
 
@@ -141,7 +146,21 @@ CSRF_CASES = {
         {"current_password": DEMO_PASSWORD, "new_password": "stolen-password"},
         lambda app, client: log_in(app.test_client(), "player1").status_code == 303,
     ),
+    "/rounds/<row:round_id>/entry/<row:character_id>": (
+        "player",
+        {"prose": "forged", "major": ""},
+        lambda app, client: _entry_prose(app) != "forged",
+    ),
 }
+
+
+#: The URL a POST rule with parameters is tried at.
+CSRF_URLS = {"/rounds/<row:round_id>/entry/<row:character_id>": ENTRY}
+
+
+def _entry_prose(app: Flask) -> str:
+    with pbp_db.using(database.of(app)):
+        return Entry.get(Entry.round == 3, Entry.character == 1).prose
 
 
 def test_every_post_route_has_a_csrf_case(world):
@@ -155,9 +174,9 @@ def test_a_post_without_its_csrf_token_is_refused_and_changes_nothing(world, rul
     app = _app(world)
     client = _client(app, role)
     before = _session_version(app, "player1")
-    response = client.post(rule, data=form)
+    response = client.post(CSRF_URLS.get(rule, rule), data=form)
     assert response.status_code == 400 and '<header class="site">' in response.get_data(as_text=True)
     assert unchanged(app, client)
     assert _session_version(app, "player1") == before
-    forged = client.post(rule, data={**form, "csrf_token": "not-the-token"})
+    forged = client.post(CSRF_URLS.get(rule, rule), data={**form, "csrf_token": "not-the-token"})
     assert forged.status_code == 400 and unchanged(app, client)

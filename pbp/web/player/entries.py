@@ -27,6 +27,7 @@ from pbp.services import entries
 from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, entry_desk
 from pbp.web.blog.queries import pack_name
+from pbp.web.clock import app_clock
 from pbp.web.errors import error_page
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
@@ -118,7 +119,7 @@ def _page(
 @bp.route("/rounds/<row:round_id>/entry/<row:character_id>", methods=["GET", "POST"])
 @login_required
 def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
-    desk = entry_desk(round_id, character_id, user_id=current_user.id)
+    desk = entry_desk(round_id, character_id, user_id=current_user.id, clock=app_clock())
     form = EntryForm()
     if request.method == "GET":
         if desk.entry is not None:
@@ -132,7 +133,9 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     if parsed.errors:
         return _page(desk, form, fields, errors=parsed.errors, status=422)
     try:
-        entries.save_entry(round_id, character_id, user_id=current_user.id, order=parsed.order, prose=prose)
+        entries.save_entry(
+            round_id, character_id, user_id=current_user.id, order=parsed.order, prose=prose, clock=app_clock()
+        )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
         return _page(desk, form, fields, errors={refusal.field or "form": str(refusal)}, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
@@ -145,7 +148,7 @@ def _expired(error: CSRFError) -> Response | tuple[str, int]:
     if request.endpoint != "player.entry" or not current_user.is_authenticated:
         return error_page(400)
     args = request.view_args or {}
-    desk = entry_desk(args["round_id"], args["character_id"], user_id=current_user.id)
+    desk = entry_desk(args["round_id"], args["character_id"], user_id=current_user.id, clock=app_clock())
     form = EntryForm(formdata=None, prose=request.form.get("prose", ""))
     message = _("Your session's security token expired while you wrote. Nothing was saved: press Save again.")
     return _page(desk, form, FormData(request.form.to_dict(flat=False)), errors={"form": str(message)}, status=400)
