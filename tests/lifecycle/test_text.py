@@ -334,6 +334,25 @@ def test_accounts_take_any_text(stage: Stage, name: str, password: str, display_
         assert accounts.authenticate(name, password).id == user.id
 
 
+@covers("accounts.change_password", "accounts.set_locale")
+@FAST
+@given(
+    current=TEXT | st.just("player-password"),
+    new=TEXT | st.text(ANY_CHARACTER, min_size=8, max_size=24),
+    locale=st.none() | TEXT | st.sampled_from(["ja", "en"]),
+)
+@example(current="player-password", new="password\x00", locale="ja\x00")
+@example(current="player-password\ud800", new="password", locale=None)
+def test_account_settings_take_any_text(stage: Stage, current: str, new: str, locale: str | None) -> None:
+    uid = stage.world.players[0]
+    if accepted(lambda: accounts.change_password(uid, current, new), current, new):
+        user = User.get_by_id(uid)
+        assert accounts.authenticate(user.name, new).id == uid
+        accounts.change_password(uid, new, current)  # back, so later examples start from the same password
+    if accepted(lambda: accounts.set_locale(uid, locale), locale):
+        assert User.get_by_id(uid).locale == locale
+
+
 @covers("campaigns.create_scenario", "campaigns.set_policy")
 @FAST
 @given(
