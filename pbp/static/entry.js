@@ -35,7 +35,9 @@ function wireCountdown(el) {
     const m = Math.floor((left % 3600) / 60);
     const s = left % 60;
     const pad = (x) => String(x).padStart(2, "0");
-    el.textContent = (d ? `${d}${words.days || "d"} ` : "") + `${pad(h)}:${pad(m)}:${pad(s)}`;
+    const clock = `${pad(h)}:${pad(m)}:${pad(s)}`;
+    const withDays = words.withDays || "{days}d {clock}";
+    el.textContent = d ? withDays.replace("{days}", d).replace("{clock}", clock) : clock;
     setTimeout(tick, 1000);
   };
   tick();
