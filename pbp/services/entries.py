@@ -110,7 +110,7 @@ def _offered_check(action: dict[str, Any], scenario: Scenario, slot: str) -> dic
     return {**action, "skill": chosen["skill"], "need": chosen["need"]}
 
 
-def normalised_prose(prose: str) -> str:
+def _normalised_prose(prose: str) -> str:
     """The prose as stored and counted: browsers send a textarea's newlines as CRLF; one newline is one character,
     so the limit counts code points after CRLF and CR become LF, exactly as the form's counter does."""
     return prose.replace("\r\n", "\n").replace("\r", "\n")
@@ -122,7 +122,7 @@ def save_entry(
     """Submit or edit a character's entry; returns the receipt. Refused after the deadline, outside `open`, over the
     campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...)."""
     now = to_db(clock.now())
-    prose = normalised_prose(prose)
+    prose = _normalised_prose(prose)
     with write_transaction():
         rnd, scenario = _open_round_for(round_id, character_id, user_id, now)
         limit = scenario.campaign.entry_char_limit

@@ -283,6 +283,7 @@ INTERNAL = {
     "characters.unspent_growth": "reads a sheet stored after create_character/edit_character checked it",
     "clock.local_text": "the campaign's time zone, which the pack validation checked",
     "entries.receipt_for": "save_entry passes the prose and order it checked",
+    "demo.round_order": "the unit id is characters.unit_id's, the order the demo's own",
     "rounds.policy": "the policy names are the code's (set_policy checks a user's, covered)",
     "rounds.move_state": "the states are the lifecycle's constants",
     "rounds.generated_story": "the locale is 'ja' or 'en' from the code",
