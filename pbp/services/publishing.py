@@ -23,10 +23,11 @@ from pbp.services.rounds import (
     lock_round,
     move_state,
     players_of,
+    previous_resolution,
     round_context,
     round_info,
 )
-from pbp.verify import build_bundle, verify_bundle
+from pbp.verify import build_bundle, chain_difference, verify_bundle
 
 log = logging.getLogger(__name__)
 
@@ -148,5 +149,13 @@ def round_bundle(round_id: int) -> dict[str, Any]:
 
 
 def verify_round(round_id: int) -> str | None:
-    """Re-run a published round from its stored inputs and revealed seed: None, or the first difference."""
-    return verify_bundle(round_bundle(round_id))
+    """Re-run a published round from its stored inputs and revealed seed, and check that it starts from the final
+    state the scenario's previous round stored: None, or the first difference."""
+    bundle = round_bundle(round_id)
+    difference = verify_bundle(bundle)
+    previous = previous_resolution(Round.get_by_id(round_id))
+    if difference or previous is None:
+        return difference
+    return chain_difference(
+        bundle["encounter"], previous.state, number=bundle["round"]["number"], previous_number=previous.round.number
+    )

@@ -41,7 +41,7 @@ from pbp.services import audit
 from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
-from pbp.verify import build_bundle, run_engine
+from pbp.verify import build_bundle, continued, run_engine
 
 DRAFT, OPEN, CLOSED, RESOLVED, PUBLISHED = "draft", "open", "closed", "resolved", "published"
 HELD, QUARANTINED, CANCELLED = "held", "quarantined", "cancelled"
@@ -99,6 +99,15 @@ def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
 def lock_round(round_id: int) -> Round:
     """The round row inside a write transaction, locked (see `locked`)."""
     return locked(Round, round_id, "round")
+
+
+def lock_chain(scenario_id: int) -> None:
+    """Lock the chain of a scenario's rounds (its scenario row) inside the write transaction, after the round's own
+    row (`lock_round`, or the resolver's claim): always in that order. A round starts from the state the previous
+    round's resolution left, so resolving a round and changing an earlier round's resolution (an override) must
+    exclude each other: on PostgreSQL either could otherwise commit beside the other, and the later round would
+    start from a state the earlier one no longer ends in. SQLite's BEGIN IMMEDIATE already serialises them."""
+    locked(Scenario, scenario_id, "scenario")
 
 
 def _transition(
@@ -276,24 +285,29 @@ def round_context(rnd: Round) -> Scenario:
     )
 
 
+def previous_resolution(rnd: Round) -> Resolution | None:
+    """The resolution of the last resolved round of the scenario before `rnd` (with `.round.number`), whose final
+    state `rnd` starts from; None for a first round or when every earlier round was cancelled."""
+    if rnd.number == 1:
+        return None
+    return (
+        Resolution.select(Resolution.state, Round.id, Round.number)
+        .join(Round)
+        .where(Round.scenario == rnd.scenario_id, Round.number < rnd.number)
+        .order_by(Round.number.desc())
+        .first()
+    )
+
+
 def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     """The encounter a round starts from: the state the previous round's resolution left (one copy of the truth),
     or for the first round the starting state the GM set, else the pack's scenario with the joined, living
     characters in the order they joined (a scene: the characters alone, R-GM-2)."""
-    previous = (
-        Resolution.select(Resolution.state)
-        .join(Round)
-        .where(Round.scenario == scenario.id, Round.number < rnd.number)
-        .order_by(Round.number.desc())
-        .first()
-        if rnd.number > 1
-        else None
-    )
+    previous = previous_resolution(rnd)
     if previous is not None:
-        encounter = previous.state  # freshly parsed: ours to change
-    else:
-        start = ScenarioSecret.select(ScenarioSecret.encounter_state).where(ScenarioSecret.scenario == scenario.id)
-        encounter = start.get().encounter_state
+        return continued(previous.state, rnd.number)
+    start = ScenarioSecret.select(ScenarioSecret.encounter_state).where(ScenarioSecret.scenario == scenario.id)
+    encounter = start.get().encounter_state
     if encounter is None:
         campaign = Campaign.select(Campaign.pack, Campaign.ruleset).where(Campaign.id == scenario.campaign_id).get()
         pcs = [
@@ -423,6 +437,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             claimed = _claim(round_id, now)
             if isinstance(claimed, ResolveOutcome):
                 return claimed
+            lock_chain(claimed.scenario_id)  # no override of an earlier round until this one is stored
             _refuse_out_of_order(claimed, "resolved")  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             try:
@@ -522,6 +537,7 @@ def override_check(
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
             raise UserError(f"round {round_id} is {rnd.state}: only a resolved, unpublished round can be overridden")
+        lock_chain(rnd.scenario_id)  # a later round resolving now waits for this override, or refuses it below
         later = (
             Round.select()
             .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, Round.state.in_((RESOLVED, PUBLISHED)))
