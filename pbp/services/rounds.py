@@ -118,12 +118,17 @@ def _transition(
     clock: Clock,
     action: str,
     reason: str | None = None,
+    stamp: str | None = None,
     **changes: Any,
 ) -> Round:
-    """One logged transition in its own write transaction."""
-    now = to_db(clock.now())
+    """One logged transition in its own write transaction. Its time is read once the round is locked (and stored in
+    the column `stamp` names): a save that held the round before has committed by then, so nothing accepted is
+    ever stamped later than, say, the close it preceded."""
     with write_transaction():
         rnd = lock_round(round_id)
+        now = to_db(clock.now())
+        if stamp:
+            changes[stamp] = now
         move_state(rnd, to, now, **changes)
         note = {"reason": reason} if reason else {}
         audit.log(
@@ -204,9 +209,7 @@ def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SY
     """No more entries (an open round only: a quarantined round goes back through `release_round`)."""
     if get_or_fail(Round, round_id, "round").state == QUARANTINED:
         raise UserError(f"round {round_id} is quarantined: release it to try again")
-    return _transition(
-        round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", closed_at=to_db(clock.now())
-    )
+    return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", stamp="closed_at")
 
 
 def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:

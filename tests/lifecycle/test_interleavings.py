@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from pbp.errors import UserError
-from pbp.models import Resolution
+from pbp.models import EntryRevision, Resolution
 from pbp.services import entries, rounds
 from tests.lifecycle.interleave import Pause, Worker
 
@@ -88,3 +88,26 @@ def test_an_override_while_the_next_round_resolves_waits_and_is_refused(world, p
     assert waited
     assert Resolution.get(Resolution.round == first).version == 1
     assert _chain_holds(first, second)
+
+
+def test_a_close_that_waited_for_a_save_is_stamped_after_it(world, pause, meanwhile) -> None:
+    """`closed_at` is read once the close holds the round: a save that held it first (FOR SHARE) is never later."""
+    rid = world.new_round()
+    stopped = pause(entries, "_open_round_for")  # the save, holding the round, not yet committed
+    savers: list[Worker] = []
+
+    def a_save_starts_later() -> None:  # the close has read its round, its transaction not begun
+        world.clock.advance(5)
+        uid, cid = world.players[0], world.characters[0]
+        order, clock = world.order(), world.clock
+        savers.append(Worker(lambda: entries.save_entry(rid, cid, user_id=uid, order=order, prose="", clock=clock)))
+        stopped.wait()
+
+    meanwhile(rounds, a_save_starts_later)
+    closer = Worker(lambda: rounds.close_round(rid, clock=world.clock))
+    waited = closer.waits_for_a_lock()
+    stopped.release()
+    receipt, closed = savers[0].outcome(), closer.outcome()
+    assert waited and closed.state == "closed"
+    assert [r.saved_at for r in EntryRevision.select()] == [receipt.saved_at]
+    assert receipt.saved_at <= closed.closed_at
