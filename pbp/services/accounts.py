@@ -8,7 +8,7 @@ import peewee
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import UserError
 from pbp.models import User
 from pbp.services._common import NAME_LIMIT, checked_text, is_text
@@ -19,6 +19,7 @@ _NAME = re.compile(r"[A-Za-z0-9_.-]{2,40}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 
 
+@retried
 def create_user(name: str, password: str, *, display_name: str | None = None, clock: Clock = SYSTEM) -> User:
     """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything."""
     if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")

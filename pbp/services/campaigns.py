@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pbp import packs
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import UserError
 from pbp.models import Campaign, Scenario, ScenarioSecret
 from pbp.services import audit
@@ -23,6 +23,7 @@ DEFAULT_ENTRY_LIMIT = 800
 DEFAULT_SLOTS = 4
 
 
+@retried
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
     """Create or update the campaign that `pack_dir` describes; raises the packs' error on an invalid pack."""
     pack = packs.load_valid_pack(pack_dir).data
@@ -78,6 +79,7 @@ def add_scenario(
     return scenario
 
 
+@retried
 def create_scenario(
     campaign_id: int,
     pack_scenario: str,
@@ -119,6 +121,7 @@ def _slots(spec: dict[str, Any], info: dict[str, Any]) -> int:
     return min(slots, len(starts)) if starts is not None else slots
 
 
+@retried
 def set_policy(
     campaign_id: int, name: str, value: bool, *, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Campaign:

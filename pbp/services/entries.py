@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbp.db import is_sqlite, write_transaction
+from pbp.db import is_sqlite, retried, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import UserError
-from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
+from pbp.models import Character, Entry, EntryRevision, Participation, Resolution, Round, Scenario, ScenarioSecret
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, is_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.rounds import OPEN, PUBLISHED, round_context, round_encounter
+from pbp.services.rounds import OPEN, PUBLISHED, previous_resolution, round_context, round_encounter
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,11 @@ def receipt_for(
     return Receipt(canonical.digest(body), saved_at, body)
 
 
-def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetime) -> tuple[Round, Scenario]:
-    """The round, locked (PostgreSQL: FOR SHARE, so a close waits for this save), if this user's character may enter
-    it now; a UserError otherwise."""
+def _round_for(round_id: int, character_id: int, user_id: int, now: datetime, *, lock: bool = False) -> Round:
+    """The round, if this user's character may enter it now; a UserError otherwise. With `lock`, inside the write
+    transaction: the round as it is now, locked (PostgreSQL: FOR SHARE, so a close waits for this save)."""
     query = Round.select().where(Round.id == round_id)
-    if not is_sqlite():
+    if lock and not is_sqlite():
         query = query.for_update("FOR SHARE")
     rows = list(query)
     if not rows:
@@ -53,12 +53,10 @@ def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetim
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
         raise UserError(f"character {character_id} is not yours")
-    scenario = round_context(rnd)
-    campaign = scenario.campaign
     if rnd.state != OPEN:
         raise UserError(f"round {round_id} is {rnd.state}: entries are accepted only while it is open")
     if now >= rnd.deadline:
-        raise UserError(f"the deadline passed at {local_text(rnd.deadline, campaign.timezone)}")
+        raise UserError(f"the deadline passed at {local_text(rnd.deadline, round_context(rnd).campaign.timezone)}")
     joined = Participation.get_or_none(
         Participation.scenario == rnd.scenario_id,
         Participation.character == character_id,
@@ -66,7 +64,22 @@ def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetim
     )
     if joined is None or not character.alive:
         raise UserError(f"{character.name} is not taking part in this scenario")
-    return rnd, scenario
+    return rnd
+
+
+def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
+    """What an order's validation read that another writer may change while the round is open, cheaply: the
+    previous round's resolution (an override re-resolves it), and the joined characters (a join, a death or an
+    edited sheet changes a first round's encounter). A save reads it before validating and again under its lock."""
+    previous = previous_resolution(rnd, Resolution.id, Resolution.version)
+    joined = (
+        Character.select(Character.id, Character.alive, Character.updated_at)
+        .join(Participation)
+        .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
+        .order_by(Character.id)
+        .tuples()
+    )
+    return (previous.id, previous.version) if previous else None, list(joined)
 
 
 def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
@@ -106,47 +119,65 @@ def _offered_check(action: dict[str, Any], scenario: Scenario, slot: str) -> dic
     return {**action, "skill": chosen["skill"], "need": chosen["need"]}
 
 
+@retried
 def save_entry(
     round_id: int, character_id: int, *, user_id: int, order: dict[str, Any], prose: str, clock: Clock = SYSTEM
 ) -> Receipt:
     """Submit or edit a character's entry; returns the receipt. Refused after the deadline, outside `open`, over the
-    campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...)."""
+    campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...).
+
+    The order is validated before the write transaction (building the encounter and the ruleset's checks are most
+    of a save's work): under it, only what may have changed since is checked again (the round's state and deadline,
+    the character's part, `_validation_stamp`), so a crowd saving before a deadline does not queue behind
+    validations."""
     now = to_db(clock.now())
+    rnd = _round_for(round_id, character_id, user_id, now)
+    scenario = round_context(rnd)
+    limit = scenario.campaign.entry_char_limit
+    if len(prose) > limit:
+        raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
+    if not is_text(prose):
+        raise UserError("the prose holds half a character (a lone surrogate): not text", "prose")
+    stamp = _validation_stamp(rnd)
+    stored = _check_order(rnd, scenario, character_id, order)
+    receipt = receipt_for(round_id, character_id, stored, prose, now)
     with write_transaction():
-        rnd, scenario = _open_round_for(round_id, character_id, user_id, now)
-        limit = scenario.campaign.entry_char_limit
-        if len(prose) > limit:
-            raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
-        if not is_text(prose):
-            raise UserError("the prose holds half a character (a lone surrogate): not text", "prose")
-        stored = _check_order(rnd, scenario, character_id, order)
-        receipt = receipt_for(round_id, character_id, stored, prose, now)
-        updated = (
-            Entry.update(order=stored, prose=prose, receipt=receipt.digest, saved_at=now)
-            .where(Entry.round == round_id, Entry.character == character_id)
-            .execute()
-        )
-        if not updated:
-            Entry.create(
-                round=round_id, character=character_id, order=stored, prose=prose, receipt=receipt.digest, saved_at=now
-            )
-        EntryRevision.create(
-            round=round_id,
-            character=character_id,
-            action="edit" if updated else "submit",
-            order=stored,
-            prose=prose,
-            receipt=receipt.digest,
-            saved_at=now,
-        )
+        rnd = _round_for(round_id, character_id, user_id, now, lock=True)
+        if _validation_stamp(rnd) != stamp:  # changed meanwhile: validated again, as it is now
+            stored = _check_order(rnd, round_context(rnd), character_id, order)
+            receipt = receipt_for(round_id, character_id, stored, prose, now)
+        _store_entry(round_id, character_id, stored, prose, receipt.digest, now)
     return receipt
 
 
+def _store_entry(
+    round_id: int, character_id: int, stored: dict[str, Any], prose: str, digest: str, now: datetime
+) -> None:
+    """The entry and its revision, inside the save's write transaction."""
+    updated = (
+        Entry.update(order=stored, prose=prose, receipt=digest, saved_at=now)
+        .where(Entry.round == round_id, Entry.character == character_id)
+        .execute()
+    )
+    if not updated:
+        Entry.create(round=round_id, character=character_id, order=stored, prose=prose, receipt=digest, saved_at=now)
+    EntryRevision.create(
+        round=round_id,
+        character=character_id,
+        action="edit" if updated else "submit",
+        order=stored,
+        prose=prose,
+        receipt=digest,
+        saved_at=now,
+    )
+
+
+@retried
 def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Receipt:
     """Take an entry back (same window as saving); the unit then does nothing this round."""
     now = to_db(clock.now())
     with write_transaction():
-        _open_round_for(round_id, character_id, user_id, now)
+        _round_for(round_id, character_id, user_id, now, lock=True)
         if not Entry.delete().where(Entry.round == round_id, Entry.character == character_id).execute():
             raise UserError("there is no entry to withdraw")
         receipt = receipt_for(round_id, character_id, None, None, now)

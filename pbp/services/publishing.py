@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from pbp import reports
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import UserError
 from pbp.models import Character, Report, Resolution, Round
 from pbp.services import audit
@@ -32,6 +32,7 @@ from pbp.verify import build_bundle, chain_difference, verify_bundle
 log = logging.getLogger(__name__)
 
 
+@retried
 def edit_report(
     round_id: int,
     markdown: str | None = None,
@@ -106,6 +107,7 @@ def _english_html(round_id: int) -> str | None:
         return None
 
 
+@retried
 def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Publish: the story (the draft as it stands, rendered and sanitised) and the English story, the seed, the
     inputs. Characters that died in the round are marked dead (R-GAUGE-7) and every participant's player is

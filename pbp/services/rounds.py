@@ -21,7 +21,7 @@ import peewee
 from peewee import fn
 
 from pbp import reports
-from pbp.db import is_sqlite, write_transaction
+from pbp.db import Busy, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
 from pbp.errors import UserError
 from pbp.models import (
@@ -78,7 +78,8 @@ class ResolutionFailed(Exception):
 @dataclass(frozen=True)
 class ResolveOutcome:
     round_id: int
-    #: "resolved" (this call did it), "already" (resolved before), "busy" (another process holds it),
+    #: "resolved" (this call did it), "already" (resolved before), "busy" (another process holds it, or resolve_due
+    #: only: the database stayed busy; due again at the next tick),
     #: "failed" (resolve_due only: the engine failed; the message says which attempt)
     status: str
     message: str
@@ -144,6 +145,7 @@ def _loggable(changes: dict[str, Any]) -> dict[str, Any]:
 # ---- creating, opening, closing ------------------------------------------------------------------------------
 
 
+@retried
 def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """A draft round (the scenario's next number) with its deadline (an aware datetime, stored in UTC)."""
     get_or_fail(Scenario, scenario_id, "scenario")
@@ -155,6 +157,7 @@ def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None =
     return rnd
 
 
+@retried
 def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Open a draft round for entries: draw its secret seed, once, and store its sha256, shown until publishing
     reveals the seed (a seed drawn again would be dice drawn again). The players of the joined characters are
@@ -205,6 +208,7 @@ def players_of(scenario_id: int) -> set[int]:
     }
 
 
+@retried
 def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """No more entries (an open round only: a quarantined round goes back through `release_round`)."""
     if get_or_fail(Round, round_id, "round").state == QUARANTINED:
@@ -212,6 +216,7 @@ def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SY
     return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", stamp="closed_at")
 
 
+@retried
 def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """The GM's hand: a held round neither takes entries nor resolves until released."""
     why = checked_text(reason, "reason", REASON_LIMIT)
@@ -223,6 +228,7 @@ def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock
     return Round.get_by_id(round_id)
 
 
+@retried
 def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Back to the state the hold interrupted (a quarantined round goes back to closed for another attempt)."""
     rnd = get_or_fail(Round, round_id, "round")
@@ -233,6 +239,7 @@ def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     return _transition(round_id, rnd.held_from, actor_id=actor_id, clock=clock, action="round.release", held_from=None)
 
 
+@retried
 def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """A new deadline (draft, open, held or closed rounds; a closed round opens again when it lies ahead)."""
     new = to_db(deadline)
@@ -261,6 +268,7 @@ def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = No
     return Round.get_by_id(round_id)
 
 
+@retried
 def cancel_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Drop a round that will not be played (logged with the reason)."""
     why = checked_text(reason, "reason", REASON_LIMIT)
@@ -288,13 +296,14 @@ def round_context(rnd: Round) -> Scenario:
     )
 
 
-def previous_resolution(rnd: Round) -> Resolution | None:
-    """The resolution of the last resolved round of the scenario before `rnd` (with `.round.number`), whose final
-    state `rnd` starts from; None for a first round or when every earlier round was cancelled."""
+def previous_resolution(rnd: Round, *columns: peewee.Field) -> Resolution | None:
+    """The resolution of the last resolved round of the scenario before `rnd` (its `columns`, by default its state,
+    and `.round.number`), whose final state `rnd` starts from; None for a first round or when every earlier round
+    was cancelled."""
     if rnd.number == 1:
         return None
     return (
-        Resolution.select(Resolution.state, Round.id, Round.number)
+        Resolution.select(*(columns or (Resolution.state,)), Round.id, Round.number)
         .join(Round)
         .where(Round.scenario == rnd.scenario_id, Round.number < rnd.number)
         .order_by(Round.number.desc())
@@ -419,6 +428,7 @@ def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
     return rows[0]
 
 
+@retried
 def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> ResolveOutcome:
     """Resolve a round exactly once (the GM's hand or the scheduler's): an open round is closed first; a resolved or
     published one is left alone ("already"). Missing entries do not stop it: units without entries do nothing."""
@@ -520,6 +530,7 @@ def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -
     raise UserError(f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {error}")
 
 
+@retried
 def override_check(
     round_id: int,
     check: str,
@@ -624,6 +635,8 @@ def resolve_due(*, clock: Clock = SYSTEM, limit: int | None = None) -> list[Reso
     for round_id in due_round_ids(clock=clock)[:limit]:
         try:
             outcomes.append(resolve_round(round_id, clock=clock))
+        except Busy as e:  # nothing changed: still due at the next tick
+            outcomes.append(ResolveOutcome(round_id, "busy", f"round {round_id}: {e}"))
         except UserError as e:
             outcomes.append(ResolveOutcome(round_id, "failed", str(e)))
     return outcomes

@@ -3,8 +3,9 @@ truth of its own, so missed deadlines while nothing ran are caught up at the nex
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from pbp.db import Busy
 from pbp.services import rounds, scenarios
 from pbp.services.clock import SYSTEM, Clock
 
@@ -15,12 +16,19 @@ class TickReport:
     signups_closed: list[int]
     #: One outcome per due round.
     rounds: list[rounds.ResolveOutcome]
+    #: Scenarios whose sign-up is due but the database stayed busy: closed at a later tick.
+    signups_busy: list[int] = field(default_factory=list)
 
 
 def tick(*, clock: Clock = SYSTEM) -> TickReport:
-    """Close the sign-ups whose deadline passed, then resolve every due round."""
-    closed = []
+    """Close the sign-ups whose deadline passed, then resolve every due round. A busy database (`Busy`, after the
+    services' own retries) leaves what it stopped due for the next tick."""
+    closed, busy = [], []
     for scenario_id in scenarios.due_signups(clock=clock):
-        scenarios.close_signup(scenario_id, clock=clock)
-        closed.append(scenario_id)
-    return TickReport(closed, rounds.resolve_due(clock=clock))
+        try:
+            scenarios.close_signup(scenario_id, clock=clock)
+        except Busy:  # nothing changed: still due at the next tick
+            busy.append(scenario_id)
+        else:
+            closed.append(scenario_id)
+    return TickReport(closed, rounds.resolve_due(clock=clock), busy)
