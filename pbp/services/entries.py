@@ -70,10 +70,11 @@ def _round_for(round_id: int, character_id: int, user_id: int, now: datetime, *,
 def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
     """What an order's validation read that another writer may change while the round is open, cheaply: the
     previous round's resolution (an override re-resolves it), and the joined characters (a join, a death or an
-    edited sheet changes a first round's encounter). A save reads it before validating and again under its lock."""
+    edited sheet changes a first round's encounter: the sheets as stored text, compared unparsed). A save reads it
+    before validating and again under its lock."""
     previous = previous_resolution(rnd, Resolution.id, Resolution.version)
     joined = (
-        Character.select(Character.id, Character.alive, Character.updated_at)
+        Character.select(Character.id, Character.alive, Character.sheet.cast("TEXT"))
         .join(Participation)
         .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
         .order_by(Character.id)

@@ -30,9 +30,7 @@ ORDER = {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "tar
 def a_round_with_players(players: int) -> tuple[int, list[tuple[int, int]]]:
     """The demo campaign's battle run with `players` players' characters joined and an open round (deadline an
     hour ahead on the system clock): its id and the (character, user) pairs. The battle has start positions for
-    four, so the GM sets the starting encounter (every PC in a line, three enemies); passwords are hashed cheaply."""
-    from argon2 import PasswordHasher
-
+    four, so the GM sets the starting encounter (every PC in a line, three enemies)."""
     from pbp.engine.pool.pack import unit_from_enemy, unit_from_sheet
     from pbp.engine.pool.rules import DEFAULT_OPTIONS
     from pbp.models import ScenarioSecret
@@ -40,7 +38,6 @@ def a_round_with_players(players: int) -> tuple[int, list[tuple[int, int]]]:
     from pbp.services import accounts, campaigns, characters, rounds, scenarios
     from pbp.services.clock import SYSTEM
 
-    accounts._HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     gm = accounts.create_user("gm", "gm-password")
     campaign = campaigns.load_campaign(DEMO_PACK_DIR, gm_id=gm.id)
     run = campaigns.create_scenario(campaign.id, "tama_river", slug="crowd", slots=players)
