@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import peewee
+
 from pbp.db import is_sqlite, retried, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import UserError
@@ -40,31 +42,44 @@ def receipt_for(
     return Receipt(canonical.digest(body), saved_at, body)
 
 
-def _round_for(round_id: int, character_id: int, user_id: int, now: datetime, *, lock: bool = False) -> Round:
-    """The round, if this user's character may enter it now; a UserError otherwise. With `lock`, inside the write
-    transaction: the round as it is now, locked (PostgreSQL: FOR SHARE, so a close waits for this save)."""
-    query = Round.select().where(Round.id == round_id)
+def _round(round_id: int, *, lock: bool = False) -> Round:
+    """What a save reads of the round. With `lock`, inside the write transaction: the round as it is now, locked
+    (PostgreSQL: FOR SHARE, so a close waits for this save)."""
+    columns = (Round.id, Round.scenario, Round.number, Round.state, Round.deadline)
+    query = Round.select(*columns).where(Round.id == round_id)
     if lock and not is_sqlite():
         query = query.for_update("FOR SHARE")
     rows = list(query)
     if not rows:
         raise UserError(f"no round {round_id}")
-    rnd = rows[0]
-    character = get_or_fail(Character, character_id, "character")
-    if character.owner_id != user_id:
-        raise UserError(f"character {character_id} is not yours")
+    return rows[0]
+
+
+def _refuse_unless_open(rnd: Round, now: datetime) -> None:
     if rnd.state != OPEN:
-        raise UserError(f"round {round_id} is {rnd.state}: entries are accepted only while it is open")
+        raise UserError(f"round {rnd.id} is {rnd.state}: entries are accepted only while it is open")
     if now >= rnd.deadline:
         raise UserError(f"the deadline passed at {local_text(rnd.deadline, round_context(rnd).campaign.timezone)}")
-    joined = Participation.get_or_none(
-        Participation.scenario == rnd.scenario_id,
-        Participation.character == character_id,
-        Participation.status == "joined",
+
+
+def _refuse_unless_entrant(rnd: Round, character_id: int, user_id: int, now: datetime) -> None:
+    """A UserError unless this user's character may enter the round now (one query for the character's part)."""
+    joined = (Participation.character == Character.id) & (Participation.scenario == rnd.scenario_id)
+    row = (
+        Character.select(Character.owner, Character.name, Character.alive, Participation.status)
+        .join(Participation, peewee.JOIN.LEFT_OUTER, on=joined & (Participation.status == "joined"))
+        .where(Character.id == character_id)
+        .tuples()
+        .first()
     )
-    if joined is None or not character.alive:
-        raise UserError(f"{character.name} is not taking part in this scenario")
-    return rnd
+    if row is None:
+        raise UserError(f"no character {character_id}")
+    owner, name, alive, status = row
+    if owner != user_id:
+        raise UserError(f"character {character_id} is not yours")
+    _refuse_unless_open(rnd, now)
+    if status is None or not alive:
+        raise UserError(f"{name} is not taking part in this scenario")
 
 
 def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
@@ -132,7 +147,8 @@ def save_entry(
     the character's part, `_validation_stamp`), so a crowd saving before a deadline does not queue behind
     validations."""
     now = to_db(clock.now())
-    rnd = _round_for(round_id, character_id, user_id, now)
+    rnd = _round(round_id)
+    _refuse_unless_entrant(rnd, character_id, user_id, now)
     scenario = round_context(rnd)
     limit = scenario.campaign.entry_char_limit
     if len(prose) > limit:
@@ -143,8 +159,11 @@ def save_entry(
     stored = _check_order(rnd, scenario, character_id, order)
     receipt = receipt_for(round_id, character_id, stored, prose, now)
     with write_transaction():
-        rnd = _round_for(round_id, character_id, user_id, now, lock=True)
-        if _validation_stamp(rnd) != stamp:  # changed meanwhile: validated again, as it is now
+        rnd = _round(round_id, lock=True)
+        if _validation_stamp(rnd) == stamp:  # the character still joined and alive, the order still valid
+            _refuse_unless_open(rnd, now)
+        else:  # changed meanwhile: checked and validated again, as it is now
+            _refuse_unless_entrant(rnd, character_id, user_id, now)
             stored = _check_order(rnd, round_context(rnd), character_id, order)
             receipt = receipt_for(round_id, character_id, stored, prose, now)
         _store_entry(round_id, character_id, stored, prose, receipt.digest, now)
@@ -178,7 +197,7 @@ def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clo
     """Take an entry back (same window as saving); the unit then does nothing this round."""
     now = to_db(clock.now())
     with write_transaction():
-        _round_for(round_id, character_id, user_id, now, lock=True)
+        _refuse_unless_entrant(_round(round_id, lock=True), character_id, user_id, now)
         if not Entry.delete().where(Entry.round == round_id, Entry.character == character_id).execute():
             raise UserError("there is no entry to withdraw")
         receipt = receipt_for(round_id, character_id, None, None, now)
