@@ -13,7 +13,17 @@ import peewee
 from pbp.db import is_sqlite, retried, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import UserError
-from pbp.models import Character, Entry, EntryRevision, Participation, Resolution, Round, Scenario, ScenarioSecret
+from pbp.models import (
+    Campaign,
+    Character,
+    Entry,
+    EntryRevision,
+    Participation,
+    Resolution,
+    Round,
+    Scenario,
+    ScenarioSecret,
+)
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, is_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
@@ -83,10 +93,11 @@ def _refuse_unless_entrant(rnd: Round, character_id: int, user_id: int, now: dat
 
 
 def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
-    """What an order's validation read that another writer may change while the round is open, cheaply: the
-    previous round's resolution (an override re-resolves it), and the joined characters (a join, a death or an
-    edited sheet changes a first round's encounter: the sheets as stored text, compared unparsed). A save reads it
-    before validating and again under its lock."""
+    """What an order's validation read that another writer may change while the round is open, cheaply (JSON as
+    stored text, compared unparsed): the previous round's resolution (an override re-resolves it), the joined
+    characters (a join, a death or an edited sheet changes a first round's encounter) and the campaign's rules (a
+    reloaded pack). The scenario's setup and starting state are written only when it is created. A save reads the
+    stamp before validating and again under its lock."""
     previous = previous_resolution(rnd, Resolution.id, Resolution.version)
     joined = (
         Character.select(Character.id, Character.alive, Character.sheet.cast("TEXT"))
@@ -95,7 +106,25 @@ def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
         .order_by(Character.id)
         .tuples()
     )
-    return (previous.id, previous.version) if previous else None, list(joined)
+    rules = (
+        Campaign.select(Campaign.ruleset, Campaign.entry_char_limit, Campaign.pack.cast("TEXT"))
+        .join(Scenario)
+        .where(Scenario.id == rnd.scenario_id)
+        .tuples()
+    )
+    return (previous.id, previous.version) if previous else None, list(joined), list(rules)
+
+
+def _check_entry(
+    rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any], prose: str
+) -> dict[str, Any]:
+    """The prose within the campaign's limit and the order valid: the order as stored."""
+    limit = scenario.campaign.entry_char_limit
+    if len(prose) > limit:
+        raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
+    if not is_text(prose):
+        raise UserError("the prose holds half a character (a lone surrogate): not text", "prose")
+    return _check_order(rnd, scenario, character_id, order)
 
 
 def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
@@ -149,22 +178,16 @@ def save_entry(
     now = to_db(clock.now())
     rnd = _round(round_id)
     _refuse_unless_entrant(rnd, character_id, user_id, now)
-    scenario = round_context(rnd)
-    limit = scenario.campaign.entry_char_limit
-    if len(prose) > limit:
-        raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
-    if not is_text(prose):
-        raise UserError("the prose holds half a character (a lone surrogate): not text", "prose")
     stamp = _validation_stamp(rnd)
-    stored = _check_order(rnd, scenario, character_id, order)
+    stored = _check_entry(rnd, round_context(rnd), character_id, order, prose)
     receipt = receipt_for(round_id, character_id, stored, prose, now)
     with write_transaction():
         rnd = _round(round_id, lock=True)
-        if _validation_stamp(rnd) == stamp:  # the character still joined and alive, the order still valid
+        if _validation_stamp(rnd) == stamp:  # the character still joined and alive, the entry still valid
             _refuse_unless_open(rnd, now)
         else:  # changed meanwhile: checked and validated again, as it is now
             _refuse_unless_entrant(rnd, character_id, user_id, now)
-            stored = _check_order(rnd, round_context(rnd), character_id, order)
+            stored = _check_entry(rnd, round_context(rnd), character_id, order, prose)
             receipt = receipt_for(round_id, character_id, stored, prose, now)
         _store_entry(round_id, character_id, stored, prose, receipt.digest, now)
     return receipt

@@ -177,3 +177,28 @@ def test_a_save_is_not_validated_again_when_only_other_entries_changed_meanwhile
     receipt = _save(world, rid)
     assert len(validated) == 2  # one for each save: the other player's, then this one's, once
     assert Entry.get(Entry.character == world.characters[0]).receipt == receipt.digest
+
+
+def test_a_save_is_checked_again_when_the_campaign_was_reloaded_meanwhile(world, meanwhile, monkeypatch) -> None:
+    from pbp.models import Campaign
+    from pbp.paths import DEMO_PACK_DIR
+    from pbp.services import campaigns
+
+    rid = world.new_round()
+    limit = Campaign.get_by_id(world.campaign).entry_char_limit
+    real_load = campaigns.packs.load_valid_pack
+
+    def shorter(pack_dir):  # the same pack with a smaller prose limit
+        pack = real_load(pack_dir)
+        pack.data["campaign"]["entry_limit"] = 5
+        return pack
+
+    def reload() -> None:
+        monkeypatch.setattr(campaigns.packs, "load_valid_pack", shorter)
+        campaigns.load_campaign(DEMO_PACK_DIR, clock=world.clock)
+
+    meanwhile(entries, reload)
+    assert limit > 8
+    with pytest.raises(UserError, match="the prose has 8 characters, over the limit of 5"):
+        _save(world, rid, prose="照準を合わせる。")
+    assert EntryRevision.select().count() == 0
