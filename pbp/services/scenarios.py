@@ -11,7 +11,7 @@ from datetime import datetime
 
 import peewee
 
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario
 from pbp.services import audit
@@ -27,6 +27,7 @@ def lottery_order(seed: str, character_ids: list[int]) -> list[int]:
     return sorted(character_ids, key=lambda cid: hashlib.sha256(f"{seed}:{cid}".encode()).hexdigest())
 
 
+@retried
 def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Participation:
     """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise, and never
     once a round of the scenario is resolved (see `resolved_round`)."""
@@ -114,6 +115,7 @@ def _count(scenario_id: int, status: str) -> int:
     return Participation.select().where(Participation.scenario == scenario_id, Participation.status == status).count()
 
 
+@retried
 def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> list[int]:
     """At the sign-up deadline: applicants join, by a seeded lottery when there are more than free slots (the draw
     is `lottery_order(seed, applicants)[:free_slots]`, all logged); the rest are waitlisted. Returns the ids of the
@@ -176,6 +178,7 @@ def due_signups(*, clock: Clock = SYSTEM) -> list[int]:
     ]
 
 
+@retried
 def set_signup_deadline(
     scenario_id: int, deadline: datetime | None, *, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Scenario:
