@@ -52,30 +52,51 @@ def run_engine(
     return find_ruleset(ruleset).resolve(encounter, orders, SeededDice(seed), rounds=1, overrides=overrides or None)
 
 
-def first_difference(stored: Any, rerun: Any, path: str = "") -> str | None:
-    """The first place two JSON values differ, as `path: stored X, re-run Y`; None when they are equal."""
+def first_difference(stored: Any, rerun: Any, path: str = "", *, other: str = "re-run") -> str | None:
+    """The first place two JSON values differ, as `path: stored X, re-run Y` (`other` names the second value);
+    None when they are equal."""
     if isinstance(stored, dict) and isinstance(rerun, dict):
         for key in sorted(set(stored) | set(rerun), key=str):
             sub = f"{path}.{key}" if path else str(key)
             if key not in rerun:
-                return f"{sub}: stored {_short(stored[key])}, missing in the re-run"
+                return f"{sub}: stored {_short(stored[key])}, missing in the {other}"
             if key not in stored:
-                return f"{sub}: missing in the stored data, re-run {_short(rerun[key])}"
-            found = first_difference(stored[key], rerun[key], sub)
+                return f"{sub}: missing in the stored data, {other} {_short(rerun[key])}"
+            found = first_difference(stored[key], rerun[key], sub, other=other)
             if found:
                 return found
         return None
     if isinstance(stored, list) and isinstance(rerun, list):
         for i, (a, b) in enumerate(zip(stored, rerun, strict=False)):
-            found = first_difference(a, b, f"{path}[{i}]")
+            found = first_difference(a, b, f"{path}[{i}]", other=other)
             if found:
                 return found
         if len(stored) != len(rerun):
-            return f"{path}: stored {len(stored)} items, re-run {len(rerun)}"
+            return f"{path}: stored {len(stored)} items, {other} {len(rerun)}"
         return None
     if stored != rerun or type(stored) is not type(rerun):
-        return f"{path or '(top)'}: stored {_short(stored)}, re-run {_short(rerun)}"
+        return f"{path or '(top)'}: stored {_short(stored)}, {other} {_short(rerun)}"
     return None
+
+
+def continued(state: dict[str, Any], number: int) -> dict[str, Any]:
+    """The encounter round `number` starts from, given the final state the scenario's previous round stored: that
+    state with the round number moved on (the lifecycle builds it so; the chain check below expects it so)."""
+    return {**state, "round": number}
+
+
+def chain_difference(
+    encounter: dict[str, Any], previous_state: dict[str, Any], *, number: int, previous_number: int
+) -> str | None:
+    """None when round `number`'s stored input encounter is exactly the final state round `previous_number` (the
+    scenario's previous resolved round) stored; else the first difference. Each round re-running to its own result
+    proves nothing if a round started from a state the previous one no longer ends in."""
+    found = first_difference(
+        encounter, continued(previous_state, number), "encounter", other="previous round's final state"
+    )
+    if found is None:
+        return None
+    return f"round {number} does not start where round {previous_number} ended: {found}"
 
 
 def _short(value: Any) -> str:

@@ -41,6 +41,8 @@ def tick_once() -> schedule.TickReport:
         report = schedule.tick()
     for scenario_id in report.signups_closed:
         log.info("sign-up closed for scenario %s", scenario_id)
+    for scenario_id in report.signups_busy:
+        log.warning("sign-up of scenario %s: the database is busy; tried again next tick", scenario_id)
     for outcome in report.rounds:
         level = logging.INFO if outcome.status in ("resolved", "already") else logging.WARNING
         log.log(level, "round %s: %s: %s", outcome.round_id, outcome.status, outcome.message)

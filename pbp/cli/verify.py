@@ -20,8 +20,8 @@ def register(cli: click.Group) -> None:
 @click.argument("round_id", type=ROW_ID, required=False)
 @click.option("--bundle", "bundle_path", type=click.Path(dir_okay=False), help="a bundle file (no database needed)")
 def verify(round_id: int | None, bundle_path: str | None) -> None:
-    """Re-run a published round from its inputs and revealed seed: prints OK (exit 0) or the first difference
-    (exit 1)."""
+    """Re-run a published round from its inputs and revealed seed (ROUND_ID: and check it starts where the
+    scenario's previous round ended): prints OK (exit 0) or the first difference (exit 1)."""
     from pbp.cli.files import read_json
     from pbp.verify import verify_bundle
 

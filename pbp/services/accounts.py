@@ -11,7 +11,7 @@ import peewee
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import Conflict, UserError
 from pbp.models import User
 from pbp.reports.narrative import LOCALES
@@ -23,6 +23,7 @@ _NAME = re.compile(r"[A-Za-z0-9_.-]{2,40}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 
 
+@retried
 def create_user(name: str, password: str, *, display_name: str | None = None, clock: Clock = SYSTEM) -> User:
     """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything."""
     if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")
@@ -67,6 +68,7 @@ def _check_password(password: str, field: str) -> None:
         raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters of text", field)
 
 
+@retried
 def end_sessions(user_id: int) -> None:
     """Log the user out everywhere: every session issued before this call is refused from now on."""
     with write_transaction():
@@ -74,6 +76,7 @@ def end_sessions(user_id: int) -> None:
         User.update(session_version=User.session_version + 1).where(User.id == user_id).execute()
 
 
+@retried
 def change_password(user_id: int, current: str, new: str) -> User:
     """A new password when the current one matches; every earlier session ends with it."""
     user = get_or_fail(User, user_id, "user")
@@ -87,6 +90,7 @@ def change_password(user_id: int, current: str, new: str) -> User:
     return User.get_by_id(user_id)
 
 
+@retried
 def set_locale(user_id: int, locale: str | None) -> User:
     """The pages' language the user chose (ja, en), or None to follow the browser's."""
     if locale is not None and locale not in LOCALES:

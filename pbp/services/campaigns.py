@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pbp import packs
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem
 from pbp.errors import Conflict, UserError
 from pbp.models import Campaign, Scenario, ScenarioSecret
@@ -26,6 +26,7 @@ DEFAULT_SLOTS = 4
 PACK_POLICIES = ("several_pcs_per_player",)
 
 
+@retried
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
     """Create or update the campaign that `pack_dir` describes; raises the packs' error on an invalid pack, or on
     a string in it that is not text (a TOML `\\u0000` escape: PostgreSQL cannot store it)."""
@@ -89,6 +90,7 @@ def add_scenario(
     return scenario
 
 
+@retried
 def create_scenario(
     campaign_id: int,
     pack_scenario: str,
@@ -130,6 +132,7 @@ def _slots(spec: dict[str, Any], info: dict[str, Any]) -> int:
     return min(slots, len(starts)) if starts is not None else slots
 
 
+@retried
 def set_policy(
     campaign_id: int, name: str, value: bool, *, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Campaign:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, find_ruleset
 from pbp.errors import Forbidden, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
@@ -46,6 +46,7 @@ def character_id_of(unit: str) -> int | None:
     return int(number) if unit.startswith("pc") and number.isascii() and number.isdigit() else None
 
 
+@retried
 def create_character(campaign_id: int, owner_id: int, sheet: dict[str, Any], *, clock: Clock = SYSTEM) -> Character:
     """A new character from a sheet (its name is the sheet's `ja`); it starts with the pack's growth points."""
     campaign = get_or_fail(Campaign, campaign_id, "campaign")
@@ -81,6 +82,7 @@ def _save(character_id: int, sheet: dict[str, Any], now: datetime) -> None:
     Character.update(name=_name(sheet), sheet=sheet, updated_at=now).where(Character.id == character_id).execute()
 
 
+@retried
 def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, clock: Clock = SYSTEM) -> Character:
     """Change the sheet's gear, abilities and text (R-GEAR-1: swapped freely within the limits); stats, skill levels
     and growth points change only through growth requests and the GM."""
@@ -108,6 +110,7 @@ def unspent_growth(campaign: Campaign, sheet: dict[str, Any]) -> int:
     return limit - spent
 
 
+@retried
 def request_growth(
     character_id: int, user_id: int, skills: dict[str, int], *, note: str = "", clock: Clock = SYSTEM
 ) -> GrowthRequest:
@@ -136,6 +139,7 @@ def request_growth(
         )
 
 
+@retried
 def grant_growth_points(
     character_id: int, points: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Character:

@@ -8,14 +8,25 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pbp.db import is_sqlite, write_transaction
+import peewee
+
+from pbp.db import is_sqlite, retried, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import Forbidden, InvalidState, NotFound, UserError
-from pbp.models import Character, Entry, EntryRevision, Participation, Round, Scenario
+from pbp.models import (
+    Campaign,
+    Character,
+    Entry,
+    EntryRevision,
+    Participation,
+    Resolution,
+    Round,
+    Scenario,
+)
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.rounds import OPEN, PUBLISHED, round_context, round_encounter
+from pbp.services.rounds import OPEN, PUBLISHED, previous_resolution, round_context, round_encounter
 from pbp.services.scenarios import scenario_checks
 
 
@@ -41,33 +52,78 @@ def receipt_for(
     return Receipt(canonical.digest(body), saved_at, body)
 
 
-def _open_round_for(round_id: int, character_id: int, user_id: int, now: datetime) -> tuple[Round, Scenario]:
-    """The round, locked (PostgreSQL: FOR SHARE, so a close waits for this save), if this user's character may enter
-    it now; a UserError otherwise."""
-    query = Round.select().where(Round.id == round_id)
-    if not is_sqlite():
+def _round(round_id: int, *, lock: bool = False) -> Round:
+    """What a save reads of the round. With `lock`, inside the write transaction: the round as it is now, locked
+    (PostgreSQL: FOR SHARE, so a close waits for this save)."""
+    columns = (Round.id, Round.scenario, Round.number, Round.state, Round.deadline)
+    query = Round.select(*columns).where(Round.id == round_id)
+    if lock and not is_sqlite():
         query = query.for_update("FOR SHARE")
     rows = list(query)
     if not rows:
         raise NotFound(f"no round {round_id}")
-    rnd = rows[0]
-    character = get_or_fail(Character, character_id, "character")
-    if character.owner_id != user_id:
-        raise Forbidden(f"character {character_id} is not yours")
-    scenario = round_context(rnd)
-    campaign = scenario.campaign
+    return rows[0]
+
+
+def _refuse_unless_open(rnd: Round, now: datetime) -> None:
     if rnd.state != OPEN:
-        raise InvalidState(f"round {round_id} is {rnd.state}: entries are accepted only while it is open")
+        raise InvalidState(f"round {rnd.id} is {rnd.state}: entries are accepted only while it is open")
     if now >= rnd.deadline:
-        raise InvalidState(f"the deadline passed at {local_text(rnd.deadline, campaign.timezone)}")
-    joined = Participation.get_or_none(
-        Participation.scenario == rnd.scenario_id,
-        Participation.character == character_id,
-        Participation.status == "joined",
+        raise InvalidState(f"the deadline passed at {local_text(rnd.deadline, round_context(rnd).campaign.timezone)}")
+
+
+def _refuse_unless_entrant(rnd: Round, character_id: int, user_id: int, now: datetime) -> None:
+    """A UserError unless this user's character may enter the round now (one query for the character's part)."""
+    joined = (Participation.character == Character.id) & (Participation.scenario == rnd.scenario_id)
+    row = (
+        Character.select(Character.owner, Character.name, Character.alive, Participation.status)
+        .join(Participation, peewee.JOIN.LEFT_OUTER, on=joined & (Participation.status == "joined"))
+        .where(Character.id == character_id)
+        .tuples()
+        .first()
     )
-    if joined is None or not character.alive:
-        raise Forbidden(f"{character.name} is not taking part in this scenario")
-    return rnd, scenario
+    if row is None:
+        raise NotFound(f"no character {character_id}")
+    owner, name, alive, status = row
+    if owner != user_id:
+        raise Forbidden(f"character {character_id} is not yours")
+    _refuse_unless_open(rnd, now)
+    if status is None or not alive:
+        raise Forbidden(f"{name} is not taking part in this scenario")
+
+
+def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
+    """What an order's validation read that another writer may change while the round is open, cheaply (JSON as
+    stored text, compared unparsed): the previous round's resolution (an override re-resolves it), the joined
+    characters (a join, a death or an edited sheet changes a first round's encounter) and the campaign's rules (a
+    reloaded pack). The scenario's setup and starting state are written only when it is created. A save reads the
+    stamp before validating and again under its lock."""
+    previous = previous_resolution(rnd, Resolution.id, Resolution.version)
+    joined = (
+        Character.select(Character.id, Character.alive, Character.sheet.cast("TEXT"))
+        .join(Participation)
+        .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
+        .order_by(Character.id)
+        .tuples()
+    )
+    rules = (
+        Campaign.select(Campaign.ruleset, Campaign.entry_char_limit, Campaign.pack.cast("TEXT"))
+        .join(Scenario)
+        .where(Scenario.id == rnd.scenario_id)
+        .tuples()
+    )
+    return (previous.id, previous.version) if previous else None, list(joined), list(rules)
+
+
+def _check_entry(
+    rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any], prose: str
+) -> dict[str, Any]:
+    """The prose within the campaign's limit and the order valid: the order as stored."""
+    limit = scenario.campaign.entry_char_limit
+    if len(prose) > limit:
+        raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
+    storable_text(prose, "prose")
+    return _check_order(rnd, scenario, character_id, order)
 
 
 def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
@@ -116,47 +172,64 @@ def _normalised_prose(prose: str) -> str:
     return prose.replace("\r\n", "\n").replace("\r", "\n")
 
 
+@retried
 def save_entry(
     round_id: int, character_id: int, *, user_id: int, order: dict[str, Any], prose: str, clock: Clock = SYSTEM
 ) -> Receipt:
     """Submit or edit a character's entry; returns the receipt. Refused after the deadline, outside `open`, over the
-    campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...)."""
+    campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...).
+
+    The order is validated before the write transaction (building the encounter and the ruleset's checks are most
+    of a save's work): under it, only what may have changed since is checked again (the round's state and deadline,
+    the character's part, `_validation_stamp`), so a crowd saving before a deadline does not queue behind
+    validations."""
     now = to_db(clock.now())
     prose = _normalised_prose(prose)
+    rnd = _round(round_id)
+    _refuse_unless_entrant(rnd, character_id, user_id, now)
+    stamp = _validation_stamp(rnd)
+    stored = _check_entry(rnd, round_context(rnd), character_id, order, prose)
+    receipt = receipt_for(round_id, character_id, stored, prose, now)
     with write_transaction():
-        rnd, scenario = _open_round_for(round_id, character_id, user_id, now)
-        limit = scenario.campaign.entry_char_limit
-        if len(prose) > limit:
-            raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
-        storable_text(prose, "prose")
-        stored = _check_order(rnd, scenario, character_id, order)
-        receipt = receipt_for(round_id, character_id, stored, prose, now)
-        updated = (
-            Entry.update(order=stored, prose=prose, receipt=receipt.digest, saved_at=now)
-            .where(Entry.round == round_id, Entry.character == character_id)
-            .execute()
-        )
-        if not updated:
-            Entry.create(
-                round=round_id, character=character_id, order=stored, prose=prose, receipt=receipt.digest, saved_at=now
-            )
-        EntryRevision.create(
-            round=round_id,
-            character=character_id,
-            action="edit" if updated else "submit",
-            order=stored,
-            prose=prose,
-            receipt=receipt.digest,
-            saved_at=now,
-        )
+        rnd = _round(round_id, lock=True)
+        if _validation_stamp(rnd) == stamp:  # the character still joined and alive, the entry still valid
+            _refuse_unless_open(rnd, now)
+        else:  # changed meanwhile: checked and validated again, as it is now
+            _refuse_unless_entrant(rnd, character_id, user_id, now)
+            stored = _check_entry(rnd, round_context(rnd), character_id, order, prose)
+            receipt = receipt_for(round_id, character_id, stored, prose, now)
+        _store_entry(round_id, character_id, stored, prose, receipt.digest, now)
     return receipt
 
 
+def _store_entry(
+    round_id: int, character_id: int, stored: dict[str, Any], prose: str, digest: str, now: datetime
+) -> None:
+    """The entry and its revision, inside the save's write transaction."""
+    updated = (
+        Entry.update(order=stored, prose=prose, receipt=digest, saved_at=now)
+        .where(Entry.round == round_id, Entry.character == character_id)
+        .execute()
+    )
+    if not updated:
+        Entry.create(round=round_id, character=character_id, order=stored, prose=prose, receipt=digest, saved_at=now)
+    EntryRevision.create(
+        round=round_id,
+        character=character_id,
+        action="edit" if updated else "submit",
+        order=stored,
+        prose=prose,
+        receipt=digest,
+        saved_at=now,
+    )
+
+
+@retried
 def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Receipt:
     """Take an entry back (same window as saving); the unit then does nothing this round."""
     now = to_db(clock.now())
     with write_transaction():
-        _open_round_for(round_id, character_id, user_id, now)
+        _refuse_unless_entrant(_round(round_id, lock=True), character_id, user_id, now)
         if not Entry.delete().where(Entry.round == round_id, Entry.character == character_id).execute():
             raise NotFound("there is no entry to withdraw")
         receipt = receipt_for(round_id, character_id, None, None, now)

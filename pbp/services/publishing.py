@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from pbp import reports
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import InvalidState, UserError
 from pbp.models import Character, Report, Resolution, Round
 from pbp.services import audit
@@ -23,14 +23,16 @@ from pbp.services.rounds import (
     lock_round,
     move_state,
     players_of,
+    previous_resolution,
     round_context,
     round_info,
 )
-from pbp.verify import build_bundle, verify_bundle
+from pbp.verify import build_bundle, chain_difference, verify_bundle
 
 log = logging.getLogger(__name__)
 
 
+@retried
 def edit_report(
     round_id: int,
     markdown: str | None = None,
@@ -105,6 +107,7 @@ def _english_html(round_id: int) -> str | None:
         return None
 
 
+@retried
 def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Publish: the story (the draft as it stands, rendered and sanitised) and the English story, the seed, the
     inputs. Characters that died in the round are marked dead (R-GAUGE-7) and every participant's player is
@@ -148,5 +151,13 @@ def round_bundle(round_id: int) -> dict[str, Any]:
 
 
 def verify_round(round_id: int) -> str | None:
-    """Re-run a published round from its stored inputs and revealed seed: None, or the first difference."""
-    return verify_bundle(round_bundle(round_id))
+    """Re-run a published round from its stored inputs and revealed seed, and check that it starts from the final
+    state the scenario's previous round stored: None, or the first difference."""
+    bundle = round_bundle(round_id)
+    difference = verify_bundle(bundle)
+    previous = previous_resolution(Round.get_by_id(round_id))
+    if difference or previous is None:
+        return difference
+    return chain_difference(
+        bundle["encounter"], previous.state, number=bundle["round"]["number"], previous_number=previous.round.number
+    )

@@ -21,7 +21,7 @@ import peewee
 from peewee import fn
 
 from pbp import reports
-from pbp.db import is_sqlite, write_transaction
+from pbp.db import Busy, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
 from pbp.errors import Conflict, InvalidState, NotFound, UserError
 from pbp.models import (
@@ -41,7 +41,7 @@ from pbp.services import audit
 from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
-from pbp.verify import build_bundle, run_engine
+from pbp.verify import build_bundle, continued, run_engine
 
 DRAFT, OPEN, CLOSED, RESOLVED, PUBLISHED = "draft", "open", "closed", "resolved", "published"
 HELD, QUARANTINED, CANCELLED = "held", "quarantined", "cancelled"
@@ -80,7 +80,8 @@ class ResolutionFailed(Exception):
 @dataclass(frozen=True)
 class ResolveOutcome:
     round_id: int
-    #: "resolved" (this call did it), "already" (resolved before), "busy" (another process holds it),
+    #: "resolved" (this call did it), "already" (resolved before), "busy" (another process holds it, or resolve_due
+    #: only: the database stayed busy; due again at the next tick),
     #: "failed" (resolve_due only: the engine failed; the message says which attempt)
     status: str
     message: str
@@ -103,6 +104,15 @@ def lock_round(round_id: int) -> Round:
     return locked(Round, round_id, "round")
 
 
+def lock_chain(scenario_id: int) -> None:
+    """Lock the chain of a scenario's rounds (its scenario row) inside the write transaction, after the round's own
+    row (`lock_round`, or the resolver's claim): always in that order. A round starts from the state the previous
+    round's resolution left, so resolving a round and changing an earlier round's resolution (an override) must
+    exclude each other: on PostgreSQL either could otherwise commit beside the other, and the later round would
+    start from a state the earlier one no longer ends in. SQLite's BEGIN IMMEDIATE already serialises them."""
+    locked(Scenario, scenario_id, "scenario")
+
+
 def _transition(
     round_id: int,
     to: str,
@@ -111,12 +121,17 @@ def _transition(
     clock: Clock,
     action: str,
     reason: str | None = None,
+    stamp: str | None = None,
     **changes: Any,
 ) -> Round:
-    """One logged transition in its own write transaction."""
-    now = to_db(clock.now())
+    """One logged transition in its own write transaction. Its time is read once the round is locked (and stored in
+    the column `stamp` names): a save that held the round before has committed by then, so nothing accepted is
+    ever stamped later than, say, the close it preceded."""
     with write_transaction():
         rnd = lock_round(round_id)
+        now = to_db(clock.now())
+        if stamp:
+            changes[stamp] = now
         move_state(rnd, to, now, **changes)
         note = {"reason": reason} if reason else {}
         audit.log(
@@ -132,6 +147,7 @@ def _loggable(changes: dict[str, Any]) -> dict[str, Any]:
 # ---- creating, opening, closing ------------------------------------------------------------------------------
 
 
+@retried
 def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """A draft round (the scenario's next number) with its deadline (an aware datetime, stored in UTC)."""
     get_or_fail(Scenario, scenario_id, "scenario")
@@ -143,6 +159,7 @@ def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None =
     return rnd
 
 
+@retried
 def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Open a draft round for entries: draw its secret seed, once, and store its sha256, shown until publishing
     reveals the seed (a seed drawn again would be dice drawn again). The players of the joined characters are
@@ -195,15 +212,15 @@ def players_of(scenario_id: int) -> set[int]:
     }
 
 
+@retried
 def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """No more entries (an open round only: a quarantined round goes back through `release_round`)."""
     if get_or_fail(Round, round_id, "round").state == QUARANTINED:
         raise InvalidState(f"round {round_id} is quarantined: release it to try again")
-    return _transition(
-        round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", closed_at=to_db(clock.now())
-    )
+    return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", stamp="closed_at")
 
 
+@retried
 def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """The GM's hand: a held round neither takes entries nor resolves until released."""
     why = checked_text(reason, "reason", REASON_LIMIT)
@@ -215,6 +232,7 @@ def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock
     return Round.get_by_id(round_id)
 
 
+@retried
 def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Back to the state the hold interrupted (a quarantined round goes back to closed for another attempt)."""
     rnd = get_or_fail(Round, round_id, "round")
@@ -225,6 +243,7 @@ def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     return _transition(round_id, rnd.held_from, actor_id=actor_id, clock=clock, action="round.release", held_from=None)
 
 
+@retried
 def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """A new deadline (draft, open, held or closed rounds; a closed round opens again when it lies ahead)."""
     new = to_db(deadline)
@@ -253,6 +272,7 @@ def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = No
     return Round.get_by_id(round_id)
 
 
+@retried
 def cancel_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Drop a round that will not be played (logged with the reason)."""
     why = checked_text(reason, "reason", REASON_LIMIT)
@@ -280,24 +300,30 @@ def round_context(rnd: Round) -> Scenario:
     )
 
 
+def previous_resolution(rnd: Round, *columns: peewee.Field) -> Resolution | None:
+    """The resolution of the last resolved round of the scenario before `rnd` (its `columns`, by default its state,
+    and `.round.number`), whose final state `rnd` starts from; None for a first round or when every earlier round
+    was cancelled."""
+    if rnd.number == 1:
+        return None
+    return (
+        Resolution.select(*(columns or (Resolution.state,)), Round.id, Round.number)
+        .join(Round)
+        .where(Round.scenario == rnd.scenario_id, Round.number < rnd.number)
+        .order_by(Round.number.desc())
+        .first()
+    )
+
+
 def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     """The encounter a round starts from: the state the previous round's resolution left (one copy of the truth),
     or for the first round the starting state the GM set, else the pack's scenario with the joined, living
     characters in the order they joined (a scene: the characters alone, R-GM-2)."""
-    previous = (
-        Resolution.select(Resolution.state)
-        .join(Round)
-        .where(Round.scenario == scenario.id, Round.number < rnd.number)
-        .order_by(Round.number.desc())
-        .first()
-        if rnd.number > 1
-        else None
-    )
+    previous = previous_resolution(rnd)
     if previous is not None:
-        encounter = previous.state  # freshly parsed: ours to change
-    else:
-        start = ScenarioSecret.select(ScenarioSecret.encounter_state).where(ScenarioSecret.scenario == scenario.id)
-        encounter = start.get().encounter_state
+        return continued(previous.state, rnd.number)
+    start = ScenarioSecret.select(ScenarioSecret.encounter_state).where(ScenarioSecret.scenario == scenario.id)
+    encounter = start.get().encounter_state
     if encounter is None:
         campaign = Campaign.select(Campaign.pack, Campaign.ruleset).where(Campaign.id == scenario.campaign_id).get()
         pcs = [
@@ -406,6 +432,7 @@ def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
     return rows[0]
 
 
+@retried
 def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> ResolveOutcome:
     """Resolve a round exactly once (the GM's hand or the scheduler's): an open round is closed first; a resolved or
     published one is left alone ("already"). Missing entries do not stop it: units without entries do nothing."""
@@ -427,6 +454,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             claimed = _claim(round_id, now)
             if isinstance(claimed, ResolveOutcome):
                 return claimed
+            lock_chain(claimed.scenario_id)  # no override of an earlier round until this one is stored
             _refuse_out_of_order(claimed, "resolved")  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             try:
@@ -506,6 +534,7 @@ def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -
     raise UserError(f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {error}")
 
 
+@retried
 def override_check(
     round_id: int,
     check: str,
@@ -526,6 +555,7 @@ def override_check(
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
             raise InvalidState(f"round {round_id} is {rnd.state}: only a resolved, unpublished round can be overridden")
+        lock_chain(rnd.scenario_id)  # a later round resolving now waits for this override, or refuses it below
         later = (
             Round.select()
             .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, Round.state.in_((RESOLVED, PUBLISHED)))
@@ -609,6 +639,8 @@ def resolve_due(*, clock: Clock = SYSTEM, limit: int | None = None) -> list[Reso
     for round_id in due_round_ids(clock=clock)[:limit]:
         try:
             outcomes.append(resolve_round(round_id, clock=clock))
+        except Busy as e:  # nothing changed: still due at the next tick
+            outcomes.append(ResolveOutcome(round_id, "busy", f"round {round_id}: {e}"))
         except UserError as e:
             outcomes.append(ResolveOutcome(round_id, "failed", str(e)))
     return outcomes

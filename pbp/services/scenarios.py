@@ -12,7 +12,7 @@ from typing import Any
 
 import peewee
 
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario, ScenarioSecret
 from pbp.services import audit
@@ -28,6 +28,7 @@ def lottery_order(seed: str, character_ids: list[int]) -> list[int]:
     return sorted(character_ids, key=lambda cid: hashlib.sha256(f"{seed}:{cid}".encode()).hexdigest())
 
 
+@retried
 def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Participation:
     """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise, and never
     once a round of the scenario is resolved (see `resolved_round`)."""
@@ -121,6 +122,7 @@ def _count(scenario_id: int, status: str) -> int:
     return Participation.select().where(Participation.scenario == scenario_id, Participation.status == status).count()
 
 
+@retried
 def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> list[int]:
     """At the sign-up deadline: applicants join, by a seeded lottery when there are more than free slots (the draw
     is `lottery_order(seed, applicants)[:free_slots]`, all logged); the rest are waitlisted. Returns the ids of the
@@ -204,6 +206,7 @@ def _fill_from_waitlist(scenario: Scenario, now: datetime, actor_id: int | None)
     return admitted
 
 
+@retried
 def leave_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> list[int]:
     """Take a character's sign-up back (applied, waitlisted or joined) until the scenario is under way; a slot it
     frees goes to the waitlist in order. Returns the characters that freed slot admitted."""
@@ -245,6 +248,7 @@ def due_signups(*, clock: Clock = SYSTEM) -> list[int]:
     ]
 
 
+@retried
 def set_signup_deadline(
     scenario_id: int, deadline: datetime | None, *, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Scenario:

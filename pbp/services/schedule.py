@@ -4,10 +4,10 @@ recorded as the scheduler's heartbeat, which `/healthz` reads."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbp.db import write_transaction
+from pbp.db import Busy, retried, write_transaction
 from pbp.models import Heartbeat
 from pbp.services import rounds, scenarios
 from pbp.services.clock import SYSTEM, Clock, from_db, to_db
@@ -22,19 +22,27 @@ class TickReport:
     signups_closed: list[int]
     #: One outcome per due round.
     rounds: list[rounds.ResolveOutcome]
+    #: Scenarios whose sign-up is due but the database stayed busy: closed at a later tick.
+    signups_busy: list[int] = field(default_factory=list)
 
 
 def tick(*, clock: Clock = SYSTEM) -> TickReport:
-    """Close the sign-ups whose deadline passed, then resolve every due round; record that the tick ran."""
-    closed = []
+    """Close the sign-ups whose deadline passed, then resolve every due round; record that the tick ran. A busy
+    database (`Busy`, after the services' own retries) leaves what it stopped due for the next tick."""
+    closed, busy = [], []
     for scenario_id in scenarios.due_signups(clock=clock):
-        scenarios.close_signup(scenario_id, clock=clock)
-        closed.append(scenario_id)
-    report = TickReport(closed, rounds.resolve_due(clock=clock))
+        try:
+            scenarios.close_signup(scenario_id, clock=clock)
+        except Busy:  # nothing changed: still due at the next tick
+            busy.append(scenario_id)
+        else:
+            closed.append(scenario_id)
+    report = TickReport(closed, rounds.resolve_due(clock=clock), busy)
     record_tick(clock=clock)
     return report
 
 
+@retried
 def record_tick(*, clock: Clock = SYSTEM) -> None:
     """The scheduler's heartbeat: the time its last tick finished (one row, updated in place)."""
     now = to_db(clock.now())

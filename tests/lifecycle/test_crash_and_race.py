@@ -3,7 +3,8 @@
 Crash: a resolver is killed with SIGKILL at random moments (during start-up, after its claim inside the write
 transaction, after everything is written but before the commit), at least 20 times; each time the round is left
 closed with nothing stored, and the run allowed to finish stores exactly one resolution identical to an
-uninterrupted run with the same seed. Race: three processes resolve the same 200 due rounds at once.
+uninterrupted run with the same seed. Race: three processes resolve the same 200 due rounds at once. Crowd: players
+saving at once, each in its own process, are all acknowledged, and the database keeps each one's last save.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import peewee
 import pytest
 
 from pbp.engine import canonical
-from pbp.models import Report, Resolution, Round, ScenarioSecret
-from pbp.services import campaigns, entries, rounds, scenarios
+from pbp.models import Entry, EntryRevision, Report, Resolution, Round, ScenarioSecret
+from pbp.services import accounts, campaigns, entries, rounds, scenarios
+from tests.lifecycle.save_worker import a_round_with_players, run_savers
 
 pytestmark = pytest.mark.slow
 WORKER = Path(__file__).with_name("crash_worker.py")
@@ -127,3 +129,19 @@ def test_three_processes_resolve_the_same_200_due_rounds_exactly_once(world, db:
     assert set(statuses) <= {"resolved", "already", "busy"}
     assert Resolution.select().count() == count
     assert Round.select().where(Round.state == "resolved").count() == count
+
+
+def test_players_saving_at_once_are_all_acknowledged_and_each_keeps_the_last_save(db, monkeypatch) -> None:
+    from argon2 import PasswordHasher
+
+    monkeypatch.setattr(accounts, "_HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    players, saves = 6, 8
+    rid, pairs = a_round_with_players(players)
+    reports = run_savers("save", rid, pairs, saves, gap=0.0)  # each as fast as it can
+    assert [r["errors"] for r in reports] == [[]] * players
+    assert [len(r["latencies"]) for r in reports] == [saves] * players
+    stored = {e.character_id: (e.prose, e.receipt) for e in Entry.select().where(Entry.round == rid)}
+    assert stored == {
+        cid: (r["last"]["prose"], r["last"]["receipt"]) for (cid, _), r in zip(pairs, reports, strict=True)
+    }
+    assert EntryRevision.select().where(EntryRevision.round == rid).count() == players * saves

@@ -138,3 +138,67 @@ def test_a_scene_check_is_one_the_scenario_offers_at_its_own_difficulty(world, m
     entries.save_entry(rid, cid, user_id=uid, order=chosen, prose="", clock=world.clock)
     stored = Entry.get(Entry.round == rid).order["major"]
     assert stored == {"type": "check", "label": "repair", "skill": "整備", "need": 3}
+
+
+def _spy(monkeypatch, module, name: str) -> list:
+    calls, real = [], getattr(module, name)
+    monkeypatch.setattr(module, name, lambda *a, **kw: calls.append(a) or real(*a, **kw))
+    return calls
+
+
+def test_a_save_validated_before_its_transaction_is_refused_if_the_round_closed_meanwhile(world, meanwhile) -> None:
+    rid = world.new_round()
+    meanwhile(entries, lambda: rounds.close_round(rid, clock=world.clock))
+    with pytest.raises(UserError, match=f"round {rid} is closed: entries are accepted only while it is open"):
+        _save(world, rid)
+    assert EntryRevision.select().count() == 0
+
+
+def test_a_save_is_validated_again_when_what_it_read_changed_meanwhile(world, meanwhile, monkeypatch) -> None:
+    """The first round's encounter is built from the joined characters' sheets: a sheet edited between the save's
+    validation and its write transaction is seen under the lock (the vehicle has no beam rifle now)."""
+    from pbp.models import Character
+    from pbp.services import characters
+
+    rid = world.new_round()
+    sheet = {**Character.get_by_id(world.characters[0]).sheet, "vehicle": "fighter"}
+    edit = lambda: characters.edit_character(world.characters[0], world.players[0], sheet, clock=world.clock)  # noqa: E731
+    meanwhile(entries, edit)
+    validated = _spy(monkeypatch, entries, "_check_order")
+    with pytest.raises(UserError, match="beam_rifle"):
+        _save(world, rid)
+    assert len(validated) == 2 and EntryRevision.select().count() == 0
+
+
+def test_a_save_is_not_validated_again_when_only_other_entries_changed_meanwhile(world, meanwhile, monkeypatch) -> None:
+    rid = world.new_round()
+    meanwhile(entries, lambda: _save(world, rid, 1))
+    validated = _spy(monkeypatch, entries, "_check_order")
+    receipt = _save(world, rid)
+    assert len(validated) == 2  # one for each save: the other player's, then this one's, once
+    assert Entry.get(Entry.character == world.characters[0]).receipt == receipt.digest
+
+
+def test_a_save_is_checked_again_when_the_campaign_was_reloaded_meanwhile(world, meanwhile, monkeypatch) -> None:
+    from pbp.models import Campaign
+    from pbp.paths import DEMO_PACK_DIR
+    from pbp.services import campaigns
+
+    rid = world.new_round()
+    limit = Campaign.get_by_id(world.campaign).entry_char_limit
+    real_load = campaigns.packs.load_valid_pack
+
+    def shorter(pack_dir):  # the same pack with a smaller prose limit
+        pack = real_load(pack_dir)
+        pack.data["campaign"]["entry_limit"] = 5
+        return pack
+
+    def reload() -> None:
+        monkeypatch.setattr(campaigns.packs, "load_valid_pack", shorter)
+        campaigns.load_campaign(DEMO_PACK_DIR, clock=world.clock)
+
+    meanwhile(entries, reload)
+    assert limit > 8
+    with pytest.raises(UserError, match="the prose has 8 characters, over the limit of 5"):
+        _save(world, rid, prose="照準を合わせる。")
+    assert EntryRevision.select().count() == 0

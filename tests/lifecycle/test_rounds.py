@@ -183,6 +183,26 @@ def test_publishing_reveals_the_seed_and_freezes_the_round(world) -> None:
         publishing.publish_round(rid, clock=world.clock)
 
 
+def test_verify_finds_a_round_that_does_not_start_where_the_previous_one_ended(world) -> None:
+    """Each round re-running to its own result proves nothing if it started from a state the previous round no
+    longer ends in (an override committed beside the next round's resolution left such a chain)."""
+    first = _resolved(world)
+    publishing.publish_round(first, clock=world.clock)
+    second = _resolved(world)
+    publishing.publish_round(second, clock=world.clock)
+    assert publishing.verify_round(second) is None
+    res = Resolution.get(Resolution.round == first)
+    state = res.state
+    x, y = state["units"][0]["position"]
+    state["units"][0]["position"] = [x + 7, y]
+    Resolution.update(state=state).where(Resolution.id == res.id).execute()
+    assert publishing.verify_round(second) == (
+        f"round 2 does not start where round 1 ended: encounter.units[0].position[0]: stored {x}, "
+        f"previous round's final state {x + 7}"
+    )
+    assert publishing.verify_round(first).startswith("state.units[0].position[0]: stored")  # its own re-run
+
+
 def test_the_gm_may_write_the_english_story_and_publishing_caches_it(world) -> None:
     rid = _resolved(world)
     generated, by_gm = publishing.english_story(rid)
