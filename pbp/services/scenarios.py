@@ -30,8 +30,9 @@ def lottery_order(seed: str, character_ids: list[int]) -> list[int]:
 
 @retried
 def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Participation:
-    """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise, and never
-    once a round of the scenario is resolved (see `resolved_round`)."""
+    """Sign a character up: an applicant before the sign-up deadline, joined while slots last otherwise, then on
+    the waitlist (a freed slot goes to it in turn, `leave_scenario`); never once a round of the scenario is resolved
+    (see `resolved_round`)."""
     now = to_db(clock.now())
     with write_transaction():
         # The scenario and the character as they are now, the scenario locked: a sign-up closed, a deadline changed,
@@ -60,13 +61,9 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         if lottery_pending and now >= scenario.signup_deadline:
             tz = campaign.timezone
             raise InvalidState(f"sign-up closed at {local_text(scenario.signup_deadline, tz)}; the lottery is pending")
-        if lottery_pending:
-            status = APPLIED
-        else:
-            joined = _count(scenario_id, JOINED)
-            if joined >= scenario.slots:
-                raise Conflict(f"{scenario.title} has no free slot ({scenario.slots} taken)")
-            status = JOINED
+        # A full scenario takes the character on its waitlist: a freed slot goes to it in turn.
+        free = _count(scenario_id, JOINED) < scenario.slots
+        status = APPLIED if lottery_pending else JOINED if free else WAITLISTED
         try:
             return Participation.create(scenario=scenario_id, character=character_id, status=status, created_at=now)
         except peewee.IntegrityError:  # the unique (scenario, character) index: a sign-up committed meanwhile
@@ -183,7 +180,7 @@ def waitlist(scenario: Scenario) -> list[int]:
         .order_by(Participation.id)
         .tuples()
     )
-    drawn = [cid for cid, at in rows if scenario.signup_closed_at is not None and at <= scenario.signup_closed_at]
+    drawn = [cid for cid, at in rows if scenario.signup_closed_at is not None and at < scenario.signup_closed_at]
     if scenario.lottery_seed:
         drawn = lottery_order(scenario.lottery_seed, drawn)
     return drawn + [cid for cid, _ in rows if cid not in drawn]

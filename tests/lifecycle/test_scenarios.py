@@ -37,12 +37,12 @@ def _statuses(scenario_id: int) -> dict[int, str]:
     return {p.character_id: p.status for p in Participation.select().where(Participation.scenario == scenario_id)}
 
 
-def test_join_while_slots_last(world) -> None:
+def test_join_while_slots_last_then_the_waitlist(world) -> None:
     run = campaigns.create_scenario(world.campaign, "tama_river", slug="tama-b", slots=1, clock=world.clock)
     (u1, c1), (u2, c2) = _extra_characters(world, 2)
     assert scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock).status == "joined"
-    with pytest.raises(UserError, match="no free slot"):
-        scenarios.join_scenario(run.id, c2, user_id=u2, clock=world.clock)
+    assert scenarios.join_scenario(run.id, c2, user_id=u2, clock=world.clock).status == "waitlisted"
+    assert scenarios.waitlist(Scenario.get_by_id(run.id)) == [c2]
     with pytest.raises(UserError, match="already signed up"):
         scenarios.join_scenario(run.id, c1, user_id=u1, clock=world.clock)
 
@@ -69,9 +69,10 @@ def test_an_oversubscribed_signup_is_decided_by_a_logged_seeded_lottery(world) -
     assert scenarios.lottery_order(log.detail["seed"], log.detail["applicants"])[:2] == chosen
     assert scenarios.close_signup(run.id, clock=world.clock) == []  # a second close changes nothing
     assert scenarios.due_signups(clock=world.clock) == []
-    # After the draw, a free slot would go first come, first served; there is none.
-    with pytest.raises(UserError, match="no free slot"):
-        scenarios.join_scenario(run.id, late_cid, user_id=late_uid, clock=world.clock)
+    # After the draw, a free slot would go first come, first served; there is none: the late one waits in line,
+    # behind those the lottery left out.
+    assert scenarios.join_scenario(run.id, late_cid, user_id=late_uid, clock=world.clock).status == "waitlisted"
+    assert scenarios.waitlist(Scenario.get_by_id(run.id))[-1] == late_cid
 
 
 def test_a_signup_that_fits_needs_no_lottery(world) -> None:

@@ -338,6 +338,7 @@ _GIMMICK: Fields = {  # R-PLAY-3
     "timing": (True, _choice(rules.GIMMICK_TIMINGS)),
     "area": (False, _rect),
     "effects": (True, _effects),
+    "public": (False, _bool),  # shown to players on the scenario's page; default false: the GM's secret
 }
 _SCENARIO: Fields = {
     **_DESCRIBED,
