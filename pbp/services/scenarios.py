@@ -212,13 +212,13 @@ def leave_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: 
         scenario = locked(Scenario, scenario_id, "scenario")
         character = get_or_fail(Character, character_id, "character")
         if character.owner_id != user_id:
-            raise UserError(f"character {character_id} is not yours")
+            raise Forbidden(f"character {character_id} is not yours")
         signup = signup_of(scenario_id, character_id)
         if signup is None:
-            raise UserError(f"{character.name} has not signed up for {scenario.title}")
+            raise InvalidState(f"{character.name} has not signed up for {scenario.title}")
         started = resolved_round(scenario_id)
         if started is not None and signup.status == JOINED:
-            raise UserError(
+            raise InvalidState(
                 f"{scenario.title} is under way (round {started} is resolved): {character.name} is on its map, so"
                 " only the GM can take them out"
             )

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Character, Entry, User
+from pbp.models import Character, Entry, Participation, User
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
@@ -30,6 +30,8 @@ def signed_in(anonymous: int, others: int) -> dict[str, int]:
 REPORT = "/blog/demo/tama_river/round-1/"
 ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
 OWNER_ONLY = {"anonymous": 302, "player": 200, "another player": 403, "GM": 403}
+SCENARIO = "/campaigns/demo/scenarios/tama_river/"
+SIGNUP = {"anonymous": 302, "player": 409, "another player": 403, "GM": 403}
 #: (rule, method) -> (the URL asked, the form sent (its CSRF token is added), the status per role).
 MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]] = {
     ("/", "GET"): ("/", None, everyone(200)),
@@ -59,6 +61,18 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/me/locale", "POST"): ("/me/locale", {"locale": ""}, signed_in(302, 303)),
     ("/me/password", "GET"): ("/me/password", None, signed_in(302, 200)),
     ("/me/password", "POST"): ("/me/password", {"current_password": ""}, signed_in(302, 422)),
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/", "GET"): (SCENARIO, None, everyone(200)),
+    # player1's character is signed up already and the scenario under way; the others' characters are not theirs
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join", "POST"): (
+        SCENARIO + "join",
+        {"character": "1"},
+        SIGNUP,
+    ),
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/leave", "POST"): (
+        SCENARIO + "leave",
+        {"character": "1"},
+        SIGNUP,
+    ),
     # the entry form of player1's character: its player only (the GM reads entries in the GM's console)
     ("/rounds/<row:round_id>/entry/<row:character_id>", "GET"): (ENTRY, None, OWNER_ONLY),
     ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): (ENTRY, {"preview": "1", "prose": "x"}, OWNER_ONLY),
@@ -146,6 +160,16 @@ CSRF_CASES = {
         {"current_password": DEMO_PASSWORD, "new_password": "stolen-password"},
         lambda app, client: log_in(app.test_client(), "player1").status_code == 303,
     ),
+    "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join": (
+        "player",
+        {"character": "1"},
+        lambda app, client: _signed_up(app),
+    ),
+    "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/leave": (
+        "player",
+        {"character": "1"},
+        lambda app, client: _signed_up(app),
+    ),
     "/rounds/<row:round_id>/entry/<row:character_id>": (
         "player",
         {"prose": "forged", "major": ""},
@@ -155,7 +179,16 @@ CSRF_CASES = {
 
 
 #: The URL a POST rule with parameters is tried at.
-CSRF_URLS = {"/rounds/<row:round_id>/entry/<row:character_id>": ENTRY}
+CSRF_URLS = {
+    "/rounds/<row:round_id>/entry/<row:character_id>": ENTRY,
+    "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join": SCENARIO + "join",
+    "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/leave": SCENARIO + "leave",
+}
+
+
+def _signed_up(app: Flask) -> bool:
+    with pbp_db.using(database.of(app)):
+        return Participation.select().where(Participation.character == 1).exists()
 
 
 def _entry_prose(app: Flask) -> str:

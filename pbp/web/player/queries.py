@@ -1,15 +1,17 @@
-"""Read-only queries behind the home page and マイページ: what anyone may see of campaigns (names, public scenario
-text, deadlines) and what a user owns. Nothing secret (GM notes, entries, seeds) is selected here."""
+"""Read-only queries behind the home page, a scenario's page and マイページ: what anyone may see of campaigns (names,
+public scenario text and gimmicks, deadlines, who takes part) and what a user owns. Nothing secret (GM notes, enemies'
+data, secret gimmicks, entries, unrevealed seeds) is selected here."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pbp.engine.pool.pack import public_scenario
 from pbp.models import Campaign, Character, Participation, Round, Scenario
 from pbp.services.clock import from_db, to_db
-from pbp.services.rounds import OPEN
-from pbp.services.scenarios import resolved_round
+from pbp.services.rounds import OPEN, PUBLISHED
+from pbp.services.scenarios import APPLIED, JOINED, resolved_round, waitlist
 from pbp.web.blog.queries import campaign_info, pack_name
 
 
@@ -121,3 +123,126 @@ def characters_of(user_id: int, *, locale: str) -> list[CharacterRow]:
             row.signups.append(Signup(campaign.slug, title, p.status))
         rows.append(row)
     return rows
+
+
+@dataclass(frozen=True)
+class Named:
+    """A public piece of a scenario: its name in the page's language and what players may read of it."""
+
+    name: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class MySignup:
+    character_id: int
+    name: str
+    status: str  # applied | joined | waitlisted
+    place: int | None  # on the waitlist, counted from 1
+
+
+@dataclass
+class ScenarioPage:
+    """Everything a scenario's page shows; nothing of the GM's (notes, enemies' data, secret gimmicks)."""
+
+    id: int
+    campaign: str
+    campaign_name: str
+    slug: str
+    title: str
+    kind: str
+    description: str
+    timezone: str
+    slots: int
+    joined: list[str]
+    waitlist: list[str]
+    applicants: int
+    signup_open: bool
+    signup_deadline: datetime | None
+    signup_closed_at: datetime | None
+    lottery_seed: str | None
+    under_way: int | None  # the first resolved round's number
+    has_reports: bool
+    open_round: Round | None
+    gimmicks: list[Named] = field(default_factory=list)
+    terrain: list[Named] = field(default_factory=list)
+    checks: list[Named] = field(default_factory=list)
+    mine: list[MySignup] = field(default_factory=list)
+    joinable: list[tuple[int, str]] = field(default_factory=list)  # the user's characters that may sign up
+
+
+def _localised(entry: dict, locale: str, default: str = "") -> str:
+    return str(entry.get(locale) or entry.get("ja") or default)
+
+
+def scenario_page(
+    campaign_slug: str, scenario_slug: str, now: datetime, *, user_id: int | None, locale: str
+) -> ScenarioPage | None:
+    """The scenario's public page, with the signed-in user's own sign-ups; None when there is no such scenario."""
+    scenario = (
+        Scenario.select(Scenario, Campaign)
+        .join(Campaign)
+        .where(Campaign.slug == campaign_slug, Scenario.slug == scenario_slug)
+        .first()
+    )
+    if scenario is None:
+        return None
+    campaign = scenario.campaign
+    pack = campaign.pack or {}
+    spec = public_scenario(pack, scenario.pack_scenario)
+    moment = to_db(now)
+    signups = list(
+        Participation.select(Participation, Character)
+        .join(Character)
+        .where(Participation.scenario == scenario.id)
+        .order_by(Participation.id)
+    )
+    queue = waitlist(scenario)
+    names = {p.character_id: p.character.sheet.get(locale) or p.character.name for p in signups}
+    open_round = (
+        Round.select()
+        .where(Round.scenario == scenario.id, Round.state == OPEN, Round.deadline > moment)
+        .order_by(Round.number)
+        .first()
+    )
+    page = ScenarioPage(
+        id=scenario.id,
+        campaign=campaign.slug,
+        campaign_name=pack_name(pack, "campaign", None, locale, campaign.name),
+        slug=scenario.slug,
+        title=pack_name(pack, "scenarios", scenario.pack_scenario, locale, scenario.title),
+        kind=scenario.kind,
+        description=scenario.public_text or str(spec.get("description") or ""),
+        timezone=campaign.timezone,
+        slots=scenario.slots,
+        joined=[names[p.character_id] for p in signups if p.status == JOINED],
+        waitlist=[names[cid] for cid in queue],
+        applicants=sum(1 for p in signups if p.status == APPLIED),
+        signup_open=_signup_open(scenario, moment),
+        signup_deadline=from_db(scenario.signup_deadline) if scenario.signup_deadline else None,
+        signup_closed_at=from_db(scenario.signup_closed_at) if scenario.signup_closed_at else None,
+        lottery_seed=scenario.lottery_seed,
+        under_way=resolved_round(scenario.id),
+        has_reports=Round.select().where(Round.scenario == scenario.id, Round.state == PUBLISHED).exists(),
+        open_round=open_round,
+        gimmicks=[
+            Named(_localised(g, locale, g["id"]), str(g.get("description") or ""))
+            for g in spec.get("gimmicks") or []
+            if g.get("public")
+        ],  # fmt: skip
+        terrain=[Named(_localised(t, locale), f"×{t.get('rough', 1)}") for t in spec.get("terrain") or []],
+        checks=[Named(_localised(c, locale, c["id"]), c["skill"]) for c in spec.get("checks") or []],
+    )
+    if user_id is not None:
+        taken = {p.character_id for p in signups}
+        for p in signups:
+            if p.character.owner_id == user_id:
+                place = queue.index(p.character_id) + 1 if p.character_id in queue else None
+                page.mine.append(MySignup(p.character_id, names[p.character_id], p.status, place))
+        own = Character.select().where(
+            Character.owner == user_id,
+            Character.campaign == campaign.id,
+            Character.alive == True,  # noqa: E712
+        )
+        page.joinable = [(c.id, c.sheet.get(locale) or c.name) for c in own.order_by(Character.id) if c.id not in taken]
+    return page
