@@ -168,3 +168,14 @@ def test_nobody_reads_or_writes_another_players_entry(world) -> None:
         assert save(client, url(world), prose="hijack", minor="", major="")[0] == 403
     html = page(signed_in(app, "player2"), url(world, "makoto"))
     assert other not in html
+
+
+def test_my_page_shows_each_rounds_entry_status_and_links_the_form(world) -> None:
+    app = app_at(world, WRITING)
+    html = page(signed_in(app), "/me")
+    assert f'href="{url(world)}"' in html and "保存" in html.split(url(world), 1)[1][:400]
+    with pbp_db.using(database.of(app)):
+        Entry.delete().where(Entry.character == world.characters["aoi"], Entry.round == world.open_round).execute()
+    html = page(signed_in(app_at(world, LATE), lang="en"), "/me")
+    status = html.split(url(world), 1)[1][:400]
+    assert "not written yet" in status and "closed" in status

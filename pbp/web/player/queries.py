@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbp.engine.pool.pack import public_scenario
-from pbp.models import Campaign, Character, Participation, Round, Scenario
+from pbp.models import Campaign, Character, Entry, Participation, Round, Scenario
 from pbp.services.clock import from_db, to_db
-from pbp.services.rounds import OPEN, PUBLISHED
+from pbp.services.rounds import CLOSED, OPEN, PUBLISHED
 from pbp.services.scenarios import APPLIED, JOINED, resolved_round, waitlist
 from pbp.web.blog.queries import campaign_info, pack_name
 
@@ -41,10 +41,24 @@ class CampaignRow:
 
 
 @dataclass(frozen=True)
+class EntryStatus:
+    """A joined character's entry for its scenario's current round: where to write it and how it stands."""
+
+    round_id: int
+    number: int
+    deadline: datetime  # aware UTC
+    saved_at: datetime | None  # aware UTC; None: not written yet
+    open: bool  # still taking saves
+    timezone: str
+
+
+@dataclass(frozen=True)
 class Signup:
     campaign: str
     scenario_title: str
     status: str  # applied | joined | waitlisted
+    scenario: str = ""  # its slug
+    entry: EntryStatus | None = None
 
 
 @dataclass
@@ -98,8 +112,30 @@ def campaigns(now: datetime, *, locale: str) -> list[CampaignRow]:
     return rows
 
 
-def characters_of(user_id: int, *, locale: str) -> list[CharacterRow]:
-    """The user's characters, each with the scenarios it signed up for."""
+def _entry_status(character_id: int, scenario: Scenario, timezone: str, now: datetime) -> EntryStatus | None:
+    """The character's entry for the scenario's latest round still waiting for entries or just closed."""
+    rnd = (
+        Round.select()
+        .where(Round.scenario == scenario.id, Round.state.in_((OPEN, CLOSED)))
+        .order_by(Round.number.desc())
+        .first()
+    )
+    if rnd is None:
+        return None
+    entry = Entry.get_or_none(Entry.round == rnd.id, Entry.character == character_id)
+    return EntryStatus(
+        rnd.id,
+        rnd.number,
+        from_db(rnd.deadline),
+        from_db(entry.saved_at) if entry else None,
+        rnd.state == OPEN and to_db(now) < rnd.deadline,
+        timezone,
+    )
+
+
+def characters_of(user_id: int, *, locale: str, now: datetime) -> list[CharacterRow]:
+    """The user's characters, each with the scenarios it signed up for and, where it takes part, how its entry for
+    the current round stands."""
     rows = []
     query = Character.select(Character, Campaign).join(Campaign).where(Character.owner == user_id)
     for character in query.order_by(Character.id):
@@ -120,7 +156,8 @@ def characters_of(user_id: int, *, locale: str) -> list[CharacterRow]:
         )
         for p in signups:
             title = pack_name(pack, "scenarios", p.scenario.pack_scenario, locale, p.scenario.title)
-            row.signups.append(Signup(campaign.slug, title, p.status))
+            entry = _entry_status(character.id, p.scenario, campaign.timezone, now) if p.status == JOINED else None
+            row.signups.append(Signup(campaign.slug, title, p.status, p.scenario.slug, entry))
         rows.append(row)
     return rows
 

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from pbp.services import accounts
 from pbp.services.clock import SYSTEM
+from pbp.web.clock import app_clock
 from pbp.web.forms import LocaleForm
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp, queries
@@ -27,7 +28,7 @@ def home() -> str:
 
 
 def _me_page(form: LocaleForm) -> str:
-    characters = queries.characters_of(current_user.id, locale=page_locale())
+    characters = queries.characters_of(current_user.id, locale=page_locale(), now=app_clock().now())
     return render_template(
         "player/me.html", characters=characters, locale_form=form, signup_status=lambda s: SIGNUP_STATUS.get(s, s)
     )
