@@ -1,4 +1,5 @@
-// The entry form's helpers. The form works without them: they add the prose counter, the deadline countdown and
+// The entry form's helpers (also the countdowns of the home and scenario pages). The pages work without them:
+// they add the prose counter, the deadline countdown and
 // show only the chosen action's fields. Loaded as a file (the site's Content-Security-Policy forbids inline script).
 "use strict";
 
