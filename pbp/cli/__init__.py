@@ -19,8 +19,15 @@ def cli() -> None:
     """pbp: play-by-post campaigns, batch-resolved rounds and short-story reports."""
 
 
-def _register() -> None:
-    from pbp.cli import campaign, db, demo, engine, pack, rounds, scheduler, site, verify
+def _register(args: list[str] | None = None) -> None:
+    """Register the commands. `pbp engine ...` registers the engine's alone: it imports no database driver, web
+    framework or scheduler (half of its start-up time went to importing them)."""
+    from pbp.cli import engine
+
+    if (args or [])[:1] == ["engine"]:
+        engine.register(cli)
+        return
+    from pbp.cli import campaign, db, demo, pack, rounds, scheduler, site, verify
 
     for module in (engine, pack, db, campaign, rounds, demo, verify, site, scheduler):
         module.register(cli)
@@ -35,9 +42,10 @@ def fail(*problems: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: maps the project's errors to exit status 2 with one line each."""
-    _register()
+    args = sys.argv[1:] if argv is None else argv
+    _register(args)
     try:
-        cli.main(args=argv, prog_name="pbp", standalone_mode=False)
+        cli.main(args=args, prog_name="pbp", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.UsageError as e:  # a mistyped command line: click's message, on one line like any bad input
