@@ -25,9 +25,10 @@ _TAGS = frozenset(
         "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td", "ruby", "rt", "rp",
     }
 )  # fmt: skip
-_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
+#: `lang` on em: an English story sets a player's Japanese words off as `*…*{: lang="ja"}` (attr_list).
+_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}, "em": {"lang"}}
 _IMAGE_ATTRIBUTES = {"img": {"src", "alt", "title"}}
-_EXTENSIONS = ["sane_lists", "fenced_code", "nl2br", "tables"]
+_EXTENSIONS = ["sane_lists", "fenced_code", "nl2br", "tables", "attr_list"]
 _EXTENSION_CONFIGS = {"tables": {"use_align_attribute": True}}  # nh3 strips style, so align it is
 _IMAGE_PATTERNS = ("image_link", "image_reference", "short_image_ref")
 #: python-markdown is superlinear in unmatched brackets and in inline markup per block: text with more of them than
