@@ -43,6 +43,7 @@ _BLOCK_LINE = re.compile(r"^[ \t]*[-=*+#|>]", re.M)
 #: in a player's prose would make the Atom feed unreadable, a lone surrogate a page that cannot be encoded.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _BLANK_LINE = re.compile(r"\n\s*\n")
+_TAG = re.compile(r"<[^>]+>")
 
 
 @cache
@@ -100,3 +101,8 @@ def render_markdown(text: str, *, allow_images: bool = False, limit: int = MARKD
     source = xml_safe((text or "")[:limit])
     raw = _plain_html(source) if _is_hostile(source) else _parser(allow_images).convert(source)
     return cleaner(allow_images).clean(raw)
+
+
+def plain_text(html_text: str) -> str:
+    """The text of sanitised HTML (tags dropped, entities decoded): an excerpt, or a published story's sentences."""
+    return " ".join(html.unescape(_TAG.sub(" ", html_text)).split())

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from pbp.engine.dice import seed_hash
 from pbp.paths import TEMPLATES_DIR
 from pbp.reports.plan import Beat, Plan, Scene, plan_round
-from pbp.reports.voice import Line, split_prose
+from pbp.reports.voice import Line, is_japanese, split_prose
 
 log = logging.getLogger(__name__)
 
@@ -377,7 +377,8 @@ class Narrator:
                 parts.append(self.say(slot, n=self.name(uid), s=self._status_word(status)))
         pcs, foes = self.listing(plan.pcs), self.listing(plan.foes)
         own = self.names._own_scenario()
-        title = str(md_text(own.get(self.locale) or self.round.get("scenario_title") or ""))
+        title = str(own.get(self.locale) or self.round.get("scenario_title") or "")
+        title = "" if not self.ja and is_japanese(title) else str(md_text(title))  # no English title known
         if not plan.pcs:
             parts.append(self.say("opening.lost"))
         elif not plan.foes:

@@ -414,3 +414,52 @@ def test_many_checks_and_deaths_repeat_no_sentence(locale, build):
         repeated = sorted({s for s in sentences if sentences.count(s) > 1})
         assert not repeated, (build, n, repeated)
         assert not re.search(r"\d", body.split("\n\n", 1)[1])  # no dice in the prose
+
+
+def _three(dead: bool = False) -> dict:
+    """葵 and 真琴 against 鬼一; 真琴 fell the round before when `dead`."""
+    units = [_unit("aoi", "葵", "pc"), _unit("mako", "真琴", "pc"), _unit("oni1", "鬼一", "enemy")]
+    if dead:
+        units[1].update(dead=True, removed=True)
+    events = [{"type": "initiative", "order": ["mako", "aoi", "oni1"] if not dead else ["aoi", "oni1"]},
+              {"type": "attack", **SAMPLES["attack"]}]  # fmt: skip
+    return _round_of(units, events)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_pc_who_fell_before_the_round_takes_no_part_in_it(locale):
+    """The dead are remembered once (the round after their death), never listed among those who wait, act or end the
+    round: no closing line, no state line."""
+    bundle = _three(dead=True)
+    previous = [{"type": "death", "unit": "mako", "cause": "destroyed"}]
+    remembered = _body(draft_report(bundle, prose={"aoi": "「行くぞ！」"}, locale=locale, pack={}, strict=True,
+                                    previous_events=previous))  # fmt: skip
+    later = draft_report(bundle, prose={"aoi": "「行くぞ！」"}, locale=locale, pack={}, strict=True)
+    assert remembered.count("真琴") == 1, remembered  # the continuity line, nothing else
+    assert "真琴" not in later  # not in the story, not in the state list
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_pc_without_an_entry_has_a_moment_of_its_own(locale):
+    """真琴 moves first in initiative but wrote no entry: the story gives it a moment (held back) of its own."""
+    story = _body(draft_report(_three(), prose={"aoi": "「行くぞ！」"}, locale=locale, pack={}, strict=True))
+    held = [p for p in story.split("\n\n")[1:] if "真琴" in p and "葵" not in p]
+    assert held, story
+
+
+def test_names_are_listed_with_to_in_japanese_and_and_in_english():
+    ja = _body(draft_report(_three(), prose={}, locale="ja", pack={}, strict=True))
+    assert "葵と真琴" in ja and "葵、真琴" not in ja
+    en = _body(draft_report(_three(), prose={}, locale="en", pack={}, strict=True,
+                            names={"aoi": "Aoi", "mako": "Makoto", "oni1": "Oni One"}))  # fmt: skip
+    assert "Aoi and Makoto" in en
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", en), en
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_sentence_of_the_players_prose_is_told_once(locale):
+    """Speech, intent and thought: each line of the entry reaches the story exactly once."""
+    prose = "前へ出る。「ここで止める！」軽口は叩くが、油断はしない。「……外さない」"
+    story = _body(draft_report(_three(), prose={"aoi": prose}, locale=locale, pack={}, strict=True))
+    for told in ("前へ出る", "ここで止める！", "軽口は叩くが、油断はしない", "……外さない"):
+        assert story.count(told) == 1, (told, story)

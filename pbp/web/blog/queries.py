@@ -4,9 +4,7 @@ report; nothing else (drafts, entries, GM notes, the secret part of a scenario) 
 
 from __future__ import annotations
 
-import html as html_lib
 import math
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,15 +12,13 @@ from typing import Any
 import peewee
 
 from pbp.models import Campaign, Character, Report, Resolution, Round, Scenario
-from pbp.reports import render_markdown
+from pbp.reports import plain_text, render_markdown
 from pbp.reports.dicelog import LogLine, dice_log
 from pbp.reports.narrative import Names
 from pbp.services import publishing
 from pbp.services.characters import character_id_of
 from pbp.services.clock import from_db
 from pbp.services.rounds import PUBLISHED
-
-_TAG = re.compile(r"<[^>]+>")
 
 
 @dataclass(frozen=True)
@@ -80,7 +76,7 @@ def _published() -> peewee.ModelSelect:
 
 def excerpt(html: str, limit: int = 140) -> str:
     """Plain text from the start of a story, for cards and OpenGraph descriptions."""
-    text = " ".join(html_lib.unescape(_TAG.sub(" ", html)).split())
+    text = plain_text(html)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
