@@ -222,3 +222,46 @@ def test_a_control_character_in_a_players_line_leaves_the_feed_readable(tmp_path
     content = feed.find(f"{ATOM}entry/{ATOM}content").text
     assert "止まれ\ufffd！" in content and "\x08" not in content
     assert "止まれ\ufffd！" in main_of(text(client, REPORT.format(1) + "en/"))
+
+
+def test_a_report_links_its_neighbouring_rounds(client):
+    first, second = main_of(text(client, REPORT.format(1))), main_of(text(client, REPORT.format(2)))
+    assert f'rel="next" href="{REPORT.format(2)}"' in first and 'rel="prev"' not in first
+    assert f'rel="prev" href="{REPORT.format(1)}"' in second and 'rel="next"' not in second  # round 3 is not published
+
+
+def test_a_report_shows_the_battlefield_at_its_end_without_the_enemies_gauges(client, world):
+    html = main_of(text(client, REPORT.format(1)))
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert "カガチ壱" in svg and "葵" in svg
+    pcs = 2
+    assert svg.count('class="bar-injury"') == pcs  # the PCs' gauges only: the enemies' are not public
+    assert "第1ラウンド終了時の戦場" in html
+
+
+def test_the_campaign_page_lists_its_scenarios_and_cast(client, world):
+    html = main_of(text(client, "/blog/demo/"))
+    assert 'href="/blog/demo/tama_river/"' in html
+    for name in ("aoi", "makoto"):
+        assert f'href="/blog/demo/characters/{world.characters[name]}/"' in html
+
+
+def test_the_character_page_shows_the_public_sheet_and_the_chronicle(client, world):
+    html = main_of(text(client, f"/blog/demo/characters/{world.characters['aoi']}/"))
+    assert "キャラクターシート" in html and "射撃 3" in html and "セイヴァー" in html
+    assert "散った" not in html  # 葵 is alive
+
+
+def test_the_english_site_is_english_throughout(world):
+    """With LOCALE = "en" the report page tells the English story with the English names, and the dice log names
+    the units in English; Japanese appears only in the players' own quoted words (marked lang="ja")."""
+    import re
+
+    client = make_app(world.url, LOCALE="en").test_client()
+    html = main_of(text(client, REPORT.format(1)))
+    story = html.split('<div class="story">', 1)[1].split("</div>", 1)[0]
+    outside = re.sub(r'<em lang="ja">.*?</em>', "", story)
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", outside), outside
+    assert "Aoi" in story and "Kagachi One" in story
+    log = html.split('class="verify"', 1)[1]
+    assert "Aoi" in log and "葵" not in log
