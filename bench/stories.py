@@ -91,6 +91,8 @@ class Figures:
     mechanics: list[str] = field(default_factory=list)
     cjk: list[str] = field(default_factory=list)
     per_participant: list[float] = field(default_factory=list)  # per scenario: the median round
+    rounds_in_range: int = 0  # rounds whose length per participant is within 400-800
+    rounds: int = 0
     dead_acting: list[str] = field(default_factory=list)
 
     @property
@@ -219,6 +221,8 @@ def _measure_round(
         pcs = [u for u in bundle["encounter"]["units"] if u["side"] == "pc" and not u.get("dead")]
         if pcs:
             lengths.append(len(text) / len(pcs))
+            fig.rounds += 1
+            fig.rounds_in_range += 400 <= lengths[-1] <= 800
     for e in bundle["events"]:
         if _acts(e) in fallen:
             fig.dead_acting.append(f"{where}: {e['type']} by {_acts(e)}")
@@ -243,4 +247,5 @@ def main() -> None:
             print(f"  [en] CJK outside quoted player words: {len(fig.cjk)} (goal 0) {fig.cjk[:3]}")
         else:
             low, high = min(fig.per_participant), max(fig.per_participant)
-            print(f"  [ja] characters per participant (median round per scenario): {low:.0f}-{high:.0f} (goal 400-800)")
+            print(f"  [ja] characters per participant (median round per scenario): {low:.0f}-{high:.0f} (goal 400-800);"
+                  f" rounds within 400-800: {fig.rounds_in_range}/{fig.rounds}")  # fmt: skip

@@ -237,6 +237,7 @@ class Narrator:
         self.used: set[str] = set(memory)
         self.shapes: set[str] = set()
         self.counts: dict[str, int] = {}
+        self.picked: set[str] = set()  # the phrasings this report used: another one is preferred next time
         self.repeats: list[str] = []  # the slots that ran out of fresh phrasings (a repeat was written)
         self.last_ending = ""
         self._name_cache: dict[str | None, str] = {}
@@ -273,24 +274,25 @@ class Narrator:
         digest = hashlib.blake2b(f"{self.seed}\x1f{key}".encode(), digest_size=8).digest()
         return int.from_bytes(digest, "big") % n
 
-    def _fill(self, slot: str, attempt: int, key: str) -> tuple[str, int]:
-        """One phrasing of `slot` for this attempt, nested picks filled; returns it and the number of combinations
-        (mixed radix: the slot's own choice varies fastest, then each nested pick in turn)."""
+    def _fill(self, slot: str, attempt: int, key: str) -> tuple[str, int, list[str]]:
+        """One phrasing of `slot` for this attempt, nested picks filled; returns it, the number of combinations
+        (mixed radix: the slot's own choice varies fastest, then each nested pick in turn) and the phrasings used."""
         options = self.book.get(slot)
         if not options:
             raise NarrativeError(f"no phrasing for {slot!r} in {self.ruleset}/{self.locale}")
         n = len(options)
         phrase = options[(self._index(key, n) + attempt) % n]
-        rest, combos = attempt // n, n
+        rest, combos, picks = attempt // n, n, [phrase]
 
         def nested(m: re.Match[str]) -> str:
             nonlocal rest, combos
-            text, size = self._fill(m.group(1), rest, f"{key}\x1f{m.group(1)}")
+            text, size, inner = self._fill(m.group(1), rest, f"{key}\x1f{m.group(1)}")
             rest //= size
             combos *= size
+            picks.extend(inner)
             return text
 
-        return _NESTED.sub(nested, phrase), combos
+        return _NESTED.sub(nested, phrase), combos, picks
 
     def _shape(self, text: str) -> set[str]:
         for name in self._unit_names:
@@ -311,11 +313,13 @@ class Narrator:
         values = {**context, **{name: f"\x01{name}\x01" for name in words}}
         first = chosen = ""
         combos = 1
+        picked: dict[str, list[str]] = {}  # each candidate's phrasings, to remember the chosen one's
         for attempt in range(_RETRIES):
             if attempt >= combos:
                 break
-            phrase, combos = self._fill(slot, attempt, key)
+            phrase, combos, picks = self._fill(slot, attempt, key)
             text = self._finish(phrase.format_map(values), words)
+            picked.setdefault(text, picks)
             bare = _QUOTED.sub("\x02", text)
             said = sentences(bare)
             first = first or text
@@ -329,12 +333,13 @@ class Narrator:
             ):
                 chosen = chosen or text
                 continue
-            if attempt < _SHAPE_RETRIES and self._shape(bare) & self.shapes:
+            if attempt < _SHAPE_RETRIES and (self._shape(bare) & self.shapes or self.picked.intersection(picks)):
                 chosen = chosen or text
                 continue
             chosen = text
             break
         text = chosen or first
+        self.picked.update(p for p in picked.get(text, []) if "{" in p)  # a phrasing with nothing to fill is whole
         bare = _QUOTED.sub("\x02", text)
         if sentences(bare) & self.used:
             self.repeats.append(slot)
@@ -389,7 +394,6 @@ class Narrator:
             parts.append(self.say("opening.alone", pcs=pcs, foes=foes))
         else:
             parts.append(self.say("opening.again", pcs=pcs, foes=foes))
-        parts.append(self.say("air"))
         parts += [self.say("opening.glance", n=self.name(uid), v=self._vehicle_word(uid)) for uid in plan.pcs]
         if plan.first:
             alone = len(plan.pcs) + len(plan.foes) == 1
@@ -426,6 +430,10 @@ class Narrator:
         own = [b for b in scene.beats if b.actor == uid and b.kind == "action"]
         if not own:
             parts.append(self.say("idle.no_entry" if uid not in self.prose else "idle.waited", n=n))
+            foes = [u for u in plan.foes if not self.unit_view(u)["dead"]]
+            if foes:
+                parts.append(self.say("idle.watch", n=n, who=self.listing(foes)))
+            parts.append(self.say("idle.settle", n=n))
         else:
             parts.append(self.say("scene.ready", n=n, v=self._vehicle_word(uid)))
         pending_words = True
@@ -580,6 +588,8 @@ class Narrator:
         roll = e.get("attack_check")
         volley = bool(roll) and any(x.get("attack_check") == roll for x in self.events[:i])
         opening = self.say("attack.volley" if volley else f"attack.open.{kind}", **ctx)
+        if not volley and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment: the aim first
+            opening = self._join([self.say("attack.aim.any", **ctx), opening])
         if e["hit"]:
             outcome = "attack.clean" if e.get("margin", 0) >= 3 else "attack.hit"
         elif e["attack_successes"] - e["evade_successes"] >= -1:
@@ -597,8 +607,10 @@ class Narrator:
         return str(md_text(kinds.get(kind, kinds["default"]) if kind else self.book["body.foot"]))
 
     def _body(self, uid: str) -> str:
+        """What a wound is told on: a machine, a monster's bulk, a body on foot."""
         unit = self.before.get(uid) or self.after.get(uid) or {}
-        return str(self.book["body.riding" if unit.get("vehicle") else "body.foot"])
+        kind = (unit.get("vehicle") or {}).get("kind")
+        return str(self.book.get(f"body.{kind}") or self.book["body.riding" if kind else "body.foot"])
 
     def _tell_damage(self, i: int, e: dict[str, Any]) -> str:
         t = self.name(e["unit"])

@@ -265,3 +265,20 @@ def test_the_english_site_is_english_throughout(world):
     assert "Aoi" in story and "Kagachi One" in story
     log = html.split('class="verify"', 1)[1]
     assert "Aoi" in log and "葵" not in log
+
+
+def test_the_character_page_tells_the_round_the_character_fell_in(tmp_path):
+    """A death in a published round is the character's fate on its page (R-GAUGE-7)."""
+    from pbp.models import Resolution
+    from pbp.services.characters import unit_id
+
+    with _resolved_round(tmp_path) as (world, clock):
+        res = Resolution.get(Resolution.round == world.open_round)
+        fell = {"type": "death", "round": 1, "unit": unit_id(world.characters["aoi"]), "cause": "destroyed"}
+        Resolution.update(events=[*res.events, fell]).where(Resolution.id == res.id).execute()
+        publishing.publish_round(world.open_round, clock=clock)
+    client = make_app(world.url).test_client()
+    aoi = main_of(text(client, f"/blog/demo/characters/{world.characters['aoi']}/"))
+    makoto = main_of(text(client, f"/blog/demo/characters/{world.characters['makoto']}/"))
+    assert "散った" in aoi and REPORT.format(1) in aoi.split('class="fate"', 1)[1]
+    assert "散った" not in makoto
