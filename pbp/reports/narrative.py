@@ -10,10 +10,10 @@ the prose: the state list after the rule carries them.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 import tomllib
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -193,8 +193,21 @@ def sentences(text: str) -> set[str]:
     """The sentences of a text as the repeat check counts them (a story's memory for the next round). Quoted words
     (a player's, in 「」, （）, “” or set off as Japanese) are blanked: they are the players', not the narrator's
     phrasing, and the frame around them is what must not repeat."""
-    text = _QUOTED.sub("\x02", text)
-    return {s.strip() for s in _SENTENCE.findall(text) if len(s.strip()) > 3}
+    return _split(_QUOTED.sub("\x02", text))
+
+
+def _split(bare: str) -> set[str]:
+    return {x for s in _SENTENCE.findall(bare) if len(x := s.strip()) > 3}
+
+
+@dataclass
+class _Candidate:
+    """One phrasing tried by `Narrator.say`: its text, its sentences (quotes blanked), and the phrasings it used."""
+
+    text: str
+    said: set[str]
+    bare: str
+    picks: list[str]
 
 
 class Narrator:
@@ -232,6 +245,11 @@ class Narrator:
         self.strict = strict
         self.growth = growth or {}
         self.previous_events = previous_events
+        self._first_of_roll: dict[str, int] = {}
+        for i, e in enumerate(self.events):
+            if e.get("type") == "attack" and e.get("attack_check"):
+                self._first_of_roll.setdefault(e["attack_check"], i)
+        self._views: dict[str | None, dict[str, Any]] = {}
         scenario = self.round.get("pack_scenario") or self.round.get("scenario")  # bundles before pack_scenario
         self.names = Names(locale, pack or {}, {**self.before, **self.after}, scenario, dict(names or {}))
         self.used: set[str] = set(memory)
@@ -241,8 +259,11 @@ class Narrator:
         self.repeats: list[str] = []  # the slots that ran out of fresh phrasings (a repeat was written)
         self.last_ending = ""
         self._name_cache: dict[str | None, str] = {}
-        names_md = {str(md_text(self.names.unit(uid))) for uid in self.names.units}
-        self._unit_names = sorted((n for n in names_md if n), key=len, reverse=True)
+        names_md = sorted(
+            {str(md_text(self.names.unit(uid))) for uid in self.names.units} - {""}, key=len, reverse=True
+        )
+        # Longest first, so that a name containing another is blanked whole.
+        self._names_re = re.compile("|".join(map(re.escape, names_md))) if names_md else None
 
     # --- words --------------------------------------------------------------------------------------------------
     def name(self, uid: str | None) -> str:
@@ -271,8 +292,7 @@ class Narrator:
 
     # --- picking ------------------------------------------------------------------------------------------------
     def _index(self, key: str, n: int) -> int:
-        digest = hashlib.blake2b(f"{self.seed}\x1f{key}".encode(), digest_size=8).digest()
-        return int.from_bytes(digest, "big") % n
+        return zlib.crc32(f"{self.seed}\x1f{key}".encode()) % n  # deterministic across runs and machines
 
     def _fill(self, slot: str, attempt: int, key: str) -> tuple[str, int, list[str]]:
         """One phrasing of `slot` for this attempt, nested picks filled; returns it, the number of combinations
@@ -294,10 +314,11 @@ class Narrator:
 
         return _NESTED.sub(nested, phrase), combos, picks
 
-    def _shape(self, text: str) -> set[str]:
-        for name in self._unit_names:
-            text = text.replace(name, "\x00")
-        return sentences(text)
+    def _shape(self, bare: str) -> set[str]:
+        """The sentences of `bare` (quotes blanked) with unit names blanked too: the same words around other names."""
+        if self._names_re is not None:
+            bare = self._names_re.sub("\x00", bare)
+        return _split(bare)
 
     def _ending(self, sentence: str) -> str:
         return _ENDING.sub("", sentence)[-3:]
@@ -305,49 +326,49 @@ class Narrator:
     def say(self, slot: str, **context: str) -> str:
         """One piece of the story from `slot`, its placeholders filled with the (already inert) values. A phrasing
         that repeats a sentence of the scenario, or ends on the same words as the sentence before it, is re-picked;
-        one that only repeats a sentence's shape (the same words around other names) a few times, then accepted."""
+        one that only repeats a sentence's shape (the same words around other names) or a phrasing this report
+        used already is re-picked a few times, then accepted."""
         k = self.counts.get(slot, 0)
         self.counts[slot] = k + 1
         key = f"{slot}\x1f{k}"
         words = {name: context[name] for name in ("text", "plan") if name in context}
         values = {**context, **{name: f"\x01{name}\x01" for name in words}}
-        first = chosen = ""
+        first: _Candidate | None = None
+        chosen: _Candidate | None = None
         combos = 1
-        picked: dict[str, list[str]] = {}  # each candidate's phrasings, to remember the chosen one's
         for attempt in range(_RETRIES):
             if attempt >= combos:
                 break
             phrase, combos, picks = self._fill(slot, attempt, key)
             text = self._finish(phrase.format_map(values), words)
-            picked.setdefault(text, picks)
             bare = _QUOTED.sub("\x02", text)
-            said = sentences(bare)
-            first = first or text
-            if said & self.used:
+            candidate = _Candidate(text, _split(bare), bare, picks)
+            first = first or candidate
+            if candidate.said & self.used:
                 continue
-            ends = [self._ending(s) for s in _SENTENCE.findall(bare)]
+            ends = [self._ending(x) for x in _SENTENCE.findall(bare)]
             if (
                 self.ja
                 and ends
                 and (ends[0] == self.last_ending or any(a == b for a, b in zip(ends, ends[1:], strict=False)))
             ):
-                chosen = chosen or text
+                chosen = chosen or candidate
                 continue
-            if attempt < _SHAPE_RETRIES and (self._shape(bare) & self.shapes or self.picked.intersection(picks)):
-                chosen = chosen or text
+            if attempt < _SHAPE_RETRIES and (self.picked.intersection(picks) or self._shape(bare) & self.shapes):
+                chosen = chosen or candidate
                 continue
-            chosen = text
+            chosen = candidate
             break
-        text = chosen or first
-        self.picked.update(p for p in picked.get(text, []) if "{" in p)  # a phrasing with nothing to fill is whole
-        bare = _QUOTED.sub("\x02", text)
-        if sentences(bare) & self.used:
+        best = chosen or first
+        assert best is not None
+        self.picked.update(p for p in best.picks if "{" in p)  # a phrasing with nothing to fill is whole
+        if best.said & self.used:
             self.repeats.append(slot)
-        self.used |= sentences(bare)
-        self.shapes |= self._shape(bare)
-        ends = [self._ending(s) for s in _SENTENCE.findall(bare)]
-        self.last_ending = ends[-1] if ends else self.last_ending
-        return text
+        self.used |= best.said
+        self.shapes |= self._shape(best.bare)
+        ends = _SENTENCE.findall(best.bare)
+        self.last_ending = self._ending(ends[-1]) if ends else self.last_ending
+        return best.text
 
     def _finish(self, text: str, words: dict[str, str]) -> str:
         """English sentences start with a capital (a lexicon word or a name may open one); then the player's
@@ -586,7 +607,7 @@ class Narrator:
         if e.get("skipped"):
             return self.say("attack.skipped", **ctx)
         roll = e.get("attack_check")
-        volley = bool(roll) and any(x.get("attack_check") == roll for x in self.events[:i])
+        volley = bool(roll) and self._first_of_roll.get(roll, i) < i  # an area weapon's later targets share the roll
         opening = self.say("attack.volley" if volley else f"attack.open.{kind}", **ctx)
         if not volley and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment: the aim first
             opening = self._join([self.say("attack.aim.any", **ctx), opening])
@@ -755,6 +776,11 @@ class Narrator:
 
     def unit_view(self, uid: str | None) -> dict[str, Any]:
         """A unit as the state list sees it: names, what it rides, its gauges' deepest stages after the round."""
+        if uid not in self._views:
+            self._views[uid] = self._view(uid)
+        return self._views[uid]
+
+    def _view(self, uid: str | None) -> dict[str, Any]:
         unit = self.after.get(uid or "") or self.before.get(uid or "") or {}
         vehicle = unit.get("vehicle")
         return {
