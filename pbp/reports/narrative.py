@@ -603,7 +603,7 @@ class Narrator:
         a, t, w = self.name(e["attacker"]), self.name(e["target"]), self.gear("weapons", e["weapon"])
         kind = self._weapon_kind(e["weapon"])
         shot = self.book.get(f"shot.{kind}") or self.book["shot.default"]
-        ctx = {"a": a, "t": t, "w": w, "shot": shot}
+        ctx = {"a": a, "t": t, "w": w, "shot": shot, "body": self._body(e["target"])}
         if e.get("skipped"):
             return self.say("attack.skipped", **ctx)
         roll = e.get("attack_check")
@@ -611,7 +611,9 @@ class Narrator:
         opening = self.say("attack.volley" if volley else f"attack.open.{kind}", **ctx)
         if not volley and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment: the aim first
             opening = self._join([self.say("attack.aim.any", **ctx), opening])
-        if e["hit"]:
+        if e["hit"] and not self._wounds(i, e["target"]):  # a hit that leaves a scratch is told as one
+            outcome = "attack.graze"
+        elif e["hit"]:
             outcome = "attack.clean" if e.get("margin", 0) >= 3 else "attack.hit"
         elif e["attack_successes"] - e["evade_successes"] >= -1:
             outcome = "attack.near"
@@ -621,6 +623,15 @@ class Narrator:
         if outcome in ("attack.near", "attack.miss") and special in self.book:
             outcome = special
         return self._join([opening, self.say(outcome, **ctx)])
+
+    def _wounds(self, i: int, target: str) -> bool:
+        """Whether the hit of event `i` checked a stage of its target's gauge (the damage event that follows it)."""
+        for later in self.events[i + 1 : i + 4]:
+            if later.get("type") == "damage" and later.get("unit") == target:
+                return bool(later.get("checked"))
+            if later.get("type") == "attack":
+                break
+        return False
 
     def _vehicle_word(self, uid: str) -> str:
         kind = ((self.before.get(uid) or {}).get("vehicle") or {}).get("kind")
