@@ -463,3 +463,13 @@ def test_every_sentence_of_the_players_prose_is_told_once(locale):
     story = _body(draft_report(_three(), prose={"aoi": prose}, locale=locale, pack={}, strict=True))
     for told in ("前へ出る", "ここで止める！", "軽口は叩くが、油断はしない", "……外さない"):
         assert story.count(told) == 1, (told, story)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("order", ["attack", "check", "recover", "ability", "item"])
+def test_a_refused_order_is_told_without_rule_terms(locale, order):
+    """A refusal is a moment of frustration: the lexicon's action words are fiction too (no 判定, no "check")."""
+    event = {"type": "refused", "unit": "aoi", "action": "major", "order": order, "reason": "out_of_range"}
+    story = _body(draft_report(bundle_of([event]), prose={}, locale=locale, pack={}, strict=True))
+    for word in ("判定", "成功", "check", "roll"):
+        assert not re.search(rf"\b{word}\b" if word.isascii() else word, story), (word, story)
