@@ -447,8 +447,8 @@ class Narrator:
         speech = [ln for ln in lines if ln.kind == "speech"]
         intents = [ln for ln in lines if ln.kind == "intent"]
         thoughts = [ln for ln in lines if ln.kind == "thought"]
-        parts = [self.say("air"), self.say("scene.pc", n=n)]
         own = [b for b in scene.beats if b.actor == uid and b.kind == "action"]
+        parts = [self.say("air"), self.say("scene.pc", n=n) if own else ""]  # one who held back does not steel itself
         if not own:
             parts.append(self.say("idle.no_entry" if uid not in self.prose else "idle.waited", n=n))
             foes = [u for u in plan.foes if not self.unit_view(u)["dead"]]
@@ -560,7 +560,10 @@ class Narrator:
     def _beat_text(self, beat: Beat, plan: Plan) -> str:
         parts = []
         if any(i == plan.climax for i, _ in beat.events):
-            parts.append(self.say("climax.lead", a=self.name(beat.actor)))
+            # Whose moment it is: the PC an enemy's blow falls on, else whoever acts.
+            target = beat.main.get("target")
+            subject = target if self.before.get(target or "", {}).get("side") == "pc" else beat.actor
+            parts.append(self.say("climax.lead", a=self.name(subject)))
         engaged: set[str] = set()
         for i, e in beat.events:
             if e["type"] == "engage":  # both sides of one engagement are one event to a reader
@@ -578,7 +581,7 @@ class Narrator:
             if self.before.get(e["unit"], {}).get("side") == "pc" and living:
                 return self.say("death.mourn", t=self.name(e["unit"]), who=self.listing(living))
             return ""
-        return self.say("climax.hit", t=self.name(e.get("unit")))
+        return self.say("climax.hit", t=self.name(e.get("unit")), body=self._body(e.get("unit") or ""))
 
     def _event(self, i: int, e: dict[str, Any]) -> str:
         """One event told. One the phrasebook cannot tell (a type without phrasings, a field it does not expect)
@@ -704,7 +707,8 @@ class Narrator:
         return self.say(f"move.{full}free", a=a)
 
     def _tell_engage(self, i: int, e: dict[str, Any]) -> str:
-        foes = e.get("with") or []
+        side = self.before.get(e["unit"], {}).get("side")
+        foes = [u for u in e.get("with") or [] if self.before.get(u, {}).get("side", "?") != side]  # not its allies
         if foes:
             return self.say("engage.with", a=self.name(e["unit"]), who=self.listing(foes))
         return self.say("engage.alone", a=self.name(e["unit"]))

@@ -473,3 +473,21 @@ def test_a_refused_order_is_told_without_rule_terms(locale, order):
     story = _body(draft_report(bundle_of([event]), prose={}, locale=locale, pack={}, strict=True))
     for word in ("判定", "成功", "check", "roll"):
         assert not re.search(rf"\b{word}\b" if word.isascii() else word, story), (word, story)
+
+
+def test_an_engagement_names_the_opponents_not_the_allies():
+    units = [_unit("aoi", "葵", "pc"), _unit("oni1", "鬼一", "enemy"), _unit("oni2", "鬼二", "enemy")]
+    event = {"type": "engage", "unit": "oni2", "engagement": "e1", "with": ["aoi", "oni1"]}
+    story = _body(draft_report(_round_of(units, [event]), prose={}, pack={}, strict=True))
+    told = next(s for s in _sentences(story) if "鬼二" in s and "葵" in s)
+    assert "鬼一" not in told, told
+
+
+def test_the_climax_of_an_enemys_blow_is_the_pcs_moment():
+    """The heaviest hit of the round falls on 葵: the lead-in to it names 葵, not the enemy that struck."""
+    attack = {**SAMPLES["attack"], "attacker": "oni1", "target": "aoi", "margin": 3}
+    damage = {**SAMPLES["damage"], "unit": "aoi", "amount": 25, "checked": [0, 1], "taken": [10, 10, 5, 0, 0]}
+    story = draft_report(bundle_of([{"type": "attack", **attack}, {"type": "damage", **damage}]), prose={}, pack={},
+                         strict=True)  # fmt: skip
+    leads = [p.format(a="葵") for p in phrasebook("pool", "ja")["climax.lead"]]
+    assert any(lead in story for lead in leads), story
