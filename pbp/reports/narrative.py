@@ -361,7 +361,7 @@ class Narrator:
             break
         best = chosen or first
         assert best is not None
-        self.picked.update(p for p in best.picks if "{" in p)  # a phrasing with nothing to fill is whole
+        self.picked.update(p for p in best.picks if p)
         if best.said & self.used:
             self.repeats.append(slot)
         self.used |= best.said
