@@ -46,8 +46,12 @@ def export_site(directory: Path, base_url: str | None) -> None:
     from pbp.errors import UserError
     from pbp.web.export import export_site as export
 
+    app = _app(base_url)
     try:
-        files = export(_app(base_url), directory)
+        files = export(app, directory)
     except OSError as e:
         raise UserError(f"cannot write {e.filename or directory}: {e.strerror}") from None
     click.echo(f"{len(files)} files written to {directory}")
+    if not app.config["SITE_URL"]:
+        click.echo("note: no --base-url (nor SITE_URL): the feeds' ids and links and the OpenGraph URLs point at "
+                   "http://localhost/; pass --base-url https://your.site/ for an export others read")  # fmt: skip

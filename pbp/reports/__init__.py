@@ -4,7 +4,7 @@ This layer sits beside the models, above the engine: it reads plain data (round 
 text. It imports neither Flask nor peewee, so the scheduler, the CLI and the web app all use it alike.
 """
 
-from pbp.reports.markdown import render_markdown
-from pbp.reports.narrative import NarrativeError, draft_report
+from pbp.reports.markdown import plain_text, render_markdown
+from pbp.reports.narrative import NarrativeError, draft_report, sentences
 
-__all__ = ["NarrativeError", "draft_report", "render_markdown"]
+__all__ = ["NarrativeError", "draft_report", "plain_text", "render_markdown", "sentences"]

@@ -25,9 +25,10 @@ _TAGS = frozenset(
         "h1", "h2", "h3", "h4", "h5", "h6", "a", "table", "thead", "tbody", "tr", "th", "td", "ruby", "rt", "rp",
     }
 )  # fmt: skip
-_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}}
+#: `lang` on em: an English story sets a player's Japanese words off as `*…*{: lang="ja"}` (attr_list).
+_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"align"}, "td": {"align"}, "em": {"lang"}}
 _IMAGE_ATTRIBUTES = {"img": {"src", "alt", "title"}}
-_EXTENSIONS = ["sane_lists", "fenced_code", "nl2br", "tables"]
+_EXTENSIONS = ["sane_lists", "fenced_code", "nl2br", "tables", "attr_list"]
 _EXTENSION_CONFIGS = {"tables": {"use_align_attribute": True}}  # nh3 strips style, so align it is
 _IMAGE_PATTERNS = ("image_link", "image_reference", "short_image_ref")
 #: python-markdown is superlinear in unmatched brackets and in inline markup per block: text with more of them than
@@ -42,6 +43,7 @@ _BLOCK_LINE = re.compile(r"^[ \t]*[-=*+#|>]", re.M)
 #: in a player's prose would make the Atom feed unreadable, a lone surrogate a page that cannot be encoded.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _BLANK_LINE = re.compile(r"\n\s*\n")
+_TAG = re.compile(r"<[^>]+>")
 
 
 @cache
@@ -99,3 +101,8 @@ def render_markdown(text: str, *, allow_images: bool = False, limit: int = MARKD
     source = xml_safe((text or "")[:limit])
     raw = _plain_html(source) if _is_hostile(source) else _parser(allow_images).convert(source)
     return cleaner(allow_images).clean(raw)
+
+
+def plain_text(html_text: str) -> str:
+    """The text of sanitised HTML (tags dropped, entities decoded): an excerpt, or a published story's sentences."""
+    return " ".join(html.unescape(_TAG.sub(" ", html_text)).split())

@@ -1,51 +1,56 @@
-"""Events -> a short story (SS) in Markdown, through Jinja templates per ruleset, event type and locale.
+"""Events -> a short story (SS, リプレイ) in Markdown: the round is planned as scenes (`plan.py`), then realised in
+sentences from the locale's phrasebook (`templates/narrative/<ruleset>/<locale>/phrases.toml`) and lexicon.
 
-The events are the facts; this module only decides what goes in which paragraph and hands each piece to a template
-(`templates/narrative/<ruleset>/<locale>/...`). The wording lives in the templates and in the locale's
-`lexicon.toml`: several phrasings per event, picked deterministically from the round's seed and the event's
-position, so a re-run writes the same story. No sentence is written twice in one report: a phrasing that would
-repeat one is re-picked.
+Phrasings are data: several per slot, picked deterministically from the round's seed hash, the slot and how often
+it was used, so a re-run writes the same story. No sentence is written twice in a scenario: the sentences of the
+earlier rounds' stories (`memory`) and of this one are remembered, and a phrasing that would repeat one is
+re-picked. The player's words (`voice.py`) are all used, each once; numbers, gauges and rule terms never reach
+the prose: the state list after the rule carries them.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import math
 import re
 import tomllib
-from collections.abc import Callable, Iterator, Sequence
+import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from pbp.engine.dice import seed_hash
 from pbp.paths import TEMPLATES_DIR
+from pbp.reports.plan import Beat, Plan, Scene, plan_round
+from pbp.reports.voice import Line, is_japanese, split_prose
 
 log = logging.getLogger(__name__)
 
 NARRATIVE_DIR = TEMPLATES_DIR / "narrative"
 LOCALES = ("ja", "en")
-#: Events told as part of the paragraph of whoever acted before them, never opening one of their own.
-_FOLLOW_UPS = frozenset({"damage", "status", "death", "removed", "restore", "engage", "disengage"})
-#: How many other phrasings to try before accepting one that repeats a sentence.
-_RETRIES = 8
-#: How many of those are spent looking for a sentence shape not used yet (variety, not a rule).
-_SHAPE_RETRIES = 3
-_SENTENCE = re.compile(r"[^。！？!?.]+[。！？!?.]*[」』”\"]?")
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+#: How many phrasings (and combinations of nested picks) to try for one that repeats nothing.
+_RETRIES = 48
+#: How many of those are spent on a sentence shape not used yet in this report (variety, not a rule).
+_SHAPE_RETRIES = 8
+_SENTENCE = re.compile(r"[^。！？!?.]+[。！？!?.]*[」』”\"）)]?")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~{}])")
 _MD_BLOCK_START = re.compile(r"^(\d*)([-+.)])")
+_NESTED = re.compile(r"\{~([\w.]+)\}")
+_LOWER_START = re.compile(r"(^|[.!?][”\"]?\s+)([a-z])")
+_PLAN_VERB = re.compile(r"[うくすつぬむぶぐる]$")
+_QUOTED = re.compile(r"「[^「」]*」|（[^（）]*）|“[^“”]*”|\*(?:\\\*|[^*])*\*\{: lang=\"ja\"\}")
+_ENDING = re.compile(r"[。！？!?.」』”\"）)\s]+$")
 
 
 class NarrativeError(ValueError):
-    """The story cannot be written: an event type has no template for this ruleset and locale."""
+    """The story cannot be written: an event type has no phrasing for this ruleset and locale."""
 
 
 def md_text(value: Any) -> Any:
-    """Jinja `finalize`: every value printed into the Markdown story is inert text (no HTML, no Markdown)."""
+    """Every value printed into the Markdown story is inert text (no HTML, no Markdown)."""
     if isinstance(value, Markup) or not isinstance(value, str):
         return value
     return _inert(value)
@@ -59,45 +64,44 @@ def _inert(value: str) -> Markup:
     return Markup(_MD_BLOCK_START.sub(r"\1\\\2", text))
 
 
-class _DataEnvironment(Environment):
-    """Templates read plain event dicts (`e.attacker`): look keys up first, where Jinja would first try an attribute
-    and pay for the AttributeError on every access. A dict method (`d.items`) is still found when no key has its
-    name."""
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute in obj:
-            return obj[attribute]
-        return super().getattr(obj, attribute)
-
-
 @cache
 def environment() -> Environment:
-    """The narrative environment: autoescaped (for Markdown), strict about undefined names, shared by all reports."""
-    return _DataEnvironment(
+    """The Jinja environment of the state list under the story: autoescaped, strict about undefined names."""
+    return Environment(
         loader=FileSystemLoader(NARRATIVE_DIR),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         finalize=md_text,
-        auto_reload=False,  # templates are part of the release; no stat() per render
+        auto_reload=False,
     )
 
 
 @cache
 def lexicon(ruleset: str, locale: str) -> dict[str, Any]:
-    """The locale's words for the ruleset's terms (stages, statuses, reasons, grades) and its sentence joiner."""
+    """The locale's words for the ruleset's terms (stages, statuses, reasons, wounds) and its sentence joiner."""
     with (NARRATIVE_DIR / ruleset / locale / "lexicon.toml").open("rb") as f:
         return tomllib.load(f)
 
 
 @cache
-def _template_exists(name: str) -> bool:
-    return (NARRATIVE_DIR / name).is_file()
+def phrasebook(ruleset: str, locale: str) -> dict[str, Any]:
+    """The locale's phrasings by slot (`attack.open.beam`): nested tables flattened to dotted keys."""
+    with (NARRATIVE_DIR / ruleset / locale / "phrases.toml").open("rb") as f:
+        data = tomllib.load(f)
+    flat: dict[str, Any] = {}
 
+    def walk(prefix: str, node: Any) -> None:
+        for key, value in node.items():
+            slot = f"{prefix}.{key}" if prefix else key
+            if isinstance(value, dict):
+                walk(slot, value)
+            else:
+                flat[slot] = value
 
-def event_template_name(ruleset: str, locale: str, event_type: str) -> str:
-    return f"{ruleset}/{locale}/events/{event_type}.md.j2"
+    walk("", data)
+    return flat
 
 
 def story_template_name(ruleset: str, locale: str, part: str) -> str:
@@ -106,12 +110,14 @@ def story_template_name(ruleset: str, locale: str, part: str) -> str:
 
 @dataclass
 class Names:
-    """Display names in one locale: units from the encounter, gear and the rest from the campaign pack if known."""
+    """Display names in one locale: units from `display` (the caller's, e.g. character sheets), else the campaign
+    pack (its characters, the round's scenario's placed enemies, enemy types), else the encounter's own name."""
 
     locale: str
     pack: dict[str, Any] = field(repr=False)
     units: dict[str, dict[str, Any]] = field(repr=False)
     scenario: str | None = None  # the pack scenario of the round, when known
+    display: dict[str, str] = field(default_factory=dict, repr=False)
 
     def of(self, section: str, key: str | None) -> str:
         """The name of `key` in a pack section (weapons, vehicles, abilities ...), else the key itself."""
@@ -122,33 +128,53 @@ class Names:
             return str(entry.get(self.locale) or entry.get("ja") or key)
         return key
 
+    def _own_scenario(self) -> dict[str, Any]:
+        own = self.pack.get("scenarios", {}).get(self.scenario) if self.scenario else None
+        return own if isinstance(own, dict) else {}
+
     def gimmick(self, gid: str) -> str:
         """A gimmick's name from the round's own pack scenario, else its id: another scenario's text is never read
         (one nobody has played yet is a GM secret)."""
-        own = self.pack.get("scenarios", {}).get(self.scenario) if self.scenario else None
-        for g in own.get("gimmicks", []) if isinstance(own, dict) else []:
+        for g in self._own_scenario().get("gimmicks", []):
             if isinstance(g, dict) and g.get("id") == gid:
                 return str(g.get(self.locale) or g.get("ja") or gid)
         return gid
 
     def unit(self, uid: str | None) -> str:
+        if uid in self.display:
+            return self.display[uid]
         unit = self.units.get(uid or "")
-        return str(unit.get("name") or uid) if unit else str(uid or "")
+        if not unit:
+            return str(uid or "")
+        if self.locale != "ja":
+            translated = self._pack_unit(str(uid))
+            if translated:
+                return translated
+        return str(unit.get("name") or uid)
 
-
-def pc_voice(prose: str, limit: int = 90) -> dict[str, str] | None:
-    """A PC's voice from the player's prose: the first 「quoted line」 as speech, else its first sentence as intent."""
-    text = " ".join((prose or "").split())
-    if not text:
+    def _pack_unit(self, uid: str) -> str | None:
+        """A unit's name in this locale from the pack: a ready-made character, a placed enemy (its own name in the
+        locale, else its type's when the scenario gave it no name of its own)."""
+        sheet = self.pack.get("characters", {}).get(uid)
+        if isinstance(sheet, dict) and sheet.get(self.locale):
+            return str(sheet[self.locale])
+        for placed in self._own_scenario().get("enemies", []):
+            if isinstance(placed, dict) and placed.get("id") == uid:
+                if placed.get(self.locale):
+                    return str(placed[self.locale])
+                kind = self.pack.get("enemies", {}).get(placed.get("type"))
+                if not placed.get("name") and isinstance(kind, dict) and kind.get(self.locale):
+                    return str(kind[self.locale])
         return None
-    quoted = re.search(f"「([^「」]{{1,{limit}}})」", text) or re.search(f'["“]([^"“”]{{1,{limit}}})["”]', text)
-    if quoted:
-        return {"kind": "speech", "text": quoted.group(1).strip()}
-    first = _SENTENCE.match(text)
-    sentence = (first.group(0) if first else text).strip()
-    if len(sentence) > limit:
-        sentence = sentence[: limit - 1].rstrip() + "…"
-    return {"kind": "intent", "text": sentence}
+
+
+def grade(event: dict[str, Any]) -> str | None:
+    """A scene check graded by its margin: fail, success, or great (need + 2 or more); None when nothing was needed."""
+    if event.get("need") is None or event.get("success") is None:
+        return None
+    if not event["success"]:
+        return "fail"
+    return "great" if event["successes"] - event["need"] >= 2 else "success"
 
 
 def _stages_checked(gauge: dict[str, Any] | None) -> int:
@@ -163,21 +189,25 @@ def _hurt(gauge: dict[str, Any] | None) -> bool:
     return bool(gauge) and any(gauge["taken"])
 
 
-def grade(event: dict[str, Any]) -> str | None:
-    """A scene check graded by its margin: fail, success, or great (need + 2 or more); None when nothing was needed."""
-    if event.get("need") is None or event.get("success") is None:
-        return None
-    if not event["success"]:
-        return "fail"
-    return "great" if event["successes"] - event["need"] >= 2 else "success"
+def sentences(text: str) -> set[str]:
+    """The sentences of a text as the repeat check counts them (a story's memory for the next round). Quoted words
+    (a player's, in 「」, （）, “” or set off as Japanese) are blanked: they are the players', not the narrator's
+    phrasing, and the frame around them is what must not repeat."""
+    return _split(_QUOTED.sub("\x02", text))
+
+
+def _split(bare: str) -> set[str]:
+    return {x for s in _SENTENCE.findall(bare) if len(x := s.strip()) > 3}
 
 
 @dataclass
-class _Paragraph:
-    actor: str | None
-    engagement: str | None
-    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    kind: str = "exchange"  # exchange | gimmick | cleanup
+class _Candidate:
+    """One phrasing tried by `Narrator.say`: its text, its sentences (quotes blanked), and the phrasings it used."""
+
+    text: str
+    said: set[str]
+    bare: str
+    picks: list[str]
 
 
 class Narrator:
@@ -192,69 +222,575 @@ class Narrator:
         locale: str,
         pack: dict[str, Any] | None,
         strict: bool = False,
+        memory: Iterable[str] = (),
+        previous_events: list[dict[str, Any]] | None = None,
+        names: dict[str, str] | None = None,
     ):
         if locale not in LOCALES:
             raise NarrativeError(f"unknown locale {locale!r} (known: {', '.join(LOCALES)})")
         self.ruleset = bundle.get("ruleset") or bundle.get("encounter", {}).get("ruleset") or "pool"
         self.locale = locale
-        self.env = environment()
+        self.ja = locale == "ja"
         self.lex = lexicon(self.ruleset, locale)
+        self.book = phrasebook(self.ruleset, locale)
+        self.joiner = self.lex["joiner"]
         # The public commitment keys the phrasing, so the draft (seed still secret) and any re-run read the same.
         self.seed = str(bundle.get("seed_hash") or (seed_hash(bundle["seed"]) if bundle.get("seed") else ""))
         self.round = bundle.get("round") or {}
+        self.bundle = bundle
         self.before = {u["id"]: u for u in bundle.get("encounter", {}).get("units", [])}
         self.after = {u["id"]: u for u in bundle.get("state", {}).get("units", [])}
         self.events: list[dict[str, Any]] = list(bundle.get("events", []))
         self.prose = prose or {}
         self.strict = strict
         self.growth = growth or {}
-        scenario = self.round.get("pack_scenario") or self.round.get("scenario")  # bundles before pack_scenario
-        self.names = Names(locale, pack or {}, {**self.before, **self.after}, scenario)
-        self.used: set[str] = set()
-        self.shapes: set[str] = set()
-        self.worn: set[str] = set()  # templates whose every phrasing's shape this report has used
+        self.previous_events = previous_events
+        self._first_of_roll: dict[str, int] = {}
+        for i, e in enumerate(self.events):
+            if e.get("type") == "attack" and e.get("attack_check"):
+                self._first_of_roll.setdefault(e["attack_check"], i)
         self._views: dict[str | None, dict[str, Any]] = {}
-        self._globals = {
-            "lex": self.lex,
-            "u": self.unit_view,
-            "name": self.names.unit,
-            "names": lambda ids: [self.names.unit(i) for i in ids],
-            "gear": self.names.of,
-            "gimmick": self.names.gimmick,
-        }
+        scenario = self.round.get("pack_scenario") or self.round.get("scenario")  # bundles before pack_scenario
+        self.names = Names(locale, pack or {}, {**self.before, **self.after}, scenario, dict(names or {}))
+        self.used: set[str] = set(memory)
+        self.shapes: set[str] = set()
+        self.counts: dict[str, int] = {}
+        self.picked: set[str] = set()  # the phrasings this report used: another one is preferred next time
+        self.repeats: list[str] = []  # the slots that ran out of fresh phrasings (a repeat was written)
+        self.last_ending = ""
+        self._name_cache: dict[str | None, str] = {}
+        names_md = sorted(
+            {str(md_text(self.names.unit(uid))) for uid in self.names.units} - {""}, key=len, reverse=True
+        )
         # Longest first, so that a name containing another is blanked whole.
-        names = {md_text(self.names.unit(uid)) for uid in self.names.units}
-        self._unit_names = sorted((n for n in names if n), key=len, reverse=True)
-        self.voiced: set[str] = set()
+        self._names_re = re.compile("|".join(map(re.escape, names_md))) if names_md else None
 
-    # --- what templates see -------------------------------------------------------------------------------------
-    def _picker(
-        self, slot: str, attempt: int, radices: list[int] | None = None
-    ) -> Callable[[int | Sequence[Any]], Any]:
-        """`pick` for one render. Each call's first choice is keyed by the seed, the slot and the call's position; a
-        re-pick (`attempt` > 0) moves each call by its own offset: the attempts count through the combinations of
-        the piece's picks in mixed radix (digit `r_c` of `attempt`, the sizes of the earlier calls as the radix) and
-        call `c` moves by `r_0 + ... + r_c`. So every attempt gives another combination until all are tried, the
-        first few move every pick at once (as a plain rotation would) and attempt 0 is the seed's own choice.
-        `radices` (when given) receives each call's size, for the caller to know how many combinations there are."""
-        calls = iter(range(1_000_000))
-        sizes: list[int] = [] if radices is None else radices
-        state = {"place": 1, "carry": 0}  # the product of the earlier calls' sizes, the sum of their digits
+    # --- words --------------------------------------------------------------------------------------------------
+    def name(self, uid: str | None) -> str:
+        if uid not in self._name_cache:
+            self._name_cache[uid] = str(md_text(self.names.unit(uid)))
+        return self._name_cache[uid]
 
-        def pick(choices: int | Sequence[Any]) -> Any:
-            n = max(choices if isinstance(choices, int) else len(choices), 1)
-            key = f"{self.seed}\x1f{slot}\x1f{next(calls)}".encode()
-            digit = (attempt // state["place"]) % n
-            state["carry"] += digit
-            state["place"] *= n
-            sizes.append(n)
-            i = (int.from_bytes(hashlib.sha256(key).digest()[:8], "big") + state["carry"]) % n
-            return i if isinstance(choices, int) else choices[i]
+    def listing(self, uids: Iterable[str | None]) -> str:
+        """Names as a list a reader does not stumble on: 葵と真琴, 葵、真琴とハヤチ; Aoi and Makoto, A, B and C."""
+        names = [self.name(u) for u in uids]
+        if len(names) <= 1:
+            return "".join(names)
+        if self.ja:
+            return "、".join(names[:-1]) + "と" + names[-1]
+        return ", ".join(names[:-1]) + " and " + names[-1]
 
-        return pick
+    def gear(self, section: str, key: str | None) -> str:
+        return str(md_text(self.names.of(section, key)))
+
+    def words(self, line: Line) -> str:
+        """A player's sentence as printed: inert text; in an English story, Japanese words set off and marked."""
+        text = str(md_text(line.told))
+        if not self.ja and line.ja:
+            return f'*{text}*{{: lang="ja"}}'
+        return text
+
+    # --- picking ------------------------------------------------------------------------------------------------
+    def _index(self, key: str, n: int) -> int:
+        return zlib.crc32(f"{self.seed}\x1f{key}".encode()) % n  # deterministic across runs and machines
+
+    def _fill(self, slot: str, attempt: int, key: str) -> tuple[str, int, list[str]]:
+        """One phrasing of `slot` for this attempt, nested picks filled; returns it, the number of combinations
+        (mixed radix: the slot's own choice varies fastest, then each nested pick in turn) and the phrasings used."""
+        options = self.book.get(slot)
+        if not options:
+            raise NarrativeError(f"no phrasing for {slot!r} in {self.ruleset}/{self.locale}")
+        n = len(options)
+        phrase = options[(self._index(key, n) + attempt) % n]
+        rest, combos, picks = attempt // n, n, [phrase]
+
+        def nested(m: re.Match[str]) -> str:
+            nonlocal rest, combos
+            text, size, inner = self._fill(m.group(1), rest, f"{key}\x1f{m.group(1)}")
+            rest //= size
+            combos *= size
+            picks.extend(inner)
+            return text
+
+        return _NESTED.sub(nested, phrase), combos, picks
+
+    def _shape(self, bare: str) -> set[str]:
+        """The sentences of `bare` (quotes blanked) with unit names blanked too: the same words around other names."""
+        if self._names_re is not None:
+            bare = self._names_re.sub("\x00", bare)
+        return _split(bare)
+
+    def _ending(self, sentence: str) -> str:
+        return _ENDING.sub("", sentence)[-3:]
+
+    def say(self, slot: str, **context: str) -> str:
+        """One piece of the story from `slot`, its placeholders filled with the (already inert) values. A phrasing
+        that repeats a sentence of the scenario, or ends on the same words as the sentence before it, is re-picked;
+        one that only repeats a sentence's shape (the same words around other names) or a phrasing this report
+        used already is re-picked a few times, then accepted."""
+        k = self.counts.get(slot, 0)
+        self.counts[slot] = k + 1
+        key = f"{slot}\x1f{k}"
+        words = {name: context[name] for name in ("text", "plan") if name in context}
+        values = {**context, **{name: f"\x01{name}\x01" for name in words}}
+        first: _Candidate | None = None
+        chosen: _Candidate | None = None
+        combos = 1
+        for attempt in range(_RETRIES):
+            if attempt >= combos:
+                break
+            phrase, combos, picks = self._fill(slot, attempt, key)
+            text = self._finish(phrase.format_map(values), words)
+            bare = _QUOTED.sub("\x02", text)
+            candidate = _Candidate(text, _split(bare), bare, picks)
+            first = first or candidate
+            if candidate.said & self.used:
+                continue
+            ends = [self._ending(x) for x in _SENTENCE.findall(bare)]
+            if (
+                self.ja
+                and ends
+                and (ends[0] == self.last_ending or any(a == b for a, b in zip(ends, ends[1:], strict=False)))
+            ):
+                chosen = chosen or candidate
+                continue
+            if attempt < _SHAPE_RETRIES and (self.picked.intersection(picks) or self._shape(bare) & self.shapes):
+                chosen = chosen or candidate
+                continue
+            chosen = candidate
+            break
+        best = chosen or first
+        assert best is not None
+        self.picked.update(p for p in best.picks if p)
+        if best.said & self.used:
+            self.repeats.append(slot)
+        self.used |= best.said
+        self.shapes |= self._shape(best.bare)
+        ends = _SENTENCE.findall(best.bare)
+        self.last_ending = self._ending(ends[-1]) if ends else self.last_ending
+        return best.text
+
+    def _finish(self, text: str, words: dict[str, str]) -> str:
+        """English sentences start with a capital (a lexicon word or a name may open one); then the player's
+        words go in as written."""
+        if not self.ja:
+            text = _LOWER_START.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+        for name, value in words.items():
+            text = text.replace(f"\x01{name}\x01", value)
+        return text
+
+    # --- the plan realised ----------------------------------------------------------------------------------------
+    def write(self) -> str:
+        plan = plan_round(self.bundle, set(self.prose), self.previous_events)
+        blocks = [self._opening(plan)]
+        for scene in plan.scenes:
+            blocks.append(self._scene(scene, plan))
+        blocks.append(self._closing(plan))
+        blocks.append(self._state(plan))
+        return "\n\n".join(b for b in blocks if b) + "\n"
+
+    def _join(self, parts: Iterable[str]) -> str:
+        return self.joiner.join(p for p in parts if p)
+
+    def _opening(self, plan: Plan) -> str:
+        parts = []
+        for uid in plan.fallen:
+            side = "pc" if self.before.get(uid, {}).get("side") == "pc" else "foe"
+            parts.append(self.say(f"continuity.fallen_{side}", n=self.name(uid)))
+        for uid, status in plan.lingering:
+            if self.before.get(uid, {}).get("side") == "pc":
+                slot = f"continuity.{status}" if f"continuity.{status}" in self.book else "continuity.other"
+                parts.append(self.say(slot, n=self.name(uid), s=self._status_word(status)))
+        pcs, foes = self.listing(plan.pcs), self.listing(plan.foes)
+        own = self.names._own_scenario()
+        title = str(own.get(self.locale) or self.round.get("scenario_title") or "")
+        title = "" if not self.ja and is_japanese(title) else str(md_text(title))  # no English title known
+        if not plan.pcs:
+            parts.append(self.say("opening.lost"))
+        elif not plan.foes:
+            parts.append(self.say("opening.clear", pcs=pcs))
+        elif self.round.get("number", 1) == 1 and title:
+            parts.append(self.say("opening.first", pcs=pcs, foes=foes, title=title))
+        elif len(plan.pcs) == 1 and len(self.pcs_ever()) > 1:
+            parts.append(self.say("opening.alone", pcs=pcs, foes=foes))
+        else:
+            parts.append(self.say("opening.again", pcs=pcs, foes=foes))
+        parts += [self.say("opening.glance", n=self.name(uid), v=self._vehicle_word(uid)) for uid in plan.pcs]
+        if plan.first:
+            alone = len(plan.pcs) + len(plan.foes) == 1
+            parts.append(self.say("initiative.alone" if alone else "initiative.first", a=self.name(plan.first)))
+        return self._join(parts)
+
+    def pcs_ever(self) -> list[str]:
+        return [uid for uid, u in self.before.items() if u.get("side") == "pc"]
+
+    def _scene(self, scene: Scene, plan: Plan) -> str:
+        if scene.kind == "pc":
+            return self._pc_scene(scene, plan)
+        if scene.kind == "cleanup":
+            told = [self._beat_text(b, plan) for b in scene.beats]
+            if not any(told):
+                return ""  # nothing happened at the end of the round: no filler sentence
+            return self._join([self.say("cleanup.lead"), *told])
+        parts = []
+        if scene.kind == "foes":
+            actors = list(dict.fromkeys(b.actor for b in scene.beats if b.actor))
+            parts.append(self.say("scene.foes", who=self.listing(actors)))
+        parts += self._beats_text(scene.beats, plan)
+        return self._join(parts)
+
+    def _pc_scene(self, scene: Scene, plan: Plan) -> str:
+        uid = scene.owner
+        assert uid is not None
+        n = self.name(uid)
+        lines = split_prose(self.prose.get(uid)) if uid in self.prose else []
+        speech = [ln for ln in lines if ln.kind == "speech"]
+        intents = [ln for ln in lines if ln.kind == "intent"]
+        thoughts = [ln for ln in lines if ln.kind == "thought"]
+        own = [b for b in scene.beats if b.actor == uid and b.kind == "action"]
+        parts = [self.say("air"), self.say("scene.pc", n=n) if own else ""]  # one who held back does not steel itself
+        if not own:
+            parts.append(self.say("idle.no_entry" if uid not in self.prose else "idle.waited", n=n))
+            foes = [u for u in plan.foes if not self.unit_view(u)["dead"]]
+            if foes:
+                parts.append(self.say("idle.watch", n=n, who=self.listing(foes)))
+            parts.append(self.say("idle.settle", n=n))
+        else:
+            parts.append(self.say("scene.ready", n=n, v=self._vehicle_word(uid)))
+        pending_words = True
+        others: list[Beat] = []  # the enemies' beats in a row, told together (a shared move is one sentence)
+        for beat in [*scene.beats, None]:
+            if beat is not None and beat.actor != uid:
+                others.append(beat)
+                continue
+            parts += self._beats_text(others, plan)
+            parts.append(self._reaction(uid, others))
+            others = []
+            if beat is None:
+                break
+            if pending_words:
+                parts += [self._speech(uid, ln) for ln in speech[:1]]
+                parts += [self._intent(uid, ln) for ln in intents]
+            parts += self._beats_text([beat], plan)
+            parts.append(self._reaction(uid, [beat]))
+            if pending_words:
+                parts += [self._speech(uid, ln) for ln in speech[1:]]
+                pending_words = False
+        if pending_words:  # the PC never acted: their words are still theirs
+            parts += [self._speech(uid, ln) for ln in speech]
+            parts += [self._intent(uid, ln) for ln in intents]
+        parts += [self._thought(uid, ln) for ln in thoughts]
+        return self._join(parts)
+
+    # --- the player's words -----------------------------------------------------------------------------------------
+    def _quote(self, line: Line) -> str:
+        return self.words(line)
+
+    def _speech(self, uid: str, line: Line) -> str:
+        return self.say(f"speech.{line.tone}", n=self.name(uid), text=self._quote(line))
+
+    def _intent(self, uid: str, line: Line) -> str:
+        text = self._quote(line)
+        if self.ja:
+            slot = "intent.plan" if line.ja and _PLAN_VERB.search(line.bare) else "intent.will"
+        else:
+            slot = "intent.plan"
+        return self.say(slot, n=self.name(uid), plan=text)
+
+    def _thought(self, uid: str, line: Line) -> str:
+        return self.say("thought.any", n=self.name(uid), text=self._quote(line))
+
+    def _reaction(self, uid: str, beats: list[Beat]) -> str:
+        """How the PC took what just happened, once for a run of beats: their own attack landing or not; an enemy's
+        blow on them or past them (the last one counts). Nothing for other beats, or for a PC who died in them."""
+        slot = None
+        for beat in beats:
+            main = beat.main
+            if self._dead_after(uid, beat):
+                return ""
+            if main["type"] != "attack" or main.get("skipped"):
+                continue
+            if beat.actor == uid:
+                slot = "react.hit" if any(e.get("hit") for _, e in beat.events) else "react.miss"
+                continue
+            aimed = [e for _, e in beat.events if e.get("type") == "attack" and e.get("target") == uid]
+            if aimed:
+                slot = "react.hurt" if any(e.get("hit") for e in aimed) else "react.spared"
+        return self.say(slot, n=self.name(uid)) if slot else ""
+
+    def _dead_after(self, uid: str, beat: Beat) -> bool:
+        return any(e["type"] == "death" and e["unit"] == uid for _, e in beat.events)
+
+    # --- events ---------------------------------------------------------------------------------------------------
+    def _beats_text(self, beats: list[Beat], plan: Plan) -> list[str]:
+        """Beats told in order; several enemies making the same move toward the same one are told together."""
+        out: list[str] = []
+        k = 0
+        while k < len(beats):
+            group = [beats[k]]
+            while k + len(group) < len(beats) and self._same_move(beats[k], beats[k + len(group)]):
+                group.append(beats[k + len(group)])
+            if len(group) > 1:
+                move = group[0].main
+                goal = move.get("toward")
+                who = self.listing(b.actor for b in group)
+                if goal:
+                    out.append(self.say("move.group_toward", who=who, goal=self.name(goal)))
+                else:
+                    out.append(self.say("move.group_free", who=who))
+                for beat in group:  # what followed each move (an engagement) is still told
+                    out += [self._event(i, e) for i, e in beat.events[1:]]
+            else:
+                out.append(self._beat_text(beats[k], plan))
+            k += len(group)
+        return out
+
+    def _same_move(self, a: Beat, b: Beat) -> bool:
+        ma, mb = a.main, b.main
+        return (
+            ma["type"] == mb["type"] == "move"
+            and self.before.get(a.actor or "", {}).get("side") != "pc"
+            and self.before.get(b.actor or "", {}).get("side") != "pc"
+            and ma.get("toward") == mb.get("toward")
+            and ma.get("kind") != "leave"
+            and mb.get("kind") != "leave"
+            and all(e["type"] in ("move", "engage") for _, e in (*a.events, *b.events))
+        )
+
+    def _beat_text(self, beat: Beat, plan: Plan) -> str:
+        parts = []
+        if any(i == plan.climax for i, _ in beat.events):
+            # Whose moment it is: the PC an enemy's blow falls on, else whoever acts.
+            target = beat.main.get("target")
+            subject = target if self.before.get(target or "", {}).get("side") == "pc" else beat.actor
+            parts.append(self.say("climax.lead", a=self.name(subject)))
+        engaged: set[str] = set()
+        for i, e in beat.events:
+            if e["type"] == "engage":  # both sides of one engagement are one event to a reader
+                if e["unit"] in engaged:
+                    continue
+                engaged |= {e["unit"], *(e.get("with") or [])}
+            parts.append(self._event(i, e))
+            if i == plan.climax:
+                parts.append(self._aftermath(e, plan))
+        return self._join(parts)
+
+    def _aftermath(self, e: dict[str, Any], plan: Plan) -> str:
+        if e["type"] == "death":
+            living = [p for p in plan.pcs if p != e["unit"] and not self.after.get(p, {}).get("dead")]
+            if self.before.get(e["unit"], {}).get("side") == "pc" and living:
+                return self.say("death.mourn", t=self.name(e["unit"]), who=self.listing(living))
+            return ""
+        return self.say("climax.hit", t=self.name(e.get("unit")), body=self._body(e.get("unit") or ""))
+
+    def _event(self, i: int, e: dict[str, Any]) -> str:
+        """One event told. One the phrasebook cannot tell (a type without phrasings, a field it does not expect)
+        is an error when strict (tests); otherwise the GM finds a marked gap, because a round's resolution must
+        never fail over its prose."""
+        try:
+            teller = getattr(self, f"_tell_{e.get('type')}", None)
+            if teller is None:
+                raise NarrativeError(f"no narrative phrasing for event type {e.get('type')!r}")
+            return str(teller(i, e))
+        except (NarrativeError, LookupError, TypeError, ValueError) as error:
+            if self.strict:
+                raise
+            log.warning("round story: event %d (%s) left untold: %s", i, e.get("type"), error)
+            return self.say("untold.any", type=str(md_text(str(e.get("type", "?")))))
+
+    def _weapon_kind(self, weapon: str | None) -> str:
+        kind = (self.names.pack.get("weapons", {}).get(weapon) or {}).get("kind")
+        return kind if isinstance(kind, str) and f"attack.open.{kind}" in self.book else "default"
+
+    def _tell_attack(self, i: int, e: dict[str, Any]) -> str:
+        a, t, w = self.name(e["attacker"]), self.name(e["target"]), self.gear("weapons", e["weapon"])
+        kind = self._weapon_kind(e["weapon"])
+        shot = self.book.get(f"shot.{kind}") or self.book["shot.default"]
+        ctx = {"a": a, "t": t, "w": w, "shot": shot, "body": self._body(e["target"])}
+        if e.get("skipped"):
+            return self.say("attack.skipped", **ctx)
+        roll = e.get("attack_check")
+        volley = bool(roll) and self._first_of_roll.get(roll, i) < i  # an area weapon's later targets share the roll
+        opening = self.say("attack.volley" if volley else f"attack.open.{kind}", **ctx)
+        if not volley and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment: the aim first
+            opening = self._join([self.say("attack.aim.any", **ctx), opening])
+        if e["hit"] and not self._wounds(i, e["target"]):  # a hit that leaves a scratch is told as one
+            outcome = "attack.graze"
+        elif e["hit"]:
+            outcome = "attack.clean" if e.get("margin", 0) >= 3 else "attack.hit"
+        elif e["attack_successes"] - e["evade_successes"] >= -1:
+            outcome = "attack.near"
+        else:
+            outcome = "attack.miss"
+        special = f"attack.miss_by.{kind}"
+        if outcome in ("attack.near", "attack.miss") and special in self.book:
+            outcome = special
+        return self._join([opening, self.say(outcome, **ctx)])
+
+    def _wounds(self, i: int, target: str) -> bool:
+        """Whether the hit of event `i` checked a stage of its target's gauge (the damage event that follows it)."""
+        for later in self.events[i + 1 : i + 4]:
+            if later.get("type") == "damage" and later.get("unit") == target:
+                return bool(later.get("checked"))
+            if later.get("type") == "attack":
+                break
+        return False
+
+    def _vehicle_word(self, uid: str) -> str:
+        kind = ((self.before.get(uid) or {}).get("vehicle") or {}).get("kind")
+        kinds = self.lex["vehicle_kinds"]
+        return str(md_text(kinds.get(kind, kinds["default"]) if kind else self.book["body.foot"]))
+
+    def _body(self, uid: str) -> str:
+        """What a wound is told on: a machine, a monster's bulk, a body on foot."""
+        unit = self.before.get(uid) or self.after.get(uid) or {}
+        kind = (unit.get("vehicle") or {}).get("kind")
+        return str(self.book.get(f"body.{kind}") or self.book["body.riding" if kind else "body.foot"])
+
+    def _tell_damage(self, i: int, e: dict[str, Any]) -> str:
+        t = self.name(e["unit"])
+        parts = []
+        if e.get("source") in ("heat", "lock_on"):
+            parts.append(self.say(f"damage.{e['source']}", t=t))
+        if e.get("redirected"):
+            parts.append(self.say("damage.redirected", t=t))
+        stage = max(e["checked"]) if e.get("checked") else -1
+        gauge = e["gauge"]
+        if stage >= 0:
+            wounds = self.lex["wound"][gauge][stage]
+            wound = wounds[self._index(f"wound\x1f{i}", len(wounds))]
+            slot = "damage.grave" if stage >= 3 else "damage.stage"
+        else:
+            wounds = self.lex["shallow"][gauge]
+            wound = wounds[self._index(f"shallow\x1f{i}", len(wounds))]
+            slot = "damage.shallow"
+        parts.append(self.say(slot, t=t, wound=wound, body=self._body(e["unit"])))
+        return self._join(parts)
+
+    def _status_word(self, sid: str) -> str:
+        return str(md_text(self.lex["statuses"].get(sid, self.lex["statuses"]["default"])))
+
+    def _tell_status(self, i: int, e: dict[str, Any]) -> str:
+        t, s = self.name(e["unit"]), self._status_word(e["id"])
+        if e.get("renewed") or e["change"] == "renewed":
+            return self.say("status.renewed", t=t, s=s)
+        if e["change"] == "applied":
+            slot = f"status.applied.{e['id']}"
+            return self.say(slot if slot in self.book else "status.applied.default", t=t, s=s)
+        if e["change"] == "fired":
+            return self.say("status.fired", t=t, s=s)
+        return self.say("status.ended", t=t, s=s)
+
+    def _tell_death(self, i: int, e: dict[str, Any]) -> str:
+        uid = e["unit"]
+        if self.before.get(uid, {}).get("side") == "pc":
+            slot = "death.destroyed" if e.get("cause") == "destroyed" else "death.injury"
+        else:
+            slot = "death.foe"
+        return self.say(slot, t=self.name(uid))
+
+    def _tell_removed(self, i: int, e: dict[str, Any]) -> str:
+        prev = self.events[i - 1] if i > 0 else {}
+        if prev.get("type") == "death" and prev.get("unit") == e["unit"]:
+            slot = "removed.after_death"
+        else:
+            slot = "removed.destroyed" if e.get("reason") == "destroyed" else "removed.other"
+        return self.say(slot, t=self.name(e["unit"]))
+
+    def _tell_move(self, i: int, e: dict[str, Any]) -> str:
+        a = self.name(e["unit"])
+        if e.get("kind") == "leave":
+            return self.say("move.leave", a=a)
+        full = "full_" if e.get("kind") == "full_move" else ""
+        if e.get("toward"):
+            return self.say(f"move.{full}toward", a=a, goal=self.name(e["toward"]))
+        return self.say(f"move.{full}free", a=a)
+
+    def _tell_engage(self, i: int, e: dict[str, Any]) -> str:
+        side = self.before.get(e["unit"], {}).get("side")
+        foes = [u for u in e.get("with") or [] if self.before.get(u, {}).get("side", "?") != side]  # not its allies
+        if foes:
+            return self.say("engage.with", a=self.name(e["unit"]), who=self.listing(foes))
+        return self.say("engage.alone", a=self.name(e["unit"]))
+
+    def _tell_disengage(self, i: int, e: dict[str, Any]) -> str:
+        return self.say("engage.disengage", a=self.name(e["unit"]))
+
+    def _tell_gimmick(self, i: int, e: dict[str, Any]) -> str:
+        g = str(md_text(self.names.gimmick(e["id"])))
+        if e.get("units"):
+            return self.say("gimmick.units", g=g, who=self.listing(e["units"]))
+        return self.say("gimmick.none", g=g)
+
+    def _tell_ability(self, i: int, e: dict[str, Any]) -> str:
+        a, s = self.name(e["unit"]), self.gear("abilities", e["id"])
+        if e.get("target") and e["target"] != e["unit"]:
+            return self.say("ability.target", a=a, s=s, t=self.name(e["target"]))
+        return self.say("ability.self", a=a, s=s)
+
+    def _tell_reload(self, i: int, e: dict[str, Any]) -> str:
+        return self.say("reload.any", a=self.name(e["unit"]), w=self.gear("weapons", e["weapon"]))
+
+    def _tell_swap(self, i: int, e: dict[str, Any]) -> str:
+        a, w = self.name(e["unit"]), self.gear("weapons", e["weapon"])
+        if e.get("with"):
+            return self.say("swap.with", a=a, w=w, old=self.gear("weapons", e["with"]))
+        return self.say("swap.draw", a=a, w=w)
+
+    def _tell_refused(self, i: int, e: dict[str, Any]) -> str:
+        why = self.lex["reasons"].get(e["reason"], self.lex["reasons"]["default"])
+        act = self.lex["actions"].get(e.get("order"), self.lex["actions"]["default"])
+        return self.say("refused.any", a=self.name(e["unit"]), why=str(md_text(why)), act=str(md_text(act)))
+
+    def _tell_check(self, i: int, e: dict[str, Any]) -> str:
+        a = self.name(e["unit"])
+        skill = str(md_text(self.lex.get("skills", {}).get(e["skill"]) or self.names.of("skills", e["skill"])))
+        if e.get("purpose") == "recover":
+            return self.say("check.recover_ok" if e["success"] else "check.recover_fail", a=a, skill=skill)
+        outcome = grade(e) or "open"
+        return self._join([self.say("check.try", a=a, skill=skill), self.say(f"check.{outcome}", a=a, skill=skill)])
+
+    def _tell_restore(self, i: int, e: dict[str, Any]) -> str:
+        return self.say("restore.damage" if e["gauge"] == "damage" else "restore.injury", t=self.name(e["unit"]))
+
+    def _tell_cleanup(self, i: int, e: dict[str, Any]) -> str:
+        return ""  # the aftermath's lead line is written only when something follows it
+
+    def _tell_initiative(self, i: int, e: dict[str, Any]) -> str:
+        return ""  # told in the opening
+
+    # --- the end of the round ---------------------------------------------------------------------------------------
+    def _closing(self, plan: Plan) -> str:
+        parts = []
+        for uid in plan.pcs:
+            x = self.unit_view(uid)
+            n = self.name(uid)
+            if x["dead"]:
+                parts.append(self.say("closing.dead", n=n))
+            elif x["damage"] >= 3 or x["injury"] >= 2:
+                parts.append(self.say("closing.grave", n=n))
+            elif x["damage"] >= 0 or x["injury"] >= 0 or x["statuses"] or any(x["hurt"].values()):
+                parts.append(self.say("closing.hurt", n=n))
+            else:
+                parts.append(self.say("closing.fine", n=n))
+            if not x["dead"]:
+                parts.append(self.say("closing.look", n=n))
+        living_pcs = [u for u in plan.pcs if not self.unit_view(u)["dead"] and not self.unit_view(u)["removed"]]
+        foes_left = [u for u, x in self.after.items() if x.get("side") != "pc" and not x.get("dead")]
+        foes_left = [u for u in foes_left if not self.after[u].get("removed")]
+        marked = [u for u in living_pcs if "lock_on" in self.unit_view(u)["statuses"]]
+        if marked:
+            hook = self.say("hook.lock_on", n=self.name(marked[0]))
+        elif not living_pcs:
+            hook = self.say("hook.lost")
+        elif not foes_left:
+            hook = self.say("hook.victory")
+        else:
+            hook = self.say("hook.foes", who=self.listing(foes_left))
+        return self._join(parts) + ("\n\n" + hook if parts else hook)
 
     def unit_view(self, uid: str | None) -> dict[str, Any]:
-        """A unit as templates see it: names, side, what it rides, its gauges' deepest stages after the round."""
+        """A unit as the state list sees it: names, what it rides, its gauges' deepest stages after the round."""
         if uid not in self._views:
             self._views[uid] = self._view(uid)
         return self._views[uid]
@@ -262,15 +798,12 @@ class Narrator:
     def _view(self, uid: str | None) -> dict[str, Any]:
         unit = self.after.get(uid or "") or self.before.get(uid or "") or {}
         vehicle = unit.get("vehicle")
-        kind = (vehicle or {}).get("kind")
         return {
             "id": uid,
             "name": self.names.unit(uid),
             "pc": unit.get("side") == "pc",
-            "side": unit.get("side", ""),
             "riding": bool(vehicle),
             "vehicle": self.names.of("vehicles", (vehicle or {}).get("id")) if vehicle else "",
-            "kind": self.lex["vehicle_kinds"].get(kind, self.lex["vehicle_kinds"]["default"]) if vehicle else "",
             "dead": bool(unit.get("dead")),
             "removed": bool(unit.get("removed")),
             "injury": _stages_checked(unit.get("injury")),
@@ -279,164 +812,10 @@ class Narrator:
             "statuses": [s["id"] for s in unit.get("statuses", [])],
         }
 
-    def _render(self, template: str, slot: str, *, quoting: str = "", **context: Any) -> str:
-        """Render one piece. A phrasing that repeats a sentence of the report is re-picked; one that only repeats a
-        sentence's shape (the same words around other names) is re-picked a few times, then accepted. A player's
-        words the piece quotes (`quoting`) are in every phrasing, so they count as a name, not as a repeat: two
-        players who wrote the same line get different phrasings around it, not a search through all of them."""
-        tmpl = self.env.get_template(template)
-        own = str(_inert(" ".join(quoting.split()))) if quoting else ""
-
-        def phrasing(text: str) -> str:
-            return text.replace(own, "\x00") if own else text
-
-        chosen = text = ""
-        tried: set[str] = set()
-        combinations = 1
-        # Once a template has run out of fresh shapes in this report, looking for one again only costs renders.
-        seek_shape = template not in self.worn
-        for attempt in range(_RETRIES):
-            if attempt and attempt >= combinations:  # every combination of this piece's picks was tried
-                break
-            radices: list[int] = []
-            raw = tmpl.render(pick=self._picker(slot, attempt, radices), **self._globals, **context)
-            combinations = math.prod(radices)
-            if raw in tried:  # another combination that reads the same (a choice this phrasing does not use)
-                continue
-            tried.add(raw)
-            text = self._flow(raw)
-            if self._sentences(phrasing(text)) & self.used:
-                continue
-            chosen = chosen or text
-            if not seek_shape or not self._shapes(phrasing(text)) & self.shapes:
-                chosen = text
-                break
-            if attempt + 1 >= _SHAPE_RETRIES:
-                self.worn.add(template)
-                break
-        text = chosen or text
-        self.used |= self._sentences(phrasing(text))
-        self.shapes |= self._shapes(phrasing(text))
-        return text
-
-    def _flow(self, raw: str) -> str:
-        """Template lines joined into running prose: Japanese without spaces between lines, English with one."""
-        return re.sub(r"\s*\n\s*", self.lex["joiner"], raw).strip()
-
-    @staticmethod
-    def _sentences(text: str) -> set[str]:
-        return {s.strip() for s in _SENTENCE.findall(text) if len(s.strip()) > 3}
-
-    def _shapes(self, text: str) -> set[str]:
-        """The sentences of `text` with unit names blanked: two sentences that differ only in names count as one."""
-        for name in self._unit_names:
-            text = text.replace(name, "\x00")
-        return {s.strip() for s in _SENTENCE.findall(text) if len(s.strip()) > 3}
-
-    # --- structure ----------------------------------------------------------------------------------------------
-    def _actor(self, event: dict[str, Any]) -> str | None:
-        return event.get("attacker") or event.get("unit")
-
-    def _paragraphs(self) -> Iterator[_Paragraph]:
-        """The round as scenes: one paragraph per exchange (a unit's main process with what followed from it)."""
-        engagement = {uid: u.get("engagement") for uid, u in self.before.items()}
-        current: _Paragraph | None = None
-        for i, event in enumerate(self.events):
-            kind = event["type"]
-            if kind == "initiative":  # told in the opening
-                continue
-            if kind in ("engage", "disengage"):
-                engagement[event["unit"]] = event["engagement"] if kind == "engage" else None
-            actor = self._actor(event)
-            starts = (
-                current is None
-                or kind in ("gimmick", "cleanup")
-                or (kind not in _FOLLOW_UPS and (current.kind != "exchange" or actor != current.actor))
-            )
-            if starts:
-                if current is not None:
-                    yield current
-                para_kind = kind if kind in ("gimmick", "cleanup") else "exchange"
-                current = _Paragraph(actor, engagement.get(actor or ""), kind=para_kind)
-            assert current is not None
-            current.events.append((i, event))
-        if current is not None:
-            yield current
-
-    def _voice(self, uid: str | None) -> str:
-        """The PC's own words or intent, once per report, at the start of their first moment."""
-        if not uid or uid in self.voiced or not self.unit_view(uid)["pc"]:
-            return ""
-        voice = pc_voice(self.prose.get(uid, ""))
-        if voice is None:
-            return ""
-        self.voiced.add(uid)
-        template = story_template_name(self.ruleset, self.locale, "voice")
-        return self._render(template, f"voice:{uid}", quoting=voice["text"], who=uid, **voice)
-
-    def _event(self, i: int, event: dict[str, Any]) -> str:
-        """One event told. An event the templates cannot tell (a type without a template, a field they do not
-        expect) is an error when strict (tests); otherwise the GM finds a marked gap in the draft, because a
-        round's resolution must never fail over its prose."""
-        try:
-            return self._tell(i, event)
-        except (NarrativeError, TemplateError, LookupError, TypeError, ValueError) as error:
-            if self.strict:
-                raise
-            log.warning("round story: event %d (%s) left untold: %s", i, event.get("type"), error)
-            return self._story("untold", f"untold:{i}", e=event)
-
-    def _tell(self, i: int, event: dict[str, Any]) -> str:
-        name = event_template_name(self.ruleset, self.locale, str(event.get("type")))
-        if not _template_exists(name):
-            raise NarrativeError(f"no narrative template {name} for event type {event.get('type')!r}")
-        prev = self.events[i - 1] if i > 0 else {}
-        extra: dict[str, Any] = {}
-        if event["type"] == "check":
-            extra["grade"] = grade(event)
-        if event["type"] == "attack":  # an area weapon's later targets share the first one's roll
-            roll = event.get("attack_check")
-            extra["volley"] = bool(roll) and any(e.get("attack_check") == roll for e in self.events[:i])
-        return self._render(name, f"e{i}", e=event, prev=prev, **extra)
-
-    def _story(self, part: str, slot: str, **context: Any) -> str:
-        return self._render(story_template_name(self.ruleset, self.locale, part), slot, **context)
-
-    def write(self) -> str:
-        """The whole story: opening, one paragraph per scene, cleanup, each PC's closing line and state."""
-        units = [self.unit_view(uid) for uid in self.before]
-        opening = [
-            self._story(
-                "opening",
-                "opening",
-                round=self.round,
-                pcs=[x["id"] for x in units if x["pc"]],
-                enemies=[x["id"] for x in units if not x["pc"]],
-            )
-        ]
-        opening += [self._event(i, e) for i, e in enumerate(self.events) if e["type"] == "initiative"]
-        blocks = [self.lex["joiner"].join(opening)]
-        previous_engagement: str | None = None
-        for para in self._paragraphs():
-            parts = []
-            if para.kind == "exchange" and para.engagement and para.engagement != previous_engagement:
-                members = [uid for uid, u in self.after.items() if u.get("engagement") == para.engagement]
-                parts.append(self._story("scene", f"scene:{para.events[0][0]}", members=members, who=para.actor))
-            previous_engagement = para.engagement or previous_engagement
-            if para.kind == "exchange":
-                parts.append(self._voice(para.actor))
-            parts.extend(self._event(i, e) for i, e in para.events)
-            blocks.append(self.lex["joiner"].join(p for p in parts if p))
-        pcs = [x for x in (self.unit_view(uid) for uid in self.after) if x["pc"]]
-        closing = [self._voice(x["id"]) for x in pcs]  # PCs who did not act still speak
-        closing += [self._story("closing", f"closing:{x['id']}", who=x["id"]) for x in pcs]
-        blocks.append(self.lex["joiner"].join(c for c in closing if c))
-        blocks.append(self._story("next", "next", round=self.round))
-        state = self.env.get_template(story_template_name(self.ruleset, self.locale, "state")).render(
-            pcs=pcs, growth=self.growth, lex=self.lex, gear=self.names.of
-        )
-        blocks.append(state.strip())
-        return "\n\n".join(b for b in blocks if b) + "\n"
+    def _state(self, plan: Plan) -> str:
+        pcs = [self.unit_view(uid) for uid in plan.pcs]
+        template = environment().get_template(story_template_name(self.ruleset, self.locale, "state"))
+        return template.render(pcs=pcs, growth=self.growth, lex=self.lex).strip()
 
 
 def draft_report(
@@ -447,13 +826,30 @@ def draft_report(
     locale: str = "ja",
     pack: dict[str, Any] | None = None,
     strict: bool = False,
+    memory: Iterable[str] = (),
+    previous_events: list[dict[str, Any]] | None = None,
+    names: dict[str, str] | None = None,
 ) -> str:
-    """The generated story of one round as Markdown, for the GM to edit. `pack` (the campaign pack's data) gives
-    gear its display names; without it the campaign named in the bundle is looked up under campaigns/. `strict`
-    raises on an event the templates cannot tell instead of leaving a marked gap."""
+    """The generated story of one round as Markdown, for the GM to edit. `prose`: each entered PC's prose by unit
+    id (a PC without a key wrote no entry). `pack` (the campaign pack's data) gives gear its display names; without
+    it the campaign named in the bundle is looked up under campaigns/. `memory`: the sentences of the scenario's
+    earlier stories (`sentences(story)`), none of which is written again; `previous_events`: the round before's
+    events (who fell then); `names`: display names by unit id in this locale. `strict` raises on an event the
+    phrasebook cannot tell instead of leaving a marked gap."""
     if pack is None:
         pack = _campaign_pack((bundle.get("round") or {}).get("campaign"))
-    return Narrator(bundle, prose=prose, growth=growth, locale=locale, pack=pack, strict=strict).write()
+    narrator = Narrator(
+        bundle,
+        prose=prose,
+        growth=growth,
+        locale=locale,
+        pack=pack,
+        strict=strict,
+        memory=memory,
+        previous_events=previous_events,
+        names=names,
+    )
+    return narrator.write()
 
 
 @cache

@@ -360,10 +360,27 @@ def _draft_report(
     campaign = Campaign.get_by_id(scenario.campaign_id)  # with its pack: the names the story uses
     members = Character.select().join(Participation).where(Participation.scenario == scenario.id)
     growth = {unit_id(c.id): unspent_growth(campaign, c.sheet) for c in members}
+    names = {unit_id(c.id): str(c.sheet.get(locale) or c.name) for c in members}
     try:
-        return reports.draft_report(bundle, prose=prose, growth=growth, pack=campaign.pack, locale=locale)
+        return reports.draft_report(
+            bundle, prose=prose, growth=growth, pack=campaign.pack, locale=locale, names=names,
+            **_earlier_rounds(rnd, locale),
+        )  # fmt: skip
     except Exception as e:  # a narration bug must not leave a resolved round without its report: count it
         raise ResolutionFailed(f"writing the draft report: {type(e).__name__}: {e}") from e
+
+
+def _earlier_rounds(rnd: Round, locale: str) -> dict[str, Any]:
+    """What a round's story remembers of its scenario: the previous round's events (who fell) and the sentences of
+    the earlier stories in `locale` (the draft as it stands; in English the GM's or the one published), none of
+    which it writes again."""
+    earlier = Round.scenario == rnd.scenario_id, Round.number < rnd.number
+    previous = Resolution.select(Resolution.events).join(Round).where(*earlier).order_by(Round.number.desc()).first()
+    memory: set[str] = set()
+    for report in Report.select().join(Round).where(*earlier):
+        text = report.draft_md if locale == "ja" else report.story_en_md or reports.plain_text(report.html_en or "")
+        memory |= reports.sentences(text)
+    return {"previous_events": previous.events if previous else None, "memory": memory}
 
 
 def generated_story(rnd: Round, resolution: Resolution, locale: str) -> str:

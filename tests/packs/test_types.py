@@ -23,6 +23,10 @@ CASES = [
     ("scenarios.toml", 'id = "kagachi1"', 'id = ["h"]', "scenarios.tama_river.enemies[0].id"),
     ("scenarios.toml", 'id = "repair"', 'id = ["h"]', "scenarios.hangar_eve.checks[0].id"),
     ("scenarios.toml", 'id = "repair"', "id = { h = 1 }", "scenarios.hangar_eve.checks[0].id"),
+    # A weapon's kind (what the story's verbs follow) is one of the known kinds; a placed enemy's English name text.
+    ("weapons.toml", 'kind = "beam"', 'kind = "laser"', "weapons.beam_rifle.kind"),
+    ("weapons.toml", 'kind = "beam"', "kind = 3", "weapons.beam_rifle.kind"),
+    ("scenarios.toml", 'en = "Kagachi One"', "en = 1", "scenarios.tama_river.enemies[0].en"),
 ]
 
 

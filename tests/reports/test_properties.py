@@ -7,11 +7,14 @@ from hypothesis import strategies as st
 
 from pbp.reports import draft_report, render_markdown
 from pbp.reports.narrative import md_text
+from pbp.reports.voice import split_prose
 from tests.reports.htmlcheck import html_problems
 from tests.reports.test_narrative import SAMPLES, bundle_of
 
 # Text rich in the characters that matter to Markdown and HTML, mixed with Japanese.
-_PIECES = list("<>&\"'`*_[]()!#-+.|~\\:/=\n ajvscriptdon葵「」。") + ["javascript:", "<script>", "onerror=", "data:"]
+_PIECES = list("<>&\"'`*_[]()!#-+.|~\\:/=\n ajvscriptdon葵「」。{}") + [
+    "javascript:", "<script>", "onerror=", "data:", "{: onclick=x}", '{: lang="ja"}', "🔥", "！", "…",
+]  # fmt: skip
 MARKUP = st.lists(st.sampled_from(_PIECES), max_size=200).map("".join)
 
 
@@ -36,3 +39,22 @@ def test_stories_with_any_names_and_prose_render(name, prose):
     events = [{"type": t, **SAMPLES[t]} for t in SAMPLES]
     story = draft_report(bundle_of(events, names=(name or "x", "鬼一")), prose={"aoi": prose}, pack={})
     assert html_problems(render_markdown(story)) == []
+
+
+_SENTENCES = st.lists(
+    st.sampled_from(["前に出る。", "「行くぞ！」", "……静かだ。", "🔥🔥", "I will hold.", "「まだか？」", "**太字**。",
+                     "[x](javascript:alert(1))。", "あ" * 300, "油断はしない。", "Stay sharp!"]),
+    max_size=8,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=80, deadline=5000)
+@given(_SENTENCES, st.sampled_from(["ja", "en"]))
+def test_every_line_of_any_prose_reaches_a_well_formed_story(prose, locale):
+    """Whatever the entry (one long sentence, only quotes, only emoji, two languages, Markdown tricks, nothing),
+    the story renders harmless HTML and tells every line of it once at least."""
+    story = draft_report(bundle_of([{"type": "attack", **SAMPLES["attack"]}]), prose={"aoi": prose}, pack={},
+                         locale=locale, strict=True)  # fmt: skip
+    assert html_problems(render_markdown(story)) == []
+    for line in split_prose(prose):
+        assert str(md_text(line.told)) in story, (line, story)

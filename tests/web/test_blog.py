@@ -176,7 +176,7 @@ def test_overrides_are_published_with_their_reason(tmp_path):
 def test_english_story_beside_the_japanese(client):
     html = text(client, REPORT.format(1) + "en/")
     assert '<html lang="en">' in html
-    assert "The curtain rose" in html or "Beyond the dust" in html or "Round 1" in html
+    assert "State at the end of the round" in html  # the generated English story, its state list under it
     assert 'hreflang="ja"' in html and 'hreflang="en"' in text(client, REPORT.format(1))
     assert html_problems(main_of(html)) == []
 
@@ -224,3 +224,63 @@ def test_a_control_character_in_a_players_line_leaves_the_feed_readable(tmp_path
     content = feed.find(f"{ATOM}entry/{ATOM}content").text
     assert "止まれ\ufffd！" in content and "\x08" not in content
     assert "止まれ\ufffd！" in main_of(text(client, REPORT.format(1) + "en/"))
+
+
+def test_a_report_links_its_neighbouring_rounds(client):
+    first, second = main_of(text(client, REPORT.format(1))), main_of(text(client, REPORT.format(2)))
+    assert f'rel="next" href="{REPORT.format(2)}"' in first and 'rel="prev"' not in first
+    assert f'rel="prev" href="{REPORT.format(1)}"' in second and 'rel="next"' not in second  # round 3 is not published
+
+
+def test_a_report_shows_the_battlefield_at_its_end_without_the_enemies_gauges(client, world):
+    html = main_of(text(client, REPORT.format(1)))
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert "カガチ壱" in svg and "葵" in svg
+    pcs = 2
+    assert svg.count('class="bar-injury"') == pcs  # the PCs' gauges only: the enemies' are not public
+    assert "第1ラウンド終了時の戦場" in html
+
+
+def test_the_campaign_page_lists_its_scenarios_and_cast(client, world):
+    html = main_of(text(client, "/blog/demo/"))
+    assert 'href="/blog/demo/tama_river/"' in html
+    for name in ("aoi", "makoto"):
+        assert f'href="/blog/demo/characters/{world.characters[name]}/"' in html
+
+
+def test_the_character_page_shows_the_public_sheet_and_the_chronicle(client, world):
+    html = main_of(text(client, f"/blog/demo/characters/{world.characters['aoi']}/"))
+    assert "キャラクターシート" in html and "射撃 3" in html and "セイヴァー" in html
+    assert "散った" not in html  # 葵 is alive
+
+
+def test_the_english_site_is_english_throughout(world):
+    """With LOCALE = "en" the report page tells the English story with the English names, and the dice log names
+    the units in English; Japanese appears only in the players' own quoted words (marked lang="ja")."""
+    import re
+
+    client = make_app(world.url, LOCALE="en").test_client()
+    html = main_of(text(client, REPORT.format(1)))
+    story = html.split('<div class="story">', 1)[1].split("</div>", 1)[0]
+    outside = re.sub(r'<em lang="ja">.*?</em>', "", story)
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", outside), outside
+    assert "Aoi" in story and "Kagachi One" in story
+    log = html.split('class="verify"', 1)[1]
+    assert "Aoi" in log and "葵" not in log
+
+
+def test_the_character_page_tells_the_round_the_character_fell_in(tmp_path):
+    """A death in a published round is the character's fate on its page (R-GAUGE-7)."""
+    from pbp.models import Resolution
+    from pbp.services.characters import unit_id
+
+    with _resolved_round(tmp_path) as (world, clock):
+        res = Resolution.get(Resolution.round == world.open_round)
+        fell = {"type": "death", "round": 1, "unit": unit_id(world.characters["aoi"]), "cause": "destroyed"}
+        Resolution.update(events=[*res.events, fell]).where(Resolution.id == res.id).execute()
+        publishing.publish_round(world.open_round, clock=clock)
+    client = make_app(world.url).test_client()
+    aoi = main_of(text(client, f"/blog/demo/characters/{world.characters['aoi']}/"))
+    makoto = main_of(text(client, f"/blog/demo/characters/{world.characters['makoto']}/"))
+    assert "散った" in aoi and REPORT.format(1) in aoi.split('class="fate"', 1)[1]
+    assert "散った" not in makoto

@@ -99,6 +99,16 @@ def test_cli_export_site(world, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "files written" in result.output
     assert "https://blog.example/blog/demo/tama_river/round-1/" in (out / "feed.atom").read_text()
+    assert "localhost" not in result.output
+
+
+def test_cli_export_site_without_a_base_url_says_where_the_feeds_point(world, tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", world.url)
+    _register()
+    result = CliRunner().invoke(cli, ["export-site", str(tmp_path / "public")])
+    assert result.exit_code == 0, result.output
+    assert "http://localhost/" in result.output and "--base-url" in result.output
+    assert "http://localhost/blog/" in (tmp_path / "public" / "feed.atom").read_text()
 
 
 def test_a_broken_link_fails_the_export_naming_the_page_that_links_to_it(tmp_path):

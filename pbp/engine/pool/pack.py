@@ -21,6 +21,8 @@ LEVEL_MIN, LEVEL_MAX = MIN_LEVEL, MAX_LEVEL  # R-CHECK-3
 VEHICLE_KINDS = ("savior", "fighter", "yamatsukami")  # R-CHECK-6 names every vehicle kind
 SIZES = ("large", "human")  # R-ROUGH-1: human-size units ignore rough ground
 MOUNTS = ("vehicle", "personal")  # R-FIX-2: riders use vehicle weapons, units on foot personal ones
+#: What a weapon sends or swings, for the story's verbs (a claw does not "fire"); no rule reads it.
+WEAPON_KINDS = ("beam", "gun", "shell", "missile", "blade", "blunt", "claw", "breath", "voice")
 SCENARIO_KINDS = ("scene", "battle")
 #: Scenario keys that hold the GM's secrets: never published (design.md, "Dice you can verify").
 SECRET_KEYS = frozenset({"gm_notes"})
@@ -265,6 +267,7 @@ _SECTIONS: dict[str, Fields] = {
         "gauge": (False, _choice(rules.GAUGES)),
         "inflicts": (False, _ref(rules.STATUSES, "bad status")),
         "cost": (True, _int(0)),
+        "kind": (False, _choice(WEAPON_KINDS)),
     },
     "items": {
         **_DESCRIBED,
@@ -330,6 +333,7 @@ _PLACED_ENEMY: Fields = {
     "type": (True, _ref("enemies", "enemy type")),
     "position": (True, _point),
     "name": (False, _name),
+    "en": (False, _name),  # the name in English stories and pages (`name` is the Japanese)
 }
 _TERRAIN: Fields = {**_NAMES, "rect": (True, _rect), "rough": (True, _rough)}  # R-ROUGH-1
 _GIMMICK: Fields = {  # R-PLAY-3

@@ -4,9 +4,7 @@ report; nothing else (drafts, entries, GM notes, the secret part of a scenario) 
 
 from __future__ import annotations
 
-import html as html_lib
 import math
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,15 +12,14 @@ from typing import Any
 import peewee
 
 from pbp.models import Campaign, Character, Report, Resolution, Round, Scenario
-from pbp.reports import render_markdown
+from pbp.reports import plain_text, render_markdown
+from pbp.reports.battlemap import Arrow, MapView, battle_map
 from pbp.reports.dicelog import LogLine, dice_log
-from pbp.reports.narrative import Names
+from pbp.reports.narrative import Names, lexicon
 from pbp.services import publishing
-from pbp.services.characters import character_id_of
+from pbp.services.characters import character_id_of, unit_id
 from pbp.services.clock import from_db
 from pbp.services.rounds import PUBLISHED
-
-_TAG = re.compile(r"<[^>]+>")
 
 
 @dataclass(frozen=True)
@@ -56,6 +53,9 @@ class ReportPage(ReportCard):
     seed_hash: str = ""
     log: list[LogLine] = field(default_factory=list)
     unit_names: dict[str, str] = field(default_factory=dict)
+    previous: int | None = None  # the scenario's published round before this one, by number
+    next: int | None = None
+    battlefield: str = ""  # the battlefield at the round's end as SVG ("" for a scene)
 
 
 @dataclass
@@ -80,16 +80,23 @@ def _published() -> peewee.ModelSelect:
 
 def excerpt(html: str, limit: int = 140) -> str:
     """Plain text from the start of a story, for cards and OpenGraph descriptions."""
-    text = " ".join(html_lib.unescape(_TAG.sub(" ", html)).split())
+    text = plain_text(html)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _participants(encounter: dict[str, Any]) -> list[Participant]:
-    return [
-        Participant(character_id_of(u["id"]), str(u.get("name") or u["id"]))
-        for u in encounter.get("units", [])
-        if u.get("side") == "pc"
-    ]
+def character_names(unit_ids: list[str], locale: str) -> dict[str, str]:
+    """The characters' names in `locale` (their sheet's), by unit id; enemies and unknown ids are left out."""
+    ids = {cid: uid for uid in unit_ids if (cid := character_id_of(uid)) is not None}
+    if not ids:
+        return {}
+    rows = Character.select(Character.id, Character.name, Character.sheet).where(Character.id.in_(list(ids)))
+    return {ids[c.id]: str((c.sheet or {}).get(locale) or c.name) for c in rows}
+
+
+def _participants(encounter: dict[str, Any], locale: str) -> list[Participant]:
+    pcs = [u for u in encounter.get("units", []) if u.get("side") == "pc"]
+    names = character_names([u["id"] for u in pcs], locale)
+    return [Participant(character_id_of(u["id"]), names.get(u["id"]) or str(u.get("name") or u["id"])) for u in pcs]
 
 
 def pack_name(pack: dict[str, Any], section: str, key: str | None, locale: str, default: str) -> str:
@@ -99,9 +106,20 @@ def pack_name(pack: dict[str, Any], section: str, key: str | None, locale: str, 
     return str(entry.get(locale) or default) if isinstance(entry, dict) else default
 
 
+def _story_html(rnd: Round, locale: str) -> str:
+    """The story as the page's language shows it: in English the English story as published (the GM's or the
+    generated one), else one written now; in Japanese the report as published (intro, story, outro)."""
+    if locale != "en":
+        return str(rnd.report.html)
+    if rnd.report.html_en:
+        return str(rnd.report.html_en)
+    return render_markdown(publishing.english_story(rnd.id)[0])
+
+
 def _card(rnd: Round, locale: str, cls: type[ReportCard] = ReportCard, **extra: Any) -> ReportCard:
     scenario, campaign = rnd.scenario, rnd.scenario.campaign
     pack = campaign.pack or {}
+    html = _story_html(rnd, locale)
     return cls(
         round_id=rnd.id,
         number=rnd.number,
@@ -111,9 +129,9 @@ def _card(rnd: Round, locale: str, cls: type[ReportCard] = ReportCard, **extra: 
         scenario_title=pack_name(pack, "scenarios", scenario.pack_scenario, locale, scenario.title),
         published_at=from_db(rnd.published_at),
         timezone=campaign.timezone,
-        excerpt=excerpt(rnd.report.html),
-        participants=_participants(rnd.resolution.encounter),
-        html=rnd.report.html,
+        excerpt=excerpt(html),
+        participants=_participants(rnd.resolution.encounter, locale),
+        html=html,
         **extra,
     )
 
@@ -147,7 +165,19 @@ def campaign_info(slug: str, *, locale: str) -> dict[str, str] | None:
     pack = campaign.pack or {}
     about = pack.get("campaign", {})
     name = pack_name(pack, "campaign", None, locale, campaign.name)
-    return {"slug": slug, "name": name, "description": str(about.get("description") or "")}
+    scenarios: dict[str, str] = {}
+    cast: dict[int, Participant] = {}
+    for rnd in _published().where(Campaign.slug == slug).order_by(Round.published_at, Round.id):
+        card = _card(rnd, locale)
+        scenarios.setdefault(card.scenario, card.scenario_title)
+        cast.update({p.character_id: p for p in card.participants if p.character_id is not None})
+    return {
+        "slug": slug,
+        "name": name,
+        "description": str(about.get("description") or ""),
+        "scenarios": list(scenarios.items()),  # (slug, title), in the order their first report came out
+        "cast": list(cast.values()),
+    }
 
 
 def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict[str, str], list[ReportCard]] | None:
@@ -161,15 +191,49 @@ def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict
     return {"title": cards[0].scenario_title, "public_text": rows[0].scenario.public_text}, cards
 
 
-def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> ReportPage | None:
-    """One published report with its dice log."""
+def _battlefield(state: dict[str, Any], events: list[dict[str, Any]], names: Names, title: str) -> str:
+    """The battlefield at the round's end, the round's moves as arrows; only the PCs' gauges and statuses are shown
+    (the enemies' are not public). A scene (no positions) has none."""
+    if not any(u.get("position") for u in state.get("units", [])):
+        return ""
+    arrows = [
+        Arrow(e["unit"], tuple(e["from"]), tuple(e["to"]))
+        for e in events
+        if e.get("type") == "move" and e.get("from") and e.get("to")
+    ]
+    statuses = lexicon(state.get("ruleset") or "pool", names.locale)["statuses"]
+    view = MapView(
+        arrows=arrows,
+        public=lambda u: u.get("side") == "pc",
+        name=names.unit,
+        status_name=lambda sid: str(statuses.get(sid, sid)),
+        title=title,
+    )
+    return battle_map(state, view)
+
+
+def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_title: str = "") -> ReportPage | None:
+    """One published report with its dice log, its neighbours in the scenario and the battlefield at its end."""
     rnd = _published().where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
     if rnd is None:
         return None
     res = rnd.resolution
     units = {u["id"]: u for u in res.encounter.get("units", [])}
-    names = Names(locale, rnd.scenario.campaign.pack or {}, units, rnd.scenario.pack_scenario)
+    pack = rnd.scenario.campaign.pack or {}
+    names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
     log = dice_log(res.events, names)
+    numbers = [
+        r.number
+        for r in Round.select(Round.number)
+        .join(Report)
+        .where(
+            Round.scenario == rnd.scenario_id,
+            Round.state == PUBLISHED,
+            Round.published_at.is_null(False),
+            Report.html.is_null(False),
+        )
+        .order_by(Round.number)
+    ]
     page = _card(
         rnd,
         locale,
@@ -178,6 +242,9 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str) -> Re
         seed_hash=rnd.seed_hash or "",
         log=log,
         unit_names={uid: names.unit(uid) for uid in units},
+        previous=max((n for n in numbers if n < number), default=None),
+        next=min((n for n in numbers if n > number), default=None),
+        battlefield=_battlefield(res.state, res.events, names, map_title),
     )
     assert isinstance(page, ReportPage)
     return page
@@ -199,16 +266,51 @@ def round_id_of(campaign: str, scenario: str, number: int) -> int | None:
     return rnd.id if rnd else None
 
 
-def chronicle(campaign: str, character_id: int, *, locale: str) -> tuple[str, list[ReportCard]] | None:
-    """Every published report a character appears in, oldest first (None if it appears in none)."""
+@dataclass
+class CharacterPage:
+    """A character as the public sees it: the sheet's public parts, the reports it appears in, its fate."""
+
+    name: str
+    description: str
+    vehicle: str
+    stats: list[tuple[str, int]]
+    skills: list[tuple[str, int]]
+    gear: list[str]  # weapons, items, abilities by name
+    cards: list[ReportCard]
+    fell_in: ReportCard | None  # the report of the round it died in, if it did
+
+
+def chronicle(campaign: str, character_id: int, *, locale: str) -> CharacterPage | None:
+    """A character's page: its public sheet, every published report it appears in (oldest first) and the round it
+    fell in (None if it appears in none)."""
     character = Character.get_or_none(Character.id == character_id)
     if character is None or character.campaign.slug != campaign:
         return None
     query = _published().where(Campaign.slug == campaign).order_by(Round.published_at, Round.id)
-    cards = [
-        c for c in (_card(r, locale) for r in query) if any(p.character_id == character_id for p in c.participants)
-    ]
-    if not cards:
+    rows = [r for r in query if any(character_id_of(u["id"]) == character_id for u in r.resolution.encounter["units"])]
+    if not rows:
         return None
-    name = next(p.name for p in cards[-1].participants if p.character_id == character_id)
-    return name, cards
+    cards = [_card(r, locale) for r in rows]
+    unit = unit_id(character_id)
+    fell = next(
+        (c for r, c in zip(rows, cards, strict=True) if any(e.get("type") == "death" and e.get("unit") == unit
+                                                             for e in r.resolution.events)),
+        None,
+    )  # fmt: skip
+    sheet, pack = character.sheet or {}, character.campaign.pack or {}
+
+    def named(section: str, key: str) -> str:
+        return pack_name(pack, section, key, locale, key)
+
+    return CharacterPage(
+        name=str(sheet.get(locale) or character.name),
+        description=str(sheet.get("description") or ""),
+        vehicle=named("vehicles", sheet["vehicle"]) if sheet.get("vehicle") else "",
+        stats=[(named("stats", k), v) for k, v in (sheet.get("stats") or {}).items()],
+        skills=[(named("skills", k), v) for k, v in (sheet.get("skills") or {}).items()],
+        gear=[named(section, k) for key, section in (("weapons", "weapons"), ("vehicle_weapons", "weapons"),
+                                                     ("items", "items"), ("abilities", "abilities"))
+              for k in sheet.get(key) or []],
+        cards=cards,
+        fell_in=fell,
+    )  # fmt: skip

@@ -91,7 +91,8 @@ def scenario(campaign: str, scenario: str) -> str:
 
 @bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/")
 def report(campaign: str, scenario: str, number: int) -> str:
-    page = queries.report_page(campaign, scenario, number, locale=page_locale())
+    title = gettext("The battlefield at the end of round %(number)s", number=number)
+    page = queries.report_page(campaign, scenario, number, locale=page_locale(), map_title=title)
     if page is None:
         abort(404)
     return render_template("blog/report.html", report=page)
@@ -124,8 +125,7 @@ def character(campaign: str, character_id: int) -> str:
     found = queries.chronicle(campaign, character_id, locale=page_locale())
     if found is None:
         abort(404)
-    name, cards = found
-    return render_template("blog/character.html", name=name, cards=cards, campaign=campaign)
+    return render_template("blog/character.html", character=found, cards=found.cards, campaign=campaign)
 
 
 def _feed(cards: list[queries.ReportCard], title: str, self_path: str, home_path: str) -> Response:

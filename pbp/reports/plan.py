@@ -1,0 +1,156 @@
+"""A round planned as scenes before a word is written (the narrator realises the plan; `narrative.py`).
+
+The engine's events are a log: one line per roll. A story groups them: each unit's main action with what followed
+from it is a *beat*; beats are gathered into *scenes*, one per PC (their own actions and the enemies' actions on
+them, in the order they happened), the enemies' other doings in scenes of their own; a PC who did nothing still
+gets a moment (held back without an entry, waiting with one). The round's *climax* is its most consequential event:
+a death, a destruction, else the heaviest hit. Continuity comes from the state the round starts from and the
+previous round's events: who fell, whose lock-on is counting down, who is hurt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Events told inside the beat of whoever acted before them, never opening one of their own.
+FOLLOW_UPS = frozenset({"damage", "status", "death", "removed", "restore", "engage", "disengage"})
+
+Event = tuple[int, dict[str, Any]]
+
+
+@dataclass
+class Beat:
+    """A unit's main action and what followed from it (damage, statuses, deaths, a volley's other targets)."""
+
+    actor: str | None
+    kind: str  # action | setup | cleanup | gimmick
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def main(self) -> dict[str, Any]:
+        return self.events[0][1]
+
+
+@dataclass
+class Scene:
+    """One PC's moment (`owner`), or the enemies' (`owner` None, kind `foes`), or the round's aftermath (`cleanup`)."""
+
+    owner: str | None
+    kind: str  # pc | foes | setup | cleanup | gimmick
+    beats: list[Beat] = field(default_factory=list)
+
+    def acted(self, uid: str) -> bool:
+        return any(b.actor == uid and b.kind == "action" for b in self.beats)
+
+
+@dataclass
+class Plan:
+    pcs: list[str]  # PCs in the battle when the round starts (the dead and removed are not)
+    foes: list[str]  # enemies in the battle when the round starts
+    first: str | None  # who moves first
+    fallen: list[str]  # who died in the previous round
+    lingering: list[tuple[str, str]]  # (unit, status) carried into this round
+    scenes: list[Scene]
+    climax: int | None  # the event index of the round's most consequential event
+    entered: set[str]  # PCs whose players wrote an entry
+
+
+def _present(unit: dict[str, Any]) -> bool:
+    return not unit.get("dead") and not unit.get("removed")
+
+
+def _beats(events: list[dict[str, Any]]) -> list[Beat]:
+    beats: list[Beat] = []
+    current: Beat | None = None
+    in_cleanup = False
+    volleys: set[str] = set()
+    for i, e in enumerate(events):
+        kind = e["type"]
+        if kind == "initiative":
+            continue
+        actor = e.get("attacker") or e.get("unit")
+        volley = kind == "attack" and e.get("attack_check") in volleys
+        if kind == "attack" and e.get("attack_check"):
+            volleys.add(e["attack_check"])
+        follows = current is not None and (in_cleanup or kind in FOLLOW_UPS or volley)
+        if not follows:
+            if kind == "cleanup":
+                in_cleanup = True
+            beat_kind = "cleanup" if kind == "cleanup" else "gimmick" if kind == "gimmick" else "action"
+            if e.get("timing") == "setup":
+                beat_kind = "setup"
+            current = Beat(actor, beat_kind)
+            beats.append(current)
+        assert current is not None
+        current.events.append((i, e))
+    return beats
+
+
+def _affected_pc(beat: Beat, pcs: set[str]) -> str | None:
+    """The PC an enemy's action was aimed at: the target of its attack, where it moved, whom it engaged."""
+    for _, e in beat.events:
+        for key in ("target", "toward"):
+            if e.get(key) in pcs:
+                return str(e[key])
+        for other in e.get("with") or []:
+            if other in pcs:
+                return str(other)
+    return None
+
+
+def _climax(events: list[dict[str, Any]], pcs: set[str]) -> int | None:
+    best, score = None, 0
+    for i, e in enumerate(events):
+        kind = e["type"]
+        s = 0
+        if kind == "death":
+            s = 1000 + (500 if e["unit"] in pcs else 0)
+        elif kind == "damage" and max(e.get("checked") or [0]) >= 1:  # a scratch on the armour is no climax
+            s = e["amount"] + 20 * len(e["checked"])
+        if s > score:
+            best, score = i, s
+    return best
+
+
+def plan_round(bundle: dict[str, Any], entered: set[str], previous_events: list[dict[str, Any]] | None = None) -> Plan:
+    """The plan of one round from its bundle; `entered`: the PCs with an entry; `previous_events`: the events of
+    the round before (for who fell then)."""
+    units = bundle.get("encounter", {}).get("units", [])
+    pcs = [u["id"] for u in units if u.get("side") == "pc" and _present(u)]
+    foes = [u["id"] for u in units if u.get("side") != "pc" and _present(u)]
+    events = list(bundle.get("events", []))
+    order = next((e.get("order") for e in events if e["type"] == "initiative"), None) or []
+    first = next((uid for uid in order if uid in pcs or uid in foes), None)
+    fallen = [e["unit"] for e in previous_events or [] if e.get("type") == "death"]
+    lingering = [(u["id"], s["id"]) for u in units if _present(u) for s in u.get("statuses", [])]
+    pc_set = set(pcs)
+
+    scenes: list[Scene] = []
+    by_pc: dict[str, Scene] = {}
+    for beat in _beats(events):
+        if beat.kind in ("setup", "cleanup", "gimmick"):
+            if scenes and scenes[-1].kind == beat.kind:
+                scenes[-1].beats.append(beat)
+            else:
+                scenes.append(Scene(None, beat.kind, [beat]))
+            continue
+        owner = beat.actor if beat.actor in pc_set else _affected_pc(beat, pc_set)
+        if owner is None:
+            if scenes and scenes[-1].kind == "foes":
+                scenes[-1].beats.append(beat)
+            else:
+                scenes.append(Scene(None, "foes", [beat]))
+            continue
+        if owner not in by_pc:
+            by_pc[owner] = Scene(owner, "pc")
+            scenes.append(by_pc[owner])
+        by_pc[owner].beats.append(beat)
+    # A PC who did nothing (no entry, or an entry the round gave no chance to act on) still has a moment, in
+    # initiative order among the others.
+    for uid in pcs:
+        if uid not in by_pc:
+            by_pc[uid] = Scene(uid, "pc")
+            where = next((k for k, s in enumerate(scenes) if s.kind == "cleanup"), len(scenes))
+            scenes.insert(where, by_pc[uid])
+    return Plan(pcs, foes, first, fallen, lingering, scenes, _climax(events, pc_set), set(entered) & pc_set)
