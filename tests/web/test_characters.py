@@ -190,10 +190,12 @@ def test_every_problem_is_shown_at_once_and_a_number_that_is_not_one_is_named(ap
     assert message == "A whole number, please." and value_of(html, "skills.回避") == "three"
 
 
-def test_a_missing_name_is_refused_beside_it(app) -> None:
+def test_a_missing_name_is_refused_beside_it_and_the_english_one_is_optional(app) -> None:
     client = signed_in(app)
     status, html, _ = post(client, NEW, {**HARU, "ja": ""})
     assert status == 422 and error_at(html, "ja")
+    assert post(client, NEW, {**HARU, "en": ""})[0] == 303
+    assert in_app(app, lambda: Character.get(Character.name == "春").sheet["en"]) == "春"
 
 
 # ---- editing ---------------------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ GROWTH_STATUS = {
 
 class SheetForm(FlaskForm):
     ja = StringField(_("Name (Japanese)"))
-    en = StringField(_("Name (English, optional)"))
+    en = StringField(_("Name (English, optional)"), description=_("Left empty, the Japanese name is used."))
     description = TextAreaField(_("Description"))
     version = HiddenField()
 

@@ -75,6 +75,8 @@ def sheet_of(fields: Fields, pack: dict[str, Any], base: dict[str, Any] | None =
         text = fields.value(key)
         if text or key == "ja":
             sheet[key] = text
+    if not fields.value("en") and fields.value("ja"):  # the pack needs both names: the Japanese serves in English
+        sheet["en"] = fields.value("ja")
     if fields.value("vehicle"):
         sheet["vehicle"] = fields.value("vehicle")
     for key in GEAR:
