@@ -23,5 +23,6 @@ def up(migrator, db):
 def down(migrator, db):
     migrator.migrate(
         migrator.drop_index("growth_request", "growth_request_status"),
+        migrator.drop_index("growth_request", "growth_request_decided_by_id"),
         *(migrator.drop_column("growth_request", c) for c in ("status", "decided_at", "decided_by_id", "reason")),
     )

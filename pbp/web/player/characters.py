@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from wtforms import HiddenField, StringField, TextAreaField
 
 from pbp.engine import find_ruleset
-from pbp.engine.pool.pack import LEVEL_MAX
+from pbp.engine.pool.pack import LEVEL_MAX, LEVEL_MIN
 from pbp.errors import UserError
 from pbp.models import Campaign, Character
 from pbp.services import characters
@@ -182,7 +182,7 @@ def growth(character_id: int) -> Response | tuple[str, int]:
         except ValueError:
             errors[f"skills.{skill}"] = str(WHOLE_NUMBER)
             continue
-        if level != current.get(skill, 1):
+        if level != current.get(skill, LEVEL_MIN):  # R-CHECK-3: a skill not listed is at level 1
             levels[skill] = level
     if errors:
         return _growth_page(character, form, typed, errors=errors), 422
