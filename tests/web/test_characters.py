@@ -351,3 +351,22 @@ def test_the_pack_is_read_from_the_campaign(app) -> None:
     in_app(app, drop_english)
     html = page(signed_in(app, lang="en"), NEW)
     assert "射撃" in html and "Shooting" not in html and "Evasion" in html
+
+
+def test_an_expired_csrf_token_keeps_what_was_typed(app, world) -> None:
+    """A long evening at the sheet: the token expired, nothing is saved, everything typed comes back (400)."""
+    client = signed_in(app, lang="en")
+    forms = {
+        NEW: {**HARU, "description": "a long evening's backstory"},
+        edit_url(world): {**form_of(page(client, edit_url(world))), "description": "a long evening's backstory"},
+        growth_url(world): {"skills.射撃": "4", "note": "a long evening's backstory"},
+    }
+    for path, fields in forms.items():
+        response = client.post(path, data={**fields, "csrf_token": "expired"})
+        html = response.get_data(as_text=True)
+        assert response.status_code == 400, path
+        assert "a long evening&#39;s backstory" in html and "press Save again" in html, path
+        assert csrf_token(client, path) in html  # a fresh token to save with
+    assert in_app(app, lambda: Character.get_or_none(Character.name == "春")) is None
+    assert in_app(app, GrowthRequest.select().count) == 0
+    assert in_app(app, lambda: Character.get_by_id(aoi(world)).sheet["description"]) != "a long evening's backstory"

@@ -22,6 +22,7 @@ from pbp.services.characters import BadSheet, StaleSheet, sheet_version
 from pbp.web.clock import app_clock
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp, queries
+from pbp.web.player.expired import keeps_input
 from pbp.web.player.sheets import WHOLE_NUMBER, Fields, errors_of, fields_of, sheet_of, sheet_page
 
 STALE = _(
@@ -109,6 +110,12 @@ def new_character(campaign: str) -> Response | tuple[str, int]:
     return redirect(url_for("player.edit_character", character_id=created.id, saved=1), 303)
 
 
+@keeps_input("player.new_character")
+def _new_expired(message: str) -> tuple[str, int]:
+    row = queries.campaign_by_slug((request.view_args or {})["campaign"])
+    return _sheet_page(row, None, SheetForm(), Fields(request.form.to_dict(flat=False)), errors={"form": message})
+
+
 @bp.route("/characters/<row:character_id>/edit", methods=["GET", "POST"])
 @login_required
 def edit_character(character_id: int) -> Response | tuple[str, int]:
@@ -132,6 +139,13 @@ def edit_character(character_id: int) -> Response | tuple[str, int]:
     except UserError as refusal:
         return _sheet_page(campaign, character, form, fields, errors=_refused(refusal, known), status=422)
     return redirect(url_for("player.edit_character", character_id=character_id, saved=1), 303)
+
+
+@keeps_input("player.edit_character")
+def _edit_expired(message: str) -> tuple[str, int]:
+    character = queries.own_character((request.view_args or {})["character_id"], current_user.id)
+    fields = Fields(request.form.to_dict(flat=False))
+    return _sheet_page(character.campaign, character, SheetForm(), fields, errors={"form": message})
 
 
 def _growth_page(
@@ -191,3 +205,10 @@ def growth(character_id: int) -> Response | tuple[str, int]:
     except UserError as refusal:
         return _growth_page(character, form, typed, errors={refusal.field or "form": str(refusal)}), 422
     return redirect(url_for("player.growth", character_id=character_id, sent=1), 303)
+
+
+@keeps_input("player.growth")
+def _growth_expired(message: str) -> tuple[str, int]:
+    character = queries.own_character((request.view_args or {})["character_id"], current_user.id)
+    typed = {k.removeprefix("skills."): v for k, v in request.form.items() if k.startswith("skills.")}
+    return _growth_page(character, GrowthForm(), typed, errors={"form": message}), 400
