@@ -297,6 +297,7 @@ def test_a_growth_request_waits_for_the_gm_who_approves_or_denies_it(app, world,
     waiting = "GMの判定待ち" if lang == "ja" else "waiting for the GM"
     assert waiting in html and ("射撃 3 → 4" if lang == "ja" else "Shooting 3 → 4") in html
     assert 'name="skills.射撃"' not in html  # one pending request at a time
+    assert ("未使用の成長点：10 （うち 4 は" if lang == "ja" else "Unspent growth points: 10 (4 of them asked") in html
     assert in_app(app, lambda: Character.get_by_id(aoi(world)).sheet["skills"]["射撃"]) == 3
     request = in_app(app, lambda: GrowthRequest.get())
     gm = in_app(app, lambda: User.get(User.name == "gm").id)
