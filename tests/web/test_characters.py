@@ -371,3 +371,18 @@ def test_an_expired_csrf_token_keeps_what_was_typed(app, world) -> None:
     assert in_app(app, lambda: Character.get_or_none(Character.name == "春")) is None
     assert in_app(app, GrowthRequest.select().count) == 0
     assert in_app(app, lambda: Character.get_by_id(aoi(world)).sheet["description"]) != "a long evening's backstory"
+
+
+def test_a_problem_with_a_level_on_an_existing_sheet_stands_at_its_group(app, world) -> None:
+    """An edit cannot change levels, but a sheet the GM left out of range is refused with the message shown (at the
+    skills, which are not inputs there), never lost."""
+
+    def out_of_range() -> None:
+        character = Character.get_by_id(aoi(world))
+        sheet = {**character.sheet, "skills": {**character.sheet["skills"], "射撃": 6}}
+        Character.update(sheet=sheet).where(Character.id == character.id).execute()
+
+    in_app(app, out_of_range)
+    client = signed_in(app, lang="en")
+    status, html, _ = post(client, edit_url(world), form_of(page(client, edit_url(world))))
+    assert status == 422 and "level 6 is outside 1..5" in error_at(html, "skills")

@@ -150,18 +150,15 @@ class SheetPage:
     vehicles: list[Choice]
     gear: dict[str, list[Choice]]
     budget: list[BudgetLine]
+    creating: bool  # a new character: stats and skills are inputs
     levels: tuple[int, int] = (LEVEL_MIN, LEVEL_MAX)
     stat_range: tuple[int, int] = (1, 5)
 
     def known_fields(self) -> list[str]:
-        return [
-            *TEXTS,
-            "vehicle",
-            *GEAR,
-            *(f"stats.{c.id}" for c in self.stats),
-            *(f"skills.{c.id}" for c, _s, _c in self.skills),
-            *(line.key for line in self.budget),
-        ]
+        """The keys a message can stand beside: an existing character's stats and skills are not inputs, so a
+        problem with one of them stands at its group."""
+        inputs = [*(f"stats.{c.id}" for c in self.stats), *(f"skills.{c.id}" for c, _s, _c in self.skills)]
+        return [*TEXTS, "vehicle", *GEAR, *(inputs if self.creating else ()), *(line.key for line in self.budget)]
 
 
 def _name(pack: dict, section: str, key: str, locale: str) -> str:
@@ -234,5 +231,6 @@ def sheet_page(campaign: Campaign, sheet: dict[str, Any], locale: str, *, creati
         vehicles,
         gear,
         budget,
+        creating,
         stat_range=(int(creation.get("stat_min", 1)), int(creation.get("stat_max", 5))),
     )
