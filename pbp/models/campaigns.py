@@ -36,7 +36,9 @@ class Character(BaseModel):
 
 
 class GrowthRequest(BaseModel):
-    """A 成長申請: the sheet before and after and the growth points it spent (append-only)."""
+    """A 成長申請: skill raises the player asks for, pending until the campaign's GM approves or denies them.
+    `before` and `after` are the sheet and the sheet asked for (on approval: the sheet it was applied to and the
+    result), `cost` the growth points it spends."""
 
     character = peewee.ForeignKeyField(Character, backref="growth_requests")
     before = JSONField()
@@ -44,3 +46,9 @@ class GrowthRequest(BaseModel):
     cost = peewee.IntegerField()
     note = peewee.CharField(max_length=400, default="")
     created_at = peewee.DateTimeField()
+    #: pending | approved | denied (`pbp.services.characters.GROWTH_STATUSES`).
+    status = peewee.CharField(max_length=16, index=True)
+    decided_at = peewee.DateTimeField(null=True)
+    decided_by = peewee.ForeignKeyField(User, null=True)
+    #: The GM's reason, shown to the player.
+    reason = peewee.CharField(max_length=400, default="")

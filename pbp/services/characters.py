@@ -3,12 +3,13 @@ campaign's ruleset, and growth requests (成長申請) that spend growth points.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
 from pbp.db import retried, write_transaction
-from pbp.engine import BadInput, find_ruleset
-from pbp.errors import Forbidden, UserError
+from pbp.engine import BadInput, Problem, canonical, find_ruleset
+from pbp.errors import Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit
 from pbp.services._common import (
@@ -27,12 +28,21 @@ NOTE_LIMIT = 400
 GROWTH_KEYS = ("stats", "skills", "growth_points")
 
 
+class BadSheet(UserError):
+    """A sheet the ruleset finds problems in: the message lists them on one line, `problems` keeps each with its
+    path inside the sheet (`skills.射撃`), for a form to show beside its field."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems), "sheet")
+
+
 def _check_sheet(campaign: Campaign, sheet: dict[str, Any]) -> None:
-    """Refuse a sheet the ruleset finds a problem in; the message lists every problem on one line."""
+    """Refuse a sheet the ruleset finds a problem in."""
     checked_json(sheet, "sheet", SHEET_LIMIT)
     problems = find_ruleset(campaign.ruleset).validate_character(campaign.pack, sheet)
     if problems:
-        raise UserError("; ".join(str(p) for p in problems), "sheet")
+        raise BadSheet(problems)
 
 
 def unit_id(character_id: int) -> str:
@@ -82,10 +92,23 @@ def _save(character_id: int, sheet: dict[str, Any], now: datetime) -> None:
     Character.update(name=_name(sheet), sheet=sheet, updated_at=now).where(Character.id == character_id).execute()
 
 
+class StaleSheet(Conflict):
+    """The sheet changed since the form that edits it was loaded."""
+
+
+def sheet_version(sheet: dict[str, Any]) -> str:
+    """A short fingerprint of a sheet: a form carries the one it was loaded with, and a save from a form whose
+    sheet changed meanwhile (a growth approved, a grant, an edit in another tab) is refused."""
+    return hashlib.sha256(canonical.dumps(sheet).encode()).hexdigest()[:16]
+
+
 @retried
-def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, clock: Clock = SYSTEM) -> Character:
+def edit_character(
+    character_id: int, user_id: int, sheet: dict[str, Any], *, version: str | None = None, clock: Clock = SYSTEM
+) -> Character:
     """Change the sheet's gear, abilities and text (R-GEAR-1: swapped freely within the limits); stats, skill levels
-    and growth points change only through growth requests and the GM."""
+    and growth points change only through growth requests and the GM. With `version` (`sheet_version` of the sheet
+    the edit started from), an edit of a sheet that changed since is refused (StaleSheet)."""
     character, campaign = _own_character(character_id, user_id)
     changed = [k for k in GROWTH_KEYS if sheet.get(k) != character.sheet.get(k)]
     if changed:
@@ -97,6 +120,8 @@ def edit_character(character_id: int, user_id: int, sheet: dict[str, Any], *, cl
         )
     with write_transaction():
         current = _current(character_id).sheet
+        if version is not None and version != sheet_version(current):
+            raise StaleSheet(f"character {character_id} changed since this sheet was read: reload it", "version")
         # The growth parts as they are now: a grant or growth request committed since the read above stays.
         after = {**sheet, **{k: current[k] for k in GROWTH_KEYS if k in current}}
         _check_sheet(campaign, after)
@@ -110,33 +135,114 @@ def unspent_growth(campaign: Campaign, sheet: dict[str, Any]) -> int:
     return limit - spent
 
 
+PENDING, APPROVED, DENIED = "pending", "approved", "denied"
+GROWTH_STATUSES = (PENDING, APPROVED, DENIED)
+
+
+def requested_levels(request: GrowthRequest) -> dict[str, int]:
+    """The skill levels a growth request asks for: the skills its `after` sheet changes."""
+    before, after = request.before.get("skills") or {}, request.after.get("skills") or {}
+    return {skill: level for skill, level in after.items() if before.get(skill) != level}
+
+
+def _priced(campaign: Campaign, sheet: dict[str, Any], skills: dict[str, int]) -> tuple[int, dict[str, Any]]:
+    """What raising `sheet`'s skills to `skills` costs, and the sheet after, within the character's unspent growth
+    points (R-CHECK-3: levels go 1..5 and only up)."""
+    try:
+        cost = find_ruleset(campaign.ruleset).raise_cost(campaign.pack, sheet, skills)
+    except BadInput as e:
+        raise UserError("; ".join(str(p) for p in e.problems), "skills") from None
+    if cost == 0:
+        raise UserError("the request raises no skill", "skills")
+    available = unspent_growth(campaign, sheet)
+    if cost > available:
+        raise UserError(f"the request costs {cost} growth points; {sheet.get('ja')} has {available} unspent", "skills")
+    after = {**sheet, "skills": {**(sheet.get("skills") or {}), **skills}}
+    _check_sheet(campaign, after)
+    return cost, after
+
+
 @retried
 def request_growth(
     character_id: int, user_id: int, skills: dict[str, int], *, note: str = "", clock: Clock = SYSTEM
 ) -> GrowthRequest:
-    """A growth request (成長申請): raise the named skills to the given levels (R-CHECK-3: at most 5), paying
-    the pack's growth costs from the character's unspent growth points."""
-    character, campaign = _own_character(character_id, user_id)
+    """A growth request (成長申請): raise the named skills to the given levels (R-CHECK-3: at most 5), priced by
+    the pack's growth costs within the character's unspent growth points. It waits for the GM (`decide_growth`);
+    a character has at most one pending request, so the points it would spend are never promised twice."""
+    _, campaign = _own_character(character_id, user_id)
     text = checked_text(note, "note", NOTE_LIMIT, required=False)
     storable_json(skills, "skills")
     now = to_db(clock.now())
     with write_transaction():
         before = _current(character_id).sheet
-        try:
-            cost = find_ruleset(campaign.ruleset).raise_cost(campaign.pack, before, skills)
-        except BadInput as e:
-            raise UserError("; ".join(str(p) for p in e.problems), "skills") from None
-        if cost == 0:
-            raise UserError("the request raises no skill", "skills")
-        available = unspent_growth(campaign, before)
-        if cost > available:
-            raise UserError(f"the request costs {cost} growth points; {character.name} has {available} unspent")
-        after = {**before, "skills": {**(before.get("skills") or {}), **skills}}
-        _check_sheet(campaign, after)
-        _save(character_id, after, now)
+        waiting = _pending_of(character_id)
+        if waiting is not None:
+            raise Conflict(
+                f"growth request {waiting.id} is still waiting for the GM: one pending request per character", "skills"
+            )
+        cost, after = _priced(campaign, before, skills)
         return GrowthRequest.create(
-            character=character_id, before=before, after=after, cost=cost, note=text, created_at=now
+            character=character_id, before=before, after=after, cost=cost, note=text, created_at=now, status=PENDING
         )
+
+
+def _pending_of(character_id: int) -> GrowthRequest | None:
+    query = GrowthRequest.select().where(GrowthRequest.character == character_id, GrowthRequest.status == PENDING)
+    return query.first()
+
+
+@retried
+def decide_growth(
+    request_id: int, approve: bool, reason: str = "", *, actor_id: int, clock: Clock = SYSTEM
+) -> GrowthRequest:
+    """The campaign's GM approves or denies a pending growth request (a denial says why). Approval prices the raise
+    again against the sheet as it is now (a grant, an edit or the GM's change since the request counts) and applies
+    it in the same transaction; a raise the sheet can no longer pay for is refused and stays pending."""
+    request = get_or_fail(GrowthRequest, request_id, "growth request")
+    character = Character.get_by_id(request.character_id)
+    campaign = Campaign.get_by_id(character.campaign_id)
+    if campaign.gm_id is None or campaign.gm_id != actor_id:
+        raise Forbidden(f"only the GM of {campaign.slug} decides its growth requests")
+    why = checked_text(reason, "reason", NOTE_LIMIT, required=not approve)
+    now = to_db(clock.now())
+    with write_transaction():
+        sheet = _current(character.id).sheet  # locks the character: one decision at a time, no lost edit
+        current = locked(GrowthRequest, request_id, "growth request")
+        if current.status != PENDING:
+            raise InvalidState(f"growth request {request_id} was already {current.status}")
+        changes: dict[str, Any] = {"status": APPROVED if approve else DENIED, "decided_at": now}
+        if approve:
+            cost, after = _priced(campaign, sheet, requested_levels(current))
+            _save(character.id, after, now)
+            changes |= {"before": sheet, "after": after, "cost": cost}
+        GrowthRequest.update(**changes, decided_by=actor_id, reason=why).where(GrowthRequest.id == request_id).execute()
+        audit.log(
+            "growth.approve" if approve else "growth.deny",
+            f"character:{character.id}",
+            now,
+            actor_id=actor_id,
+            request=request_id,
+            reason=why,
+        )
+    return GrowthRequest.get_by_id(request_id)
+
+
+def pending_growth(campaign_id: int) -> list[GrowthRequest]:
+    """The campaign's growth requests waiting for its GM, oldest first (the GM console's list)."""
+    get_or_fail(Campaign, campaign_id, "campaign")
+    query = (
+        GrowthRequest.select(GrowthRequest, Character)
+        .join(Character)
+        .where(Character.campaign == campaign_id, GrowthRequest.status == PENDING)
+        .order_by(GrowthRequest.id)
+    )
+    return list(query)
+
+
+def growth_requests(character_id: int) -> list[GrowthRequest]:
+    """A character's growth requests, newest first."""
+    query = GrowthRequest.select().where(GrowthRequest.character == character_id)
+    return list(query.order_by(GrowthRequest.id.desc()))
 
 
 @retried

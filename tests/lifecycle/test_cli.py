@@ -167,7 +167,8 @@ def test_commands_refuse_an_uninitialised_database(tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "empty"))
     refused = pbp("rounds", "list")
     assert refused.returncode == 2 and "run `pbp db upgrade`" in refused.stderr
-    applied = "0001_initial, 0002_report_intro_outro, 0003_report_english, 0004_sessions_locale_heartbeat"
+    applied = "0001_initial, 0002_report_intro_outro, 0003_report_english, 0004_sessions_locale_heartbeat, "
+    applied += "0005_growth_decisions"
     assert pbp("db", "init", check=True).stdout == f"applied {applied}\n"
     assert pbp("rounds", "list", "--json", check=True).stdout == "[]\n"
     assert os.path.exists(tmp_path / "empty" / "pbp.sqlite3")
@@ -300,3 +301,27 @@ def test_an_id_too_large_for_the_database_is_refused_by_the_command_line(instanc
         refused = pbp(*args)
         assert refused.returncode == 2, args
         assert refused.stderr.count("\n") == 1 and "Invalid value for " in refused.stderr, args
+
+
+def test_growth_requests_are_listed_and_decided_as_the_campaigns_gm(instance: Path) -> None:
+    from pbp import db as pbp_db
+    from pbp.models import Character, GrowthRequest
+    from pbp.services import characters
+
+    database = pbp_db.bind(f"sqlite:///{instance / 'pbp.sqlite3'}")
+    with database.connection_context():
+        aoi = Character.get(Character.name == "葵")
+        characters.grant_growth_points(aoi.id, 5, reason="survived")
+        request = characters.request_growth(aoi.id, aoi.owner_id, {"射撃": 4}, note="training")
+    listed = pbp("growth", "list", "demo", check=True).stdout
+    assert listed == f"{request.id}\t葵\t射撃 3->4\t4\ttraining\n"
+    denied = pbp("growth", "decide", str(request.id), "--deny")
+    assert denied.returncode == 2 and denied.stderr.count("\n") == 1 and "reason" in denied.stderr
+    approved = pbp("growth", "decide", str(request.id), "--approve", "--reason", "well trained", check=True)
+    assert approved.stdout == f"growth request {request.id}: approved\n"
+    assert pbp("growth", "list", "demo", check=True).stdout == ""
+    with database.connection_context():
+        assert Character.get_by_id(aoi.id).sheet["skills"]["射撃"] == 4
+        assert GrowthRequest.get_by_id(request.id).decided_by.name == "gm"
+    missing = pbp("growth", "list", "nowhere")
+    assert missing.returncode == 2 and "no campaign 'nowhere'" in missing.stderr

@@ -62,3 +62,31 @@ def test_pbp_db_upgrade_is_idempotent(db_url: str, tmp_path) -> None:
     assert "applied 0001_initial" in first.stdout
     again = subprocess.run(run, capture_output=True, text=True, cwd=tmp_path, check=True)
     assert again.stdout.strip() == "the database is up to date"
+
+
+def test_growth_requests_from_before_0005_are_approved_and_0005_rolls_back(db_url: str) -> None:
+    """Before 0005 a request was applied at once: upgrading marks such rows approved; `down` leaves 0004's table."""
+    database = pbp_db.bind(db_url)
+    with database.connection_context():
+        runner = migrations.runner(database)
+        runner.up(target="0004_sessions_locale_heartbeat")
+        database.execute_sql("INSERT INTO \"user\" (name, display_name, password_hash, created_at, session_version)"
+                             " VALUES ('p', 'p', 'x', '2026-01-01 00:00:00', 1)")  # fmt: skip
+        database.execute_sql(
+            "INSERT INTO campaign (slug, name, ruleset, pack_name, pack, timezone, entry_char_limit, policies,"
+            " created_at) VALUES ('c', 'c', 'pool', 'c', '{}', 'UTC', 800, '{}', '2026-01-01 00:00:00')"
+        )
+        database.execute_sql(
+            'INSERT INTO "character" (campaign_id, owner_id, name, sheet, alive, created_at, updated_at)'
+            " SELECT campaign.id, \"user\".id, 'a', '{}', TRUE, '2026-01-01', '2026-01-01' FROM campaign, \"user\""
+        )
+        database.execute_sql(
+            "INSERT INTO growth_request (character_id, before, after, cost, note, created_at)"
+            " SELECT id, '{}', '{}', 2, '', '2026-01-01 00:00:00' FROM \"character\""
+        )
+        assert migrations.upgrade(database) == ["0005_growth_decisions"]
+        rows = database.execute_sql("SELECT status, reason, decided_by_id FROM growth_request").fetchall()
+        assert [tuple(r) for r in rows] == [("approved", "", None)]
+        assert runner.down() == ["0005_growth_decisions"]
+        columns = [c.name for c in database.get_columns("growth_request")]
+        assert columns == ["id", "character_id", "before", "after", "cost", "note", "created_at"]

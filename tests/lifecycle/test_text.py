@@ -10,7 +10,7 @@ is not text must be refused, and what is accepted reads back equal. They cover (
 - accounts: `create_user` (login name, password, display name), `name_taken`, `authenticate`;
 - campaigns: `create_scenario` (pack scenario, slug), `set_policy` (policy name);
 - characters: `create_character` and `edit_character` (every text of the sheet), `request_growth` (skill names,
-  note), `grant_growth_points` (reason), `character_id_of` (a unit id);
+  note), `decide_growth` (reason), `grant_growth_points` (reason), `character_id_of` (a unit id);
 - entries: `save_entry` (prose, the strings in the order);
 - rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
 - publishing: `edit_report` (story, intro, outro, English story).
@@ -281,6 +281,7 @@ INTERNAL = {
     "audit.notify": "the kind is the calling service's constant",
     "campaigns.add_scenario": "called by load_campaign and create_scenario with a pack's key and a checked slug",
     "characters.unspent_growth": "reads a sheet stored after create_character/edit_character checked it",
+    "characters.sheet_version": "hashes a sheet (any text in it) and stores nothing; edit_character compares it",
     "clock.local_text": "the campaign's time zone, which the pack validation checked",
     "entries.receipt_for": "save_entry passes the prose and order it checked",
     "demo.round_order": "the unit id is characters.unit_id's, the order the demo's own",
@@ -399,7 +400,12 @@ def test_sheets_take_any_text(stage: Stage, texts: dict[str, Any]) -> None:
         assert stored.name == sheet["ja"].strip()
 
 
-@covers("characters.request_growth", "characters.grant_growth_points", "characters.character_id_of")
+@covers(
+    "characters.request_growth",
+    "characters.decide_growth",
+    "characters.grant_growth_points",
+    "characters.character_id_of",
+)
 @FAST
 @given(
     skill=TEXT | st.sampled_from(["射撃", "回避", "白兵", "操縦"]),
@@ -415,8 +421,13 @@ def test_growth_takes_any_text(stage: Stage, skill: str, level: int, note: str, 
     request = lambda: characters.request_growth(character, w.players[0], {skill: level}, note=note, clock=w.clock)  # noqa: E731
     if accepted(request, skill, note):
         latest = GrowthRequest.select().order_by(GrowthRequest.id.desc()).get()
-        assert latest.note == note.strip()
-        assert latest.after["skills"][skill] == level == Character.get_by_id(character).sheet["skills"][skill]
+        assert (latest.note, latest.status, latest.after["skills"][skill]) == (note.strip(), "pending", level)
+        decide = lambda: characters.decide_growth(latest.id, True, reason, actor_id=w.gm, clock=w.clock)  # noqa: E731
+        if accepted(decide, reason):
+            assert last_audit("growth.approve")["reason"] == reason.strip()
+            assert Character.get_by_id(character).sheet["skills"][skill] == level
+        else:  # the next example may ask again
+            characters.decide_growth(latest.id, False, "no", actor_id=w.gm, clock=w.clock)
     if accepted(lambda: characters.grant_growth_points(character, 1, reason=reason, clock=w.clock), reason):
         assert last_audit("character.grant")["reason"] == reason.strip()
     found = characters.character_id_of(unit)

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Character, Entry, Participation, User
+from pbp.models import Character, Entry, GrowthRequest, Participation, User
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
@@ -29,6 +29,9 @@ def signed_in(anonymous: int, others: int) -> dict[str, int]:
 
 REPORT = "/blog/demo/tama_river/round-1/"
 ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
+NEW_CHARACTER = "/campaigns/demo/characters/new"
+EDIT = "/characters/1/edit"  # player1's character
+GROWTH = "/characters/1/growth"
 OWNER_ONLY = {"anonymous": 302, "player": 200, "another player": 403, "GM": 403}
 SCENARIO = "/campaigns/demo/scenarios/tama_river/"
 SIGNUP = {"anonymous": 302, "player": 409, "another player": 403, "GM": 403}
@@ -76,6 +79,14 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     # the entry form of player1's character: its player only (the GM reads entries in the GM's console)
     ("/rounds/<row:round_id>/entry/<row:character_id>", "GET"): (ENTRY, None, OWNER_ONLY),
     ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): (ENTRY, {"preview": "1", "prose": "x"}, OWNER_ONLY),
+    # characters: anyone signed in creates one; its sheet and growth requests are its player's (the GM decides
+    # growth in the GM's console); an empty form is refused
+    ("/campaigns/<slug:campaign>/characters/new", "GET"): (NEW_CHARACTER, None, signed_in(302, 200)),
+    ("/campaigns/<slug:campaign>/characters/new", "POST"): (NEW_CHARACTER, {}, signed_in(302, 422)),
+    ("/characters/<row:character_id>/edit", "GET"): (EDIT, None, OWNER_ONLY),
+    ("/characters/<row:character_id>/edit", "POST"): (EDIT, {}, {**OWNER_ONLY, "player": 422}),
+    ("/characters/<row:character_id>/growth", "GET"): (GROWTH, None, OWNER_ONLY),
+    ("/characters/<row:character_id>/growth", "POST"): (GROWTH, {}, {**OWNER_ONLY, "player": 422}),
 }
 
 
@@ -175,6 +186,21 @@ CSRF_CASES = {
         {"prose": "forged", "major": ""},
         lambda app, client: _entry_prose(app) != "forged",
     ),
+    "/campaigns/<slug:campaign>/characters/new": (
+        "player",
+        {"ja": "偽", "stats.肉体": "3", "stats.感覚": "3", "stats.理知": "3", "stats.文化": "3"},
+        lambda app, client: _character_named(app, "偽") is None,
+    ),
+    "/characters/<row:character_id>/edit": (
+        "player",
+        {"ja": "偽", "version": ""},
+        lambda app, client: _character_named(app, "偽") is None,
+    ),
+    "/characters/<row:character_id>/growth": (
+        "player",
+        {"skills.射撃": "4"},
+        lambda app, client: _growth_requests(app) == 0,
+    ),
 }
 
 
@@ -183,12 +209,25 @@ CSRF_URLS = {
     "/rounds/<row:round_id>/entry/<row:character_id>": ENTRY,
     "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join": SCENARIO + "join",
     "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/leave": SCENARIO + "leave",
+    "/campaigns/<slug:campaign>/characters/new": NEW_CHARACTER,
+    "/characters/<row:character_id>/edit": EDIT,
+    "/characters/<row:character_id>/growth": GROWTH,
 }
 
 
 def _signed_up(app: Flask) -> bool:
     with pbp_db.using(database.of(app)):
         return Participation.select().where(Participation.character == 1).exists()
+
+
+def _character_named(app: Flask, name: str) -> Character | None:
+    with pbp_db.using(database.of(app)):
+        return Character.get_or_none(Character.name == name)
+
+
+def _growth_requests(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return GrowthRequest.select().count()
 
 
 def _entry_prose(app: Flask) -> str:

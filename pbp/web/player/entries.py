@@ -13,7 +13,6 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
-from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
@@ -28,9 +27,9 @@ from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, entry_desk
 from pbp.web.blog.queries import pack_name
 from pbp.web.clock import app_clock
-from pbp.web.errors import error_page
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
+from pbp.web.player.expired import keeps_input
 from pbp.web.player.orders import FormData, form_of, order_of
 
 #: Why the form takes no save now, as the page says it.
@@ -141,14 +140,10 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
 
-@bp.errorhandler(CSRFError)
-def _expired(error: CSRFError) -> Response | tuple[str, int]:
-    """An entry form whose CSRF token expired (a long writing session) comes back with the text kept and a fresh
-    token; nothing is saved. Other forms get the 400 page."""
-    if request.endpoint != "player.entry" or not current_user.is_authenticated:
-        return error_page(400)
+@keeps_input("player.entry")
+def _expired(message: str) -> tuple[str, int]:
+    """An entry form whose CSRF token expired comes back with the text kept and a fresh token."""
     args = request.view_args or {}
     desk = entry_desk(args["round_id"], args["character_id"], user_id=current_user.id, clock=app_clock())
     form = EntryForm(formdata=None, prose=request.form.get("prose", ""))
-    message = _("Your session's security token expired while you wrote. Nothing was saved: press Save again.")
-    return _page(desk, form, FormData(request.form.to_dict(flat=False)), errors={"form": str(message)}, status=400)
+    return _page(desk, form, FormData(request.form.to_dict(flat=False)), errors={"form": message}, status=400)

@@ -1,6 +1,6 @@
-"""Read-only queries behind the home page, a scenario's page and マイページ: what anyone may see of campaigns (names,
-public scenario text and gimmicks, deadlines, who takes part) and what a user owns. Nothing secret (GM notes, enemies'
-data, secret gimmicks, entries, unrevealed seeds) is selected here."""
+"""Read-only queries behind the home page, a scenario's page, マイページ and the character pages: what anyone may see
+of campaigns (names, public scenario text and gimmicks, deadlines, who takes part) and what a user owns. Nothing
+secret (GM notes, enemies' data, secret gimmicks, entries, unrevealed seeds) is selected here."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbp.engine.pool.pack import public_scenario
+from pbp.errors import Forbidden, NotFound
 from pbp.models import Campaign, Character, Entry, Participation, Round, Scenario
+from pbp.services import characters
 from pbp.services.clock import from_db, to_db
 from pbp.services.rounds import CLOSED, OPEN, PUBLISHED
 from pbp.services.scenarios import APPLIED, JOINED, resolved_round, waitlist
@@ -283,3 +285,59 @@ def scenario_page(
         )
         page.joinable = [(c.id, c.sheet.get(locale) or c.name) for c in own.order_by(Character.id) if c.id not in taken]
     return page
+
+
+def campaign_by_slug(slug: str) -> Campaign:
+    campaign = Campaign.get_or_none(Campaign.slug == slug)
+    if campaign is None:
+        raise NotFound(f"no campaign {slug}")
+    return campaign
+
+
+def campaign_name(campaign: Campaign, locale: str) -> str:
+    return pack_name(campaign.pack or {}, "campaign", None, locale, campaign.name)
+
+
+def campaign_names(locale: str) -> list[tuple[str, str]]:
+    """Every campaign's slug and name, for マイページ's "create a character" links."""
+    return [(c.slug, campaign_name(c, locale)) for c in Campaign.select().order_by(Campaign.id)]
+
+
+def own_character(character_id: int, user_id: int) -> Character:
+    """The user's character with its campaign; another's is Forbidden (403), none NotFound (404)."""
+    character = Character.select(Character, Campaign).join(Campaign).where(Character.id == character_id).first()
+    if character is None:
+        raise NotFound(f"no character {character_id}")
+    if character.owner_id != user_id:
+        raise Forbidden(f"character {character_id} is not yours")
+    return character
+
+
+def character_name(character: Character, locale: str) -> str:
+    """The sheet's name in `locale`, else its Japanese."""
+    return str(character.sheet.get(locale) or character.name)
+
+
+@dataclass(frozen=True)
+class GrowthRow:
+    id: int
+    created_at: datetime  # aware UTC
+    raises: list[tuple[str, int, int]]  # skill name, from, to
+    cost: int
+    note: str
+    status: str
+    reason: str
+
+
+def growth_history(character: Character, locale: str) -> list[GrowthRow]:
+    """The character's growth requests, newest first, each skill named in `locale`."""
+    pack = character.campaign.pack or {}
+    rows = []
+    for r in characters.growth_requests(character.id):
+        before = r.before.get("skills") or {}
+        raises = [
+            (pack_name(pack, "skills", skill, locale, skill), int(before.get(skill, 1)), int(level))
+            for skill, level in characters.requested_levels(r).items()
+        ]
+        rows.append(GrowthRow(r.id, from_db(r.created_at), raises, r.cost, r.note, r.status, r.reason))
+    return rows

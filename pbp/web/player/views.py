@@ -30,7 +30,11 @@ def home() -> str:
 def _me_page(form: LocaleForm) -> str:
     characters = queries.characters_of(current_user.id, locale=page_locale(), now=app_clock().now())
     return render_template(
-        "player/me.html", characters=characters, locale_form=form, signup_status=lambda s: SIGNUP_STATUS.get(s, s)
+        "player/me.html",
+        characters=characters,
+        campaigns=queries.campaign_names(page_locale()),
+        locale_form=form,
+        signup_status=lambda s: SIGNUP_STATUS.get(s, s),
     )
 
 
