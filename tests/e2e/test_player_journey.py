@@ -1,4 +1,4 @@
-"""The player's journey in a real browser: register, sign a character up for a scenario, write the entry in
+"""The player's journey in a real browser: register, create a character, sign it up for a scenario, write the entry in
 Japanese (seeing the odds, the map and the counter), save, edit, keep the receipt, and after the deadline see the
 refusal with the text kept; the same pages on a 360-px phone without horizontal scroll."""
 
@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 
 from pbp import db as pbp_db
-from pbp.models import Campaign, Round, Scenario, User
-from pbp.services import campaigns, characters, rounds
+from pbp.models import Campaign, Round, Scenario
+from pbp.services import campaigns, rounds
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from tests.e2e.conftest import Served
@@ -52,11 +52,14 @@ def test_register_join_write_save_edit_and_meet_the_deadline(site, page_factory,
     page = page_factory("ja", width)
     name = f"newcomer{width}"
     register(page, served.url, name)
-    with pbp_db.using(database.of(app)):  # the character (its creation page is tested on its own)
-        user = User.get(User.name == name)
-        campaign = Campaign.get(Campaign.slug == "demo")
-        sheet = {**campaign.pack["characters"]["aoi"], "ja": "翠", "en": "Midori"}
-        character = characters.create_character(campaign.id, user.id, sheet).id
+    page.goto(served.url + "/campaigns/demo/characters/new")
+    assert no_horizontal_scroll(page)
+    page.fill("input[name=ja]", "翠")
+    page.fill("input[name=en]", "Midori")
+    page.select_option("#vehicle", "savior")  # its beam rifle and knife come built in (R-GEAR-3)
+    page.click("form.sheet-form button[type=submit]")
+    page.wait_for_url("**/edit?saved=1")
+    character = int(page.url.split("/characters/")[1].split("/")[0])
 
     scenario_url = served.url + "/campaigns/demo/scenarios/tama-e2e/"
     page.goto(scenario_url)
