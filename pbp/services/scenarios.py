@@ -37,10 +37,7 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
     with write_transaction():
         # The scenario and the character as they are now, the scenario locked: a sign-up closed, a deadline changed,
         # a slot taken or a death since a read outside would strand an applicant or overfill the slots.
-        scenario = locked(Scenario, scenario_id, "scenario")
-        character = get_or_fail(Character, character_id, "character")
-        if character.owner_id != user_id:
-            raise Forbidden(f"character {character_id} is not yours")
+        scenario, character = _locked_with_own(scenario_id, character_id, user_id)
         if character.campaign_id != scenario.campaign_id:
             raise Forbidden(f"{character.name} belongs to another campaign")
         if not character.alive:
@@ -95,6 +92,16 @@ def scenario_checks(scenario: Scenario) -> list[dict[str, Any]]:
     """The checks the scenario offers (R-GM-2): id, skill, need and what they mean, from its setup."""
     setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup or {}
     return [c for c in setup.get("checks") or [] if isinstance(c, dict) and "id" in c]
+
+
+def _locked_with_own(scenario_id: int, character_id: int, user_id: int) -> tuple[Scenario, Character]:
+    """The scenario locked inside the caller's write transaction, and the user's own character (Forbidden when it
+    is someone else's): where a sign-up changes, both as they are now."""
+    scenario = locked(Scenario, scenario_id, "scenario")
+    character = get_or_fail(Character, character_id, "character")
+    if character.owner_id != user_id:
+        raise Forbidden(f"character {character_id} is not yours")
+    return scenario, character
 
 
 def signup_of(scenario_id: int, character_id: int) -> Participation | None:
@@ -209,10 +216,7 @@ def leave_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: 
     frees goes to the waitlist in order. Returns the characters that freed slot admitted."""
     now = to_db(clock.now())
     with write_transaction():
-        scenario = locked(Scenario, scenario_id, "scenario")
-        character = get_or_fail(Character, character_id, "character")
-        if character.owner_id != user_id:
-            raise Forbidden(f"character {character_id} is not yours")
+        scenario, character = _locked_with_own(scenario_id, character_id, user_id)
         signup = signup_of(scenario_id, character_id)
         if signup is None:
             raise InvalidState(f"{character.name} has not signed up for {scenario.title}")
