@@ -224,3 +224,9 @@ def test_export_writes_the_data_and_rules_pages(world, tmp_path: Path):
     ]:
         assert name in written, name
     assert 'class="search"' not in (tmp_path / "campaigns/demo/data/index.html").read_text(encoding="utf-8")
+
+
+def test_the_dice_log_links_weapons_to_the_data_and_outcomes_to_their_rules(client):
+    log = client.get("/blog/demo/tama_river/round-1/").get_data(as_text=True).split('<ol class="dicelog">', 1)[1]
+    assert '<a class="data" href="/campaigns/demo/data/weapons/#weapon-beam_rifle">ビームライフル</a>' in log
+    assert '<a class="rule" href="/rules/pool/#R-HIT-2">' in log  # hit or evaded: R-HIT-2 decides
