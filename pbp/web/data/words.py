@@ -4,20 +4,21 @@ seed fixes in code (how each bad status of the R-BS table ends), in the page's l
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _
+from flask_babel import lazy_pgettext as pgettext  # named so `make messages` extracts it
 
 from pbp.web.data import bp
 
 WORDS = {
     "section": {
-        "stats": _("Stats and skills"),
-        "statuses": _("Bad statuses"),
-        "vehicles": _("Vehicles"),
-        "weapons": _("Weapons"),
-        "items": _("Items"),
-        "abilities": _("Abilities"),
-        "growth": _("Growth and gear limits"),
-        "enemies": _("Enemies"),
-        "gimmicks": _("Scenario gimmicks"),
+        "stats": pgettext("data section", "Stats and skills"),
+        "statuses": pgettext("data section", "Bad statuses"),
+        "vehicles": pgettext("data section", "Vehicles"),
+        "weapons": pgettext("data section", "Weapons"),
+        "items": pgettext("data section", "Items"),
+        "abilities": pgettext("data section", "Abilities"),
+        "growth": pgettext("data section", "Growth and gear limits"),
+        "enemies": pgettext("data section", "Enemies"),
+        "gimmicks": pgettext("data section", "Scenario gimmicks"),
     },
     "kind": {
         "stat": _("Parent stat"),
