@@ -230,3 +230,8 @@ def test_the_dice_log_links_weapons_to_the_data_and_outcomes_to_their_rules(clie
     log = client.get("/blog/demo/tama_river/round-1/").get_data(as_text=True).split('<ol class="dicelog">', 1)[1]
     assert '<a class="data" href="/campaigns/demo/data/weapons/#weapon-beam_rifle">ビームライフル</a>' in log
     assert '<a class="rule" href="/rules/pool/#R-HIT-2">' in log  # hit or evaded: R-HIT-2 decides
+
+
+def test_rule_ids_in_code_are_examples_not_links(client):
+    page = client.get("/rules/pool/").get_data(as_text=True)
+    assert '<code>@pytest.mark.rule("R-HIT-2")</code>' in page.replace("&quot;", '"')

@@ -56,13 +56,18 @@ def anchor_of(rule_or_reason: str) -> str:
 
 
 def _link_mentions(html: str, ids: set[str]) -> str:
-    """Every `R-XXX-N` of the text (never inside a tag or a rule's own heading) a link to its anchor."""
-    out, in_link = [], False
+    """Every `R-XXX-N` of the text a link to its anchor; never inside a tag, a link (a rule's own heading) or code
+    (`@pytest.mark.rule("R-HIT-2")` is an example, not a reference)."""
+    out, inside = [], None  # the element whose text is left alone: "a" or "code"
     for part in _TAG_OR_TEXT.split(html):
         if part.startswith("<"):
-            in_link = part.startswith("<a ") or (in_link and part != "</a>")
+            name = re.match(r"</?(\w+)", part)
+            if inside is None and name and name[1] in ("a", "code") and not part.startswith("</"):
+                inside = name[1]
+            elif inside is not None and part == f"</{inside}>":
+                inside = None
             out.append(part)
-        elif in_link:
+        elif inside is not None:
             out.append(part)
         else:
             out.append(RULE_ID.sub(lambda m: f'<a href="#{m[0]}">{m[0]}</a>' if m[0] in ids else m[0], part))
