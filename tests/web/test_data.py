@@ -235,3 +235,9 @@ def test_the_dice_log_links_weapons_to_the_data_and_outcomes_to_their_rules(clie
 def test_rule_ids_in_code_are_examples_not_links(client):
     page = client.get("/rules/pool/").get_data(as_text=True)
     assert '<code>@pytest.mark.rule("R-HIT-2")</code>' in page.replace("&quot;", '"')
+
+
+def test_the_index_counts_what_each_section_shows(client):
+    page = client.get(DATA).get_data(as_text=True)
+    for section, shown in [("weapons", 14), ("vehicles", 3), ("enemies", 1), ("gimmicks", 1), ("stats", 4)]:
+        assert re.search(rf'data/{section}/">[^<]+</a> <span class="count">\({shown}\)</span>', page), section

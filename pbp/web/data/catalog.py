@@ -96,6 +96,10 @@ class Catalog:
     def get(self, kind: str, key: str) -> Entry | None:
         return self.entries.get(kind, {}).get(key)
 
+    def count(self, section: str) -> int:
+        """Entries a section page lists (skills are under their stats, so `stats` counts the stats)."""
+        return sum(1 for entry in self.all() if entry.section == section and entry.kind != "skill")
+
     def all(self) -> Iterator[Entry]:
         for kinds in self.entries.values():
             yield from kinds.values()

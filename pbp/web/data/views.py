@@ -33,7 +33,7 @@ def _found(slug: str) -> Catalog:
 
 @bp.get("/campaigns/<slug:campaign>/data/")
 def index(campaign: str) -> str:
-    return render_template("data/index.html", data=_found(campaign), campaign=campaign, sections=SECTIONS)
+    return render_template("data/index.html", data=_found(campaign), campaign=campaign)
 
 
 @bp.get("/campaigns/<slug:campaign>/data/<section>/")

@@ -7,6 +7,7 @@ from flask_babel import lazy_gettext as _
 from flask_babel import lazy_pgettext as pgettext  # named so `make messages` extracts it
 
 from pbp.web.data import bp
+from pbp.web.data.catalog import SECTIONS
 
 WORDS = {
     "section": {
@@ -58,4 +59,4 @@ WORDS = {
 
 @bp.app_context_processor
 def _words() -> dict:
-    return {"data_words": WORDS}
+    return {"data_words": WORDS, "data_sections": SECTIONS}
