@@ -89,4 +89,5 @@ def rule_link(rule_or_reason: str, text: str | None = None, ruleset: str = "pool
 def campaign_data_url() -> str | None:
     """The data index of the campaign the page belongs to (for the layout's navigation), if there is one."""
     slug = _campaign_arg(None)
-    return url_for("data.index", campaign=slug) if slug and campaign_catalog(slug) is not None else None
+    exists = slug is not None and Campaign.select().where(Campaign.slug == slug).exists()
+    return url_for("data.index", campaign=slug) if exists else None
