@@ -241,3 +241,9 @@ def test_the_index_counts_what_each_section_shows(client):
     page = client.get(DATA).get_data(as_text=True)
     for section, shown in [("weapons", 14), ("vehicles", 3), ("enemies", 1), ("gimmicks", 1), ("stats", 4)]:
         assert re.search(rf'data/{section}/">[^<]+</a> <span class="count">\({shown}\)</span>', page), section
+
+
+def test_entries_come_in_id_order_whatever_order_the_database_keeps():
+    """PostgreSQL's jsonb gives keys back shortest first: the pages must not change with the database."""
+    shuffled = {**PACK, "weapons": dict(sorted(PACK["weapons"].items(), key=lambda kv: (len(kv[0]), kv[0])))}
+    assert [e.id for e in catalog(shuffled).of("weapon")] == sorted(catalog(PACK).entries["weapon"])

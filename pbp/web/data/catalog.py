@@ -125,8 +125,11 @@ def _fold(text: str) -> str:
 
 
 def _tables(pack: dict[str, Any], section: str) -> dict[str, dict[str, Any]]:
+    """A section's entries in id order: the database keeps no pack order (PostgreSQL's jsonb orders keys its own
+    way), so the pages are the same on either."""
     entries = pack.get(section)
-    return {str(k): v for k, v in entries.items() if isinstance(v, dict)} if isinstance(entries, dict) else {}
+    tables = {str(k): v for k, v in entries.items() if isinstance(v, dict)} if isinstance(entries, dict) else {}
+    return dict(sorted(tables.items()))
 
 
 def _entry(kind: str, key: str, table: dict[str, Any], scenario: str | None = None) -> Entry:
