@@ -1,5 +1,6 @@
-"""The web app: `create_app()` builds a Flask app with one blueprint per area: the public blog, the accounts
-(`auth`), the signed-in shell (`player`: home and マイページ) and `/healthz`.
+"""The web app: `create_app()` builds a Flask app with one blueprint per area: the public blog, the campaigns' game
+data and rules pages (`data`), the accounts (`auth`), the signed-in shell (`player`: home and マイページ) and
+`/healthz`.
 
 Views are thin: they query or call a service and render. Each app has its own database (`pbp.web.database`), used
 by its requests only; models know nothing of Flask. Security headers, error pages and sessions are set up by their
@@ -93,10 +94,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
 
-    from pbp.web import blog, health, player
+    from pbp.web import blog, data, health, player
 
     app.url_map.converters.update(row=RowConverter, slug=SlugConverter)
     app.register_blueprint(blog.bp)
+    app.register_blueprint(data.bp)
     auth.init_app(app)
     app.register_blueprint(player.bp)
     app.register_blueprint(health.bp)

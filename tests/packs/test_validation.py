@@ -153,3 +153,16 @@ def test_scenario_ids_must_be_slugs(demo_dir: Path) -> None:
         assert problem.message == f"{bad!r} is not a scenario id (1-64 letters, digits, '_' or '-')"
     (demo_dir / "scenarios.toml").write_text(text.replace("scenarios.tama_river", "scenarios." + "x" * 64), "utf-8")
     assert validate_pack_dir(demo_dir) == []
+
+
+def test_public_on_enemies_and_gimmicks_is_an_optional_boolean(demo) -> None:
+    """R-PLAY-3: enemy types and gimmicks are the GM's unless `public = true` shows them on the game-data pages."""
+    assert validate_pack(demo) == []  # the demo marks one of each public
+    demo["enemies"]["orochi"]["public"] = "yes"
+    demo["scenarios"]["tama_river"]["gimmicks"][0]["public"] = 1
+    del demo["enemies"]["kagachi"]["public"]
+    got = {p.path: p.message for p in validate_pack(demo)}
+    assert got == {
+        "enemies.orochi.public": "must be true or false, got 'yes'",
+        "scenarios.tama_river.gimmicks[0].public": "must be true or false, got 1",
+    }

@@ -54,6 +54,10 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ),
     ("/blog/<slug:campaign>/characters/<row:character_id>/", "GET"): ("/blog/demo/characters/1/", None, everyone(200)),
     ("/feed.atom", "GET"): ("/feed.atom", None, everyone(200)),
+    ("/campaigns/<slug:campaign>/data/", "GET"): ("/campaigns/demo/data/", None, everyone(200)),
+    ("/campaigns/<slug:campaign>/data/<section>/", "GET"): ("/campaigns/demo/data/weapons/", None, everyone(200)),
+    ("/campaigns/<slug:campaign>/data/search", "GET"): ("/campaigns/demo/data/search?q=beam", None, everyone(200)),
+    ("/rules/<ruleset>/", "GET"): ("/rules/pool/", None, everyone(200)),
     ("/blog/<slug:campaign>/feed.atom", "GET"): ("/blog/demo/feed.atom", None, everyone(200)),
     ("/register", "GET"): ("/register", None, signed_in(200, 302)),  # signed in: sent home
     ("/register", "POST"): ("/register", {"name": ""}, signed_in(422, 302)),

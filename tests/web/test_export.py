@@ -3,12 +3,13 @@ from disk, with no server."""
 
 from __future__ import annotations
 
+import html
 import json
 import xml.etree.ElementTree as ET
 from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from click.testing import CliRunner
@@ -85,8 +86,11 @@ def test_every_internal_link_resolves_to_a_file(site):
             if parts.scheme or link.startswith("//"):
                 continue
             assert not link.startswith("/"), f"{page}: absolute path {link} breaks from disk"
-            target = (page.parent / parts.path).resolve()
+            target = (page.parent / parts.path).resolve() if parts.path else page  # `#x`: this page
             assert target.is_file(), f"{page.relative_to(site)}: {link} -> missing {target}"
+            if parts.fragment:  # a rule or a data entry: the anchor is on the page
+                anchor = f'id="{html.escape(unquote(parts.fragment))}"'
+                assert anchor in target.read_text(encoding="utf-8"), f"{page.relative_to(site)}: {link}: no {anchor}"
             checked += 1
     assert checked > 50
 

@@ -291,6 +291,7 @@ _SECTIONS: dict[str, Fields] = {
         "weapons": (False, _list_of(_ref("weapons", "weapon"))),
         "abilities": (False, _list_of(_ref("abilities", "ability"))),
         "move": (False, _int(0)),
+        "public": (False, _bool),  # shown on the campaign's data pages; default false (the GM's secret)
     },
 }
 _SINGLES: dict[str, Fields] = {
@@ -342,7 +343,7 @@ _GIMMICK: Fields = {  # R-PLAY-3
     "timing": (True, _choice(rules.GIMMICK_TIMINGS)),
     "area": (False, _rect),
     "effects": (True, _effects),
-    "public": (False, _bool),  # shown to players on the scenario's page; default false: the GM's secret
+    "public": (False, _bool),  # shown on the scenario's page and the data pages; default false (the GM's secret)
 }
 _SCENARIO: Fields = {
     **_DESCRIBED,

@@ -1,0 +1,96 @@
+"""A ruleset's rules page: the project's own rules reference (`docs/rules/<ruleset>.md`) rendered, each rule anchored
+by its id (`#R-HIT-2`), each bad status of the R-BS table by `#status-<id>`, every mention of a rule linked to it;
+and which rule an engine refusal (`refused` event `reason`) follows, so a page can link a reason to its rule.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import markdown
+
+from pbp.engine.ruleset import ruleset_ids
+from pbp.paths import PROJECT_ROOT
+
+RULES_DIR = PROJECT_ROOT / "docs" / "rules"
+RULE_ID = re.compile(r"R-[A-Z]+-\d+")
+_RULE_ITEM = re.compile(r"<li><strong>(R-[A-Z]+-\d+)</strong>")
+_STATUS_ROW = re.compile(r"<tr>\n<td><code>([a-z_]+)</code></td>")
+_HEADING = re.compile(r"<h([23])>(.*?)</h\1>")
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
+
+#: The `pool` engine's refusal reasons (pbp/engine/pool/events.py, `refused`) -> the rule (or the R-BS table row)
+#: that refuses the order.
+REASON_RULES: dict[str, str] = {
+    "out_of_range": "R-ENG-5",
+    "no_ammo": "R-MAJOR-1",
+    "arm_damage": "status-arm_damage",
+    "leg_damage": "status-leg_damage",
+    "system_down": "status-system_down",
+    "item_while_riding": "R-CHECK-6",
+    "item_not_applicable": "R-CHECK-7",
+    "dead": "R-FIX-7",
+    "removed": "R-FIX-7",
+    "target_gone": "R-FIX-7",
+    "engaged": "R-FIX-7",
+    "not_ready": "R-FIX-2",
+    "not_engaged": "R-ENG-4",
+    "no_uses": "R-FIX-11",
+    "wrong_timing": "R-SETUP-1",
+    "one_setup_action": "R-FIX-11",
+    "not_recoverable": "R-MAJOR-1",
+    "not_reloadable": "R-MINOR-1",
+    "cannot_move": "R-MINOR-1",
+    "heat": "status-heat",  # an attack skipped by heat (`skipped: "heat"`)
+}
+
+
+def known(ruleset: str) -> bool:
+    return ruleset in ruleset_ids() and (RULES_DIR / f"{ruleset}.md").is_file()
+
+
+def anchor_of(rule_or_reason: str) -> str:
+    """The fragment a rule id or a refusal reason links to on the rules page."""
+    return REASON_RULES.get(rule_or_reason, rule_or_reason)
+
+
+def _link_mentions(html: str, ids: set[str]) -> str:
+    """Every `R-XXX-N` of the text a link to its anchor; never inside a tag, a link (a rule's own heading) or code
+    (`@pytest.mark.rule("R-HIT-2")` is an example, not a reference)."""
+    out, inside = [], None  # the element whose text is left alone: "a" or "code"
+    for part in _TAG_OR_TEXT.split(html):
+        if part.startswith("<"):
+            name = re.match(r"</?(\w+)", part)
+            if inside is None and name and name[1] in ("a", "code") and not part.startswith("</"):
+                inside = name[1]
+            elif inside is not None and part == f"</{inside}>":
+                inside = None
+            out.append(part)
+        elif inside is not None:
+            out.append(part)
+        else:
+            out.append(RULE_ID.sub(lambda m: f'<a href="#{m[0]}">{m[0]}</a>' if m[0] in ids else m[0], part))
+    return "".join(out)
+
+
+@cache
+def rules_page(ruleset: str) -> tuple[str, list[tuple[str, str]], list[str]]:
+    """The reference as HTML (its first heading left out: the page sets its own), its sections as (anchor, title)
+    for a table of contents, and every rule id it defines. Read once: the file is part of the installed code."""
+    text = (RULES_DIR / f"{ruleset}.md").read_text(encoding="utf-8")
+    html = markdown.markdown(text, extensions=["tables", "sane_lists"])  # the project's own text: trusted
+    html = re.sub(r"^<h1>.*?</h1>\n?", "", html)
+    ids = _RULE_ITEM.findall(html)
+    html = _RULE_ITEM.sub(r'<li id="\1"><a class="rule-id" href="#\1"><strong>\1</strong></a>', html)
+    html = _link_mentions(html, set(ids))
+    html = _STATUS_ROW.sub(r'<tr id="status-\1">\n<td><code>\1</code></td>', html)
+    sections: list[tuple[str, str]] = []
+
+    def heading(m: re.Match[str]) -> str:
+        anchor = f"s{len(sections) + 1}"
+        sections.append((anchor, re.sub(r"<[^>]+>", "", m[2])))
+        return f'<h{m[1]} id="{anchor}">{m[2]}</h{m[1]}>'
+
+    html = _HEADING.sub(heading, html)
+    return html, sections, ids
