@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
+from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbp import db as pbp_db
@@ -86,6 +87,8 @@ def log_report(report: schedule.TickReport) -> None:
     for d in report.deliveries:
         if d.status == "sent":
             log.info("notification %s: sent", d.outbox_id)
+        elif d.status == "skipped":  # nowhere to send it (no address, no mail server): nothing went wrong
+            log.debug("notification %s: skipped: %s", d.outbox_id, d.error)
         else:
             log.warning("notification %s: %s: %s", d.outbox_id, d.status, d.error)
     if report.overdue:
@@ -96,9 +99,10 @@ def log_report(report: schedule.TickReport) -> None:
         log.warning("%s%s: %s%s", p.step, item, p.message, f"\n{p.trace.rstrip()}" if p.trace else "")
 
 
-def build(interval: float = DEFAULT_INTERVAL) -> BlockingScheduler:
-    """A UTC scheduler with one interval tick: first run now, never dropped as misfired, never two at once."""
-    sched = BlockingScheduler(timezone=UTC)
+def build(interval: float = DEFAULT_INTERVAL, *, kind: type[BaseScheduler] = BlockingScheduler) -> BaseScheduler:
+    """A UTC scheduler (blocking, or `kind`: `pbp run` ticks in a background thread) with one interval tick: first
+    run now, never dropped as misfired, never two at once."""
+    sched = kind(timezone=UTC)
     sched.add_job(
         tick_once,
         "interval",

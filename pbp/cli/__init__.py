@@ -20,9 +20,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from pbp.cli import campaign, db, demo, engine, pack, rounds, scheduler, site, verify
+    from pbp.cli import campaign, db, demo, engine, pack, rounds, run, scheduler, site, verify
 
-    for module in (engine, pack, db, campaign, rounds, demo, verify, site, scheduler):
+    for module in (engine, pack, db, campaign, rounds, demo, verify, site, scheduler, run):
         module.register(cli)
 
 

@@ -118,7 +118,7 @@ def round_payload(rnd: Round) -> dict[str, Any]:
         "number": rnd.number,
         "scenario": scenario.title,
         "campaign": scenario.campaign.slug,
-        "path": f"/blog/{scenario.campaign.slug}/{scenario.slug}/{rnd.number}/",
+        "path": f"/blog/{scenario.campaign.slug}/{scenario.slug}/round-{rnd.number}/",
         "deadline": local_text(rnd.deadline, scenario.campaign.timezone),
         "deadline_utc": iso_utc(rnd.deadline),
     }

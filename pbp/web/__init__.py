@@ -37,6 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "LOGIN_RATE_LIMIT": "10 per minute",  # login attempts per address and per account name (Flask-Limiter's syntax)
     "RATELIMIT_STORAGE_URI": "memory://",  # where the limits count (several processes: e.g. redis://)
     "SCHEDULER_STALE_AFTER": 300,  # seconds since the scheduler's last tick after which /healthz says degraded
+    "ROUND_OVERDUE_AFTER": 900,  # seconds past its deadline after which an unresolved round makes /healthz degraded
 }
 #: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
 STATIC_EXPORT = "pbp.static_export"
