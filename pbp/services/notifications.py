@@ -16,7 +16,6 @@ import os
 import re
 import runpy
 import smtplib
-import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -133,11 +132,11 @@ def queue(kind: str, at: datetime, *, users: Iterable[int], campaign_id: int | N
             NotificationOptOut.kind == kind, NotificationOptOut.user.in_(recipients)
         )
         recipients -= {o.user_id for o in off}
-    rows = [_row(kind, at, payload, recipient=uid) for uid in sorted(recipients)]
+    rows = [_row(kind, at, payload, recipient=uid, channel="email") for uid in sorted(recipients)]
     if campaign_id is not None:
         url = Campaign.select(Campaign.webhook_url).where(Campaign.id == campaign_id).scalar()
         if url:
-            rows.append(_row(kind, at, payload, channel="webhook", address=url))
+            rows.append(_row(kind, at, payload, recipient=None, channel="webhook", address=url))
     if rows:
         Outbox.insert_many(rows).execute()
 
@@ -149,8 +148,14 @@ def notify_round(kind: str, rnd: Round, at: datetime, *, users: Iterable[int], *
     queue(kind, at, users=users, campaign_id=campaign_id, **payload, **extra)
 
 
-def _row(kind: str, at: datetime, payload: dict[str, Any], **where: Any) -> dict[str, Any]:
-    return {"kind": kind, "payload": payload, "created_at": at, "next_attempt_at": at, "status": PENDING, **where}
+def _row(
+    kind: str, at: datetime, payload: dict[str, Any], *, recipient: int | None, channel: str, address: str | None = None
+) -> dict[str, Any]:
+    """One outbox row (every row has the same keys: `insert_many` takes the first row's)."""
+    return {
+        "kind": kind, "payload": payload, "created_at": at, "next_attempt_at": at, "status": PENDING,
+        "recipient": recipient, "channel": channel, "address": address,
+    }  # fmt: skip
 
 
 # ---- a user's and a campaign's settings ---------------------------------------------------------------------------
@@ -350,13 +355,13 @@ def post_webhook(url: str, kind: str, payload: dict[str, Any], site_url: str = "
     """One JSON POST: `text` (Japanese, what chat hooks show), `text_en`, `kind` and the payload."""
     texts = {loc: "\n".join(message(kind, payload, loc, site_url)) for loc in LOCALES}
     body = json.dumps({"text": texts["ja"], "text_en": texts["en"], "kind": kind, **payload}, ensure_ascii=False)
-    request = urllib.request.Request(
-        url, data=body.encode(), method="POST", headers={"Content-Type": "application/json; charset=utf-8"}
-    )
-    try:
+    try:  # urllib says ValueError for a URL it cannot use
+        request = urllib.request.Request(
+            url, data=body.encode(), method="POST", headers={"Content-Type": "application/json; charset=utf-8"}
+        )
         with urllib.request.urlopen(request, timeout=SEND_TIMEOUT) as response:  # noqa: S310 (http(s) checked)
             response.read(1024)
-    except ValueError as e:  # urllib's word for a URL it cannot use
+    except ValueError as e:
         raise Undeliverable(f"the webhook URL cannot be used: {e}") from None
 
 
@@ -455,7 +460,7 @@ def deliver_due(
             sender(row, settings)
         except Undeliverable as e:
             error, give_up = str(e), SKIPPED if isinstance(e, Nowhere) else FAILED
-        except (OSError, smtplib.SMTPException, urllib.error.URLError) as e:  # unreachable, refused, timed out, 5xx
+        except Exception as e:  # unreachable, refused, timed out, a 5xx, anything: tried again later
             error = f"{type(e).__name__}: {e}"
         try:
             status = finish(outbox_id, error=error, give_up=give_up, clock=clock)
