@@ -330,7 +330,7 @@ def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "")
     )
 
 
-def send_email(settings: Settings, to: str, subject: str, body: str) -> None:
+def send_email(settings: Settings, to: str, subject: str, body: str, *, headers: dict[str, str] | None = None) -> None:
     """One e-mail over SMTP (SSL, STARTTLS or plain, as set), within SEND_TIMEOUT."""
     if not _EMAIL.fullmatch(to):
         raise Undeliverable(f"{to!r} is not an e-mail address")
@@ -338,6 +338,8 @@ def send_email(settings: Settings, to: str, subject: str, body: str) -> None:
     mail["From"] = formataddr(("pbp", settings.sender))
     mail["To"] = to
     mail["Subject"] = subject
+    for name, value in (headers or {}).items():
+        mail[name] = value
     mail.set_content(body)
     smtp_class = smtplib.SMTP_SSL if settings.tls == "ssl" else smtplib.SMTP
     with smtp_class(settings.smtp_host, settings.smtp_port, timeout=SEND_TIMEOUT) as smtp:
@@ -430,7 +432,10 @@ def send(row: Outbox, settings: Settings) -> None:
     if not settings.smtp_host:
         raise Nowhere("no SMTP server is set (PBP_SMTP_HOST)")
     subject, body = message(row.kind, row.payload, user.locale or "ja", settings.site_url)
-    send_email(settings, user.email, subject, body)
+    headers = {"X-PBP-Kind": row.kind, "X-PBP-Notification": str(row.id)}
+    if "round" in row.payload:
+        headers["X-PBP-Round"] = str(row.payload["round"])
+    send_email(settings, user.email, subject, body, headers=headers)
 
 
 @dataclass(frozen=True)
