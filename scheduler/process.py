@@ -51,6 +51,13 @@ def tick_once() -> schedule.TickReport | None:
     return report
 
 
+def once() -> int:
+    """One tick for cron (`--once`); its exit status: 1 when something failed (a round, a step, the tick)."""
+    report = tick_once()
+    failed = report is None or report.problems or any(o.status in ("failed", "error") for o in report.rounds)
+    return 1 if failed else 0
+
+
 _last_trouble: list[str | None] = [None]
 
 

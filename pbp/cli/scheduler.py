@@ -19,7 +19,8 @@ def register(cli: click.Group) -> None:
 @click.option("--once", is_flag=True, help="run one tick and exit (cron); exit 1 if something failed")
 def scheduler(interval: float, once: bool) -> None:
     """Every INTERVAL seconds until stopped: close due sign-ups and rounds, hold, resolve, publish, remind, notify."""
-    from scheduler.process import ensure_ready, interval_problem, run, tick_once
+    from scheduler.process import ensure_ready, interval_problem, run
+    from scheduler.process import once as one_tick
 
     problem = interval_problem(interval)
     if problem:
@@ -28,7 +29,5 @@ def scheduler(interval: float, once: bool) -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     if once:
-        report = tick_once()
-        failed = report is None or report.problems or any(o.status in ("failed", "error") for o in report.rounds)
-        sys.exit(1 if failed else 0)
+        sys.exit(one_tick())
     run(interval)
