@@ -20,9 +20,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from pbp.cli import campaign, db, demo, engine, pack, rounds, run, scheduler, site, verify
+    from pbp.cli import campaign, db, demo, engine, notify, pack, rounds, run, scheduler, site, verify
 
-    for module in (engine, pack, db, campaign, rounds, demo, verify, site, scheduler, run):
+    for module in (engine, pack, db, campaign, rounds, demo, verify, site, scheduler, run, notify):
         module.register(cli)
 
 

@@ -54,19 +54,24 @@ def _check_port(host: str, port: int) -> None:
 
 
 def _prepare(deadline_in: int) -> str:
-    """Bring the database up to date and load the demo into an empty one; returns what to tell the user."""
+    """Bring the database up to date and load the demo into an empty one (a database with accounts is left as it
+    is); returns what to tell the user."""
     from pbp import db as pbp_db
     from pbp import migrations
+    from pbp.models import User
     from pbp.services import demo
 
+    accounts = f"log in as player1 (or {DEMO_ACCOUNTS}), password {demo.DEMO_PASSWORD}"
     with pbp_db.connected() as database:
         migrations.upgrade(database)
         if demo.is_loaded():
-            return f"the demo is in {pbp_db.database_url()}"
+            return f"the demo is in {pbp_db.database_url()}; {accounts}"
+        if User.select().exists():
+            return f"the database is {pbp_db.database_url()} (accounts exist: no demo loaded)"
         loaded = demo.load_demo(deadline_in)
     return (
         f"the demo is loaded in {pbp_db.database_url()}: round {loaded.open_round} closes in {deadline_in} s, then it "
-        "is resolved and its report published on the blog by itself"
+        f"is resolved and its report published on the blog by itself\npbp: {accounts}"
     )
 
 
@@ -126,7 +131,7 @@ def _serve_and_tick(host: str, port: int, workers: int, interval: float, debug: 
         f"pbp: the site is at http://{shown}:{port}/ ({served})"
         f"; the scheduler ticks every {interval:g} s\n"
         f"pbp: {told}\n"
-        f"pbp: log in as player1 (or {DEMO_ACCOUNTS}), password demo-password; Ctrl-C stops both",
+        "pbp: Ctrl-C stops both",
         err=True,
     )
     while not stop.wait(0.5):

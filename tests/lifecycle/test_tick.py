@@ -293,3 +293,26 @@ def test_two_deliverers_claim_each_notification_once(world) -> None:
     assert notifications.claim(row_id, clock=world.clock) is None  # the second deliverer
     world.clock.advance(notifications.LEASE + 1)  # the first died without recording: the lease lets it go
     assert notifications.claim(row_id, clock=world.clock) is not None
+
+
+# ---- the command line ---------------------------------------------------------------------------------------------
+
+
+def test_the_settings_from_the_command_line(world, capsys) -> None:
+    from pbp.cli import main
+    from pbp.models import Campaign
+
+    hook_url = "https://h.example/x"
+    main(["campaign", "set", "demo", "--publish-automatically", "--hold-share", "0.25", "--webhook", hook_url])
+    campaign = Campaign.get_by_id(world.campaign)
+    assert campaign.policies["publish_automatically"] is True and campaign.hold_share == 0.25
+    assert campaign.webhook_url == hook_url
+    main(["notifications", "player1", "--email", "p1@example.org", "--off", "round.reminder"])
+    out = capsys.readouterr().out
+    assert "player1: e-mail p1@example.org" in out and "round.reminder: off" in out
+    with pytest.raises(SystemExit) as refused:
+        main(["notifications", "player1", "--off", "round.nap"])
+    assert refused.value.code == 2 and "unknown notification kind 'round.nap'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        main(["campaign", "set", "demo", "--hold-share", "1.5"])
+    assert refused.value.code == 2 and "from 0 to 1" in capsys.readouterr().err
