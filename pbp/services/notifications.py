@@ -16,6 +16,7 @@ import os
 import re
 import runpy
 import smtplib
+import time
 import urllib.request
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -98,6 +99,7 @@ MAX_ATTEMPTS = 5  # deliveries tried before a notification is given up
 RETRY_AFTER = 60  # seconds before the second attempt, doubled for each further one
 LEASE = 120  # seconds a deliverer holds its claim on a row (longer than any send may take)
 SEND_TIMEOUT = 10.0  # seconds an SMTP server or webhook may take to answer
+DELIVERY_BUDGET = 30.0  # seconds a tick spends starting deliveries (the rest go at the next tick)
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _URL = re.compile(r"https?://[^\s/?#]+[^\s]*")
 ADDRESS_LIMIT = 254
@@ -446,13 +448,22 @@ class Delivery:
 
 
 def deliver_due(
-    *, clock: Clock = SYSTEM, settings: Settings | None = None, sender: Sender = send, limit: int = 100
+    *,
+    clock: Clock = SYSTEM,
+    settings: Settings | None = None,
+    sender: Sender = send,
+    limit: int = 100,
+    budget: float = DELIVERY_BUDGET,
 ) -> list[Delivery]:
     """Deliver the due notifications, each claimed first; a failed one is recorded and tried again later. A busy
-    database leaves a row for the next tick; nothing here raises."""
+    database leaves a row for the next tick; nothing here raises. No row is started after `budget` seconds (hanging
+    servers cannot hold the next tick back for long: the rest waits for it)."""
     settings = settings or Settings.load()
     done = []
+    stop_at = time.monotonic() + budget
     for outbox_id in due_notifications(clock=clock, limit=limit):
+        if time.monotonic() >= stop_at:
+            break
         try:
             row = claim(outbox_id, clock=clock)
         except Busy:

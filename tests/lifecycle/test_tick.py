@@ -276,6 +276,14 @@ def test_a_webhook_answering_500_or_hanging_is_retried_and_sent_once(world, webh
     assert len(webhook.received) == 1  # the 500 and the hung POST were not kept (the hook said so)
 
 
+def test_deliveries_stop_at_their_budget_and_go_on_at_the_next_tick(world) -> None:
+    published_round(world)  # two e-mails
+    sent = []
+    assert notifications.deliver_due(clock=world.clock, sender=lambda row, s: sent.append(row.id), budget=0) == []
+    done = notifications.deliver_due(clock=world.clock, sender=lambda row, s: sent.append(row.id), budget=60)
+    assert [d.status for d in done] == ["sent", "sent"] and len(sent) == 2
+
+
 def test_a_malformed_address_is_refused_and_never_retried(world, smtp) -> None:  # noqa: F811
     with pytest.raises(notifications.UserError, match="not an e-mail address"):
         notifications.set_email(world.players[0], "not an address")
