@@ -1,5 +1,6 @@
 """The scheduler as processes against one database (SQLite and PostgreSQL): a deadline missed while nothing ran is
-caught up at the next start; two schedulers resolve, publish and notify each of 50 due rounds exactly once; a
+caught up at the next start; two schedulers resolve, publish and notify each of 50 due rounds (and remind the players
+of another round) exactly once; a
 scheduler killed with SIGKILL in the middle of a resolution and started again leaves one identical resolution; and
 `pbp run` (gunicorn and the scheduler) shows the demo's report by itself, on SQLite and on PostgreSQL."""
 
@@ -14,6 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import peewee
@@ -59,6 +61,10 @@ def test_two_schedulers_resolve_publish_and_notify_50_rounds_exactly_once(
     campaigns.set_hold_share(world.campaign, 1.0)  # no entries: resolved as they stand
     campaigns.set_policy(world.campaign, "publish_automatically", True)
     ids = [world.new_round(deadline_in=60, scenario=world.new_scenario(f"run-{i}")) for i in range(50)]
+    # and one round open for another 30 minutes of real time: both schedulers see its players' 1-hour reminder due
+    soon = datetime.now(UTC) + timedelta(minutes=30)
+    ahead = rounds.create_round(world.new_scenario("ahead"), soon, clock=world.clock).id
+    rounds.open_round(ahead, clock=world.clock)
     for uid in world.players:
         notifications.set_email(uid, f"p{uid}@example.org")
     notifications.set_webhook(world.campaign, webhook.url)
@@ -91,9 +97,14 @@ def test_two_schedulers_resolve_publish_and_notify_50_rounds_exactly_once(
     for action in ("round.resolve", "round.publish"):
         assert AuditLog.select().where(AuditLog.action == action).count() == 50
     sent = collections.Counter((m["To"], m["X-PBP-Kind"], int(m["X-PBP-Round"])) for m in smtp.messages)
-    assert len(sent) == 100 and set(sent.values()) == {1}  # every player, every round, once
+    assert set(sent.values()) == {1}  # nothing twice
+    assert len([k for k in sent if k[1] == "round.published"]) == 100  # every player, every round
+    assert sorted(k for k in sent if k[1] == "round.reminder") == [
+        (f"p{uid}@example.org", "round.reminder", ahead) for uid in world.players
+    ]
     hooks = collections.Counter((h["kind"], h["round"]) for h in webhook.received)
     assert set(hooks) == {("round.published", rid) for rid in ids} and set(hooks.values()) == {1}
+    assert Round.get_by_id(ahead).state == "open"
     assert sum(log.count(": resolved: ") for log in logs) == 50  # each resolved by one of them, once
 
 
