@@ -166,9 +166,9 @@ def _row(
 @retried
 def set_email(user_id: int, address: str | None, *, clock: Clock = SYSTEM) -> User:
     """Where the user's notifications go by e-mail (None or empty: nowhere); a malformed address is refused."""
-    value = storable_text(address, "e-mail").strip() if address else ""
+    value = storable_text(address, "email").strip() if address else ""
     if value and (len(value) > ADDRESS_LIMIT or not _EMAIL.fullmatch(value)):
-        raise UserError(f"{value[:60]!r} is not an e-mail address", "e-mail")
+        raise UserError(f"{value[:60]!r} is not an e-mail address", "email")
     with write_transaction():
         locked(User, user_id, "user")
         User.update(email=value or None).where(User.id == user_id).execute()

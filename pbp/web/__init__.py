@@ -93,12 +93,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
 
-    from pbp.web import blog, health, player
+    from pbp.web import blog, health, notify, player
 
     app.url_map.converters.update(row=RowConverter, slug=SlugConverter)
     app.register_blueprint(blog.bp)
     auth.init_app(app)
     app.register_blueprint(player.bp)
+    app.register_blueprint(notify.bp)
     app.register_blueprint(health.bp)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
     app.jinja_env.globals["static_export"] = lambda: bool(request.environ.get(STATIC_EXPORT))

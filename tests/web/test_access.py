@@ -57,6 +57,8 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/me/locale", "POST"): ("/me/locale", {"locale": ""}, signed_in(302, 303)),
     ("/me/password", "GET"): ("/me/password", None, signed_in(302, 200)),
     ("/me/password", "POST"): ("/me/password", {"current_password": ""}, signed_in(302, 422)),
+    ("/me/notifications", "GET"): ("/me/notifications", None, signed_in(302, 200)),
+    ("/me/notifications", "POST"): ("/me/notifications", {"email": "not an address"}, signed_in(302, 422)),
 }
 
 
@@ -140,6 +142,11 @@ CSRF_CASES = {
         "player",
         {"current_password": DEMO_PASSWORD, "new_password": "stolen-password"},
         lambda app, client: log_in(app.test_client(), "player1").status_code == 303,
+    ),
+    "/me/notifications": (
+        "player",
+        {"email": "stolen@example.org"},
+        lambda app, client: _user(app, "player1").email is None,
     ),
 }
 
