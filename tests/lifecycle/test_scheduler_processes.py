@@ -1,8 +1,8 @@
 """The scheduler as processes against one database (SQLite and PostgreSQL): a deadline missed while nothing ran is
 caught up at the next start; two schedulers resolve, publish and notify each of 50 due rounds (and remind the players
-of another round) exactly once; a
-scheduler killed with SIGKILL in the middle of a resolution and started again leaves one identical resolution; and
-`pbp run` (gunicorn and the scheduler) shows the demo's report by itself, on SQLite and on PostgreSQL."""
+of another round) exactly once; a scheduler killed with SIGKILL in the middle of a resolution and started again
+leaves one identical resolution; and `pbp run` (gunicorn and the scheduler) shows the demo's report by itself, on
+SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
