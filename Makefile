@@ -14,11 +14,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,dev]'
 	touch $(STAMP)
 
+# The whole product: the database (the demo on first start), gunicorn and the scheduler; PORT=5001 make run.
 run: $(STAMP)
-	$(BIN)/pbp db upgrade
-	$(BIN)/pbp demo --if-empty
-	@echo "pbp: the site at http://127.0.0.1:5000/ (log in as player1, demo-password); the scheduler runs beside it; Ctrl-C stops both"
-	$(BIN)/pbp scheduler & sched=$$!; trap 'kill $$sched 2>/dev/null' EXIT INT TERM; $(BIN)/pbp serve
+	$(BIN)/pbp run
 
 test: $(STAMP)
 	$(BIN)/ruff check .

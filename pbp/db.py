@@ -44,6 +44,22 @@ class ContextDatabaseProxy(peewee.DatabaseProxy):
     def obj(self, value: peewee.Database | None) -> None:  # peewee's initialize(): the process-wide database
         type(self)._process_wide = value
 
+    def initialize(self, obj: peewee.Database | None) -> None:
+        super().initialize(obj)
+        type(self)._fields_set_for = type(obj) if obj is not None else None
+
+    #: The kind of database the models' fields are set up for (peewee 4 sets up JSON and BLOB fields, e.g. whether a
+    #: JSON column is parsed on reading, through the proxy's callbacks when it is initialised).
+    _fields_set_for: type[peewee.Database] | None = None
+
+    def set_up_fields(self, db: peewee.Database) -> None:
+        """Set the fields up for `db`'s kind when `using` it without `bind`: a web worker that never bound a
+        process-wide database read every JSON column as a string (gunicorn served the blog's reports as 500s)."""
+        if type(self)._fields_set_for is not type(db):
+            for callback in self._callbacks:
+                callback(db)
+            type(self)._fields_set_for = type(db)
+
 
 database = ContextDatabaseProxy()
 
@@ -124,6 +140,7 @@ def bind(url: str | None = None) -> peewee.Database:
 @contextmanager
 def using(db: peewee.Database) -> Iterator[peewee.Database]:
     """Point the models at `db` in this thread or task only, until the block ends (the process's binding stays)."""
+    database.set_up_fields(db)
     token = _CURRENT.set(db)
     try:
         yield db

@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 
+from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from pbp import db as pbp_db
 from pbp import migrations
 from pbp.errors import UserError
-from pbp.services import schedule
+from pbp.services import notifications, schedule
 
 log = logging.getLogger("pbp.scheduler")
 
@@ -33,25 +34,82 @@ def ensure_ready() -> None:
     with pbp_db.connected() as database:
         if migrations.pending(database):
             raise UserError(f"the database at {pbp_db.database_url()} is not up to date: run `pbp db upgrade`")
+    notifications.Settings.load()  # a mistake in the mail settings is said now, not at every tick
 
 
-def tick_once() -> schedule.TickReport:
-    """One tick in its own connection: close due sign-ups, resolve due rounds, log what happened."""
-    with pbp_db.connected():
-        report = schedule.tick()
+def tick_once() -> schedule.TickReport | None:
+    """One tick in its own connection, and what it did in the log. Nothing escapes: a tick that cannot even open the
+    database is one line (the same trouble again is not repeated every tick), and the next tick tries again."""
+    try:
+        with pbp_db.connected():
+            report = schedule.tick()
+    except Exception as e:
+        _trouble(f"tick failed: {e}" if isinstance(e, UserError) else f"tick failed: {type(e).__name__}: {e}")
+        return None
+    _trouble(None)
+    log_report(report)
+    return report
+
+
+def once() -> int:
+    """One tick for cron (`--once`); its exit status: 1 when something failed (a round, a step, the tick)."""
+    report = tick_once()
+    failed = report is None or report.problems or any(o.status in ("failed", "error") for o in report.rounds)
+    return 1 if failed else 0
+
+
+_last_trouble: list[str | None] = [None]
+
+
+def _trouble(message: str | None) -> None:
+    """Log a tick's failure when it is new (a database down for an hour is one line, and one when it is back)."""
+    if message == _last_trouble[0]:
+        return
+    if message is None:
+        log.info("ticks work again")
+    else:
+        log.error("%s (logged once; tried again every tick)", message)
+    _last_trouble[0] = message
+
+
+def log_report(report: schedule.TickReport) -> None:
+    """One line per thing done, a warning per thing not done (with its traceback when it was unexpected)."""
     for scenario_id in report.signups_closed:
         log.info("sign-up closed for scenario %s", scenario_id)
     for scenario_id in report.signups_busy:
         log.warning("sign-up of scenario %s: the database is busy; tried again next tick", scenario_id)
+    for round_id in report.closed:
+        log.info("round %s: closed at its deadline", round_id)
+    for round_id in report.held:
+        log.warning("round %s: held for the GM: too many entries missing at the deadline", round_id)
     for outcome in report.rounds:
         level = logging.INFO if outcome.status in ("resolved", "already") else logging.WARNING
         log.log(level, "round %s: %s: %s", outcome.round_id, outcome.status, outcome.message)
-    return report
+        if outcome.trace:
+            log.warning("round %s: the traceback of that failure:\n%s", outcome.round_id, outcome.trace.rstrip())
+    for round_id in report.published:
+        log.info("round %s: published (the campaign publishes automatically)", round_id)
+    for round_id, users in report.reminded.items():
+        log.info("round %s: %d player(s) reminded of the deadline", round_id, len(users))
+    for d in report.deliveries:
+        if d.status == "sent":
+            log.info("notification %s: sent", d.outbox_id)
+        elif d.status == "skipped":  # nowhere to send it (no address, no mail server): nothing went wrong
+            log.debug("notification %s: skipped: %s", d.outbox_id, d.error)
+        else:
+            log.warning("notification %s: %s: %s", d.outbox_id, d.status, d.error)
+    if report.overdue:
+        ids = ", ".join(map(str, report.overdue))
+        log.warning("overdue (more than %s s past the deadline, not resolved): round %s", schedule.OVERDUE_AFTER, ids)
+    for p in report.problems:
+        item = f" {p.item}" if p.item is not None else ""
+        log.warning("%s%s: %s%s", p.step, item, p.message, f"\n{p.trace.rstrip()}" if p.trace else "")
 
 
-def build(interval: float = DEFAULT_INTERVAL) -> BlockingScheduler:
-    """A UTC scheduler with one interval tick: first run now, never dropped as misfired, never two at once."""
-    sched = BlockingScheduler(timezone=UTC)
+def build(interval: float = DEFAULT_INTERVAL, *, kind: type[BaseScheduler] = BlockingScheduler) -> BaseScheduler:
+    """A UTC scheduler (blocking, or `kind`: `pbp run` ticks in a background thread) with one interval tick: first
+    run now, never dropped as misfired, never two at once."""
+    sched = kind(timezone=UTC)
     sched.add_job(
         tick_once,
         "interval",

@@ -1,4 +1,5 @@
-"""`pbp campaign load DIR`: load (or reload) a campaign pack into the database."""
+"""`pbp campaign load DIR`: load (or reload) a campaign pack into the database; `pbp campaign set SLUG ...`: its
+publishing policy, the guard's share and its webhook."""
 
 from __future__ import annotations
 
@@ -27,3 +28,33 @@ def load(directory: str) -> None:
         loaded = load_campaign(find_pack(directory).resolve())
         count = loaded.scenarios.count()
     click.echo(f"campaign {loaded.slug} (id {loaded.id}): {loaded.name}, {count} scenarios")
+
+
+@campaign.command("set")
+@click.argument("slug")
+@click.option("--publish-automatically/--review-first", default=None, help="publish rounds as soon as resolved")
+@click.option("--hold-share", type=float, help="hold a round when more than this share (0-1) of entries is missing")
+@click.option("--webhook", help="URL the campaign's notifications are POSTed to as JSON ('' for none)")
+def set_(slug: str, publish_automatically: bool | None, hold_share: float | None, webhook: str | None) -> None:
+    """Set a campaign's publishing policy, the scheduler's guard and its webhook; prints them."""
+    from pbp.errors import NotFound
+    from pbp.models import Campaign
+    from pbp.services import campaigns, notifications
+    from pbp.services.rounds import policy
+
+    with open_db():
+        found = Campaign.get_or_none(Campaign.slug == slug)
+        if found is None:
+            raise NotFound(f"no campaign {slug!r}")
+        if publish_automatically is not None:
+            campaigns.set_policy(found.id, "publish_automatically", publish_automatically)
+        if hold_share is not None:
+            campaigns.set_hold_share(found.id, hold_share)
+        if webhook is not None:
+            notifications.set_webhook(found.id, webhook)
+        now = Campaign.get_by_id(found.id)
+    auto = policy(now.policies, "publish_automatically")
+    click.echo(
+        f"campaign {now.slug}: publish automatically {'yes' if auto else 'no'}, hold share {now.hold_share:g}, "
+        f"webhook {now.webhook_url or 'none'}"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 import click
 
@@ -15,9 +16,11 @@ def register(cli: click.Group) -> None:
 
 @click.command()
 @click.option("--interval", default=15.0, show_default=True, type=float, help="seconds a tick (1 to 86400)")
-def scheduler(interval: float) -> None:
-    """Resolve due rounds and close due sign-ups, every INTERVAL seconds, until stopped."""
+@click.option("--once", is_flag=True, help="run one tick and exit (cron); exit 1 if something failed")
+def scheduler(interval: float, once: bool) -> None:
+    """Every INTERVAL seconds until stopped: close due sign-ups and rounds, hold, resolve, publish, remind, notify."""
     from scheduler.process import ensure_ready, interval_problem, run
+    from scheduler.process import once as one_tick
 
     problem = interval_problem(interval)
     if problem:
@@ -25,4 +28,6 @@ def scheduler(interval: float) -> None:
     ensure_ready()
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if once:
+        sys.exit(one_tick())
     run(interval)

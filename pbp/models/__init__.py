@@ -3,8 +3,17 @@
 from pbp.models.accounts import User
 from pbp.models.base import BaseModel
 from pbp.models.campaigns import Campaign, Character, GrowthRequest
-from pbp.models.ops import AuditLog, Heartbeat, Outbox
-from pbp.models.rounds import Entry, EntryRevision, Override, Report, Resolution, ResolutionVersion, Round
+from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox
+from pbp.models.rounds import (
+    Entry,
+    EntryRevision,
+    Override,
+    Reminder,
+    Report,
+    Resolution,
+    ResolutionVersion,
+    Round,
+)
 from pbp.models.scenarios import Participation, Scenario, ScenarioSecret
 
 #: Every table, in dependency order (the migrations must produce exactly these).
@@ -26,6 +35,8 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Outbox,
     AuditLog,
     Heartbeat,
+    NotificationOptOut,
+    Reminder,
 )
 
 __all__ = [
@@ -38,8 +49,10 @@ __all__ = [
     "EntryRevision",
     "GrowthRequest",
     "Heartbeat",
+    "NotificationOptOut",
     "Outbox",
     "Override",
+    "Reminder",
     "Participation",
     "Report",
     "Resolution",

@@ -22,6 +22,11 @@ class Campaign(BaseModel):
     #: Campaign policies (`pbp.services.rounds.POLICIES`), e.g. {"several_pcs_per_player": true}.
     policies = JSONField(default=dict)
     created_at = peewee.DateTimeField()
+    #: The guard: a round with more than this share of its joined characters without an entry at its deadline is
+    #: held for the GM instead of resolved.
+    hold_share = peewee.FloatField(default=0.5)
+    #: Where the campaign's notifications are also POSTed as JSON (a chat channel's incoming hook), None: nowhere.
+    webhook_url = peewee.CharField(max_length=500, null=True)
 
 
 class Character(BaseModel):

@@ -10,11 +10,33 @@ from pbp.models.base import BaseModel, JSONField
 
 
 class Outbox(BaseModel):
-    recipient = peewee.ForeignKeyField(User, backref="notifications")
+    """One notification to deliver after the change that caused it committed (written in its transaction): an
+    e-mail to a user (`recipient`) or a webhook POST to a campaign's URL (`address`, recipient None)."""
+
+    recipient = peewee.ForeignKeyField(User, backref="notifications", null=True)
     kind = peewee.CharField(max_length=32)
     payload = JSONField()
     created_at = peewee.DateTimeField()
     sent_at = peewee.DateTimeField(null=True, index=True)
+    channel = peewee.CharField(max_length=16, default="email")  # email | webhook
+    address = peewee.CharField(max_length=500, null=True)  # the webhook's URL (an e-mail's is the user's, read late)
+    #: pending -> sent, or failed (given up after the last attempt), or skipped (nowhere to send it)
+    status = peewee.CharField(max_length=16, default="pending", index=True)
+    attempts = peewee.IntegerField(default=0)
+    next_attempt_at = peewee.DateTimeField(null=True)
+    #: A deliverer's claim: nobody else sends the row before this time (a deliverer that died lets it go then).
+    claimed_until = peewee.DateTimeField(null=True)
+    last_error = peewee.CharField(max_length=500, null=True)
+
+
+class NotificationOptOut(BaseModel):
+    """A kind of notification a user switched off (every kind is on until then)."""
+
+    user = peewee.ForeignKeyField(User, backref="notification_optouts")
+    kind = peewee.CharField(max_length=32)
+
+    class Meta:
+        indexes = ((("user", "kind"), True),)
 
 
 class AuditLog(BaseModel):

@@ -31,9 +31,23 @@ class Round(BaseModel):
     closed_at = peewee.DateTimeField(null=True)
     resolved_at = peewee.DateTimeField(null=True)
     published_at = peewee.DateTimeField(null=True)
+    #: When the guard held the round for missing entries: it holds a round once (the GM's release resolves it).
+    guard_held_at = peewee.DateTimeField(null=True)
 
     class Meta:
         indexes = ((("scenario", "number"), True),)
+
+
+class Reminder(BaseModel):
+    """A deadline reminder sent to a user for a round, `lead` seconds before its deadline: each is sent once."""
+
+    round = peewee.ForeignKeyField(Round, backref="reminders")
+    user = peewee.ForeignKeyField(User)
+    lead = peewee.IntegerField()
+    sent_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "user", "lead"), True),)
 
 
 class Entry(BaseModel):

@@ -147,3 +147,17 @@ def set_policy(
         Campaign.update(policies={**campaign.policies, name: bool(value)}).where(Campaign.id == campaign_id).execute()
         audit.log("campaign.policy", f"campaign:{campaign_id}", now, actor_id=actor_id, policy=name, value=bool(value))
     return Campaign.get_by_id(campaign_id)
+
+
+@retried
+def set_hold_share(campaign_id: int, share: float, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
+    """The guard's share: a round with more than `share` (0 to 1) of its joined characters without an entry at its
+    deadline is held for the GM instead of resolved (1: never held)."""
+    if not 0 <= share <= 1:  # NaN fails too
+        raise UserError(f"the share of missing entries must be from 0 to 1, got {share}", "hold_share")
+    get_or_fail(Campaign, campaign_id, "campaign")
+    now = to_db(clock.now())
+    with write_transaction():
+        Campaign.update(hold_share=float(share)).where(Campaign.id == campaign_id).execute()
+        audit.log("campaign.hold_share", f"campaign:{campaign_id}", now, actor_id=actor_id, share=float(share))
+    return Campaign.get_by_id(campaign_id)

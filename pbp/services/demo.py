@@ -2,7 +2,9 @@
 
 The demo campaign (campaigns/demo/), a GM and two players, their characters in the battle scenario, round 1 played
 and published the day before, and round 2 open with an entry for every demo PC and its deadline `deadline_in`
-seconds away (the scheduler or `pbp round resolve` takes it from there). Each step is a service call of its own.
+seconds away (the scheduler or `pbp round resolve` takes it from there). The demo campaign publishes automatically
+(policy `publish_automatically`): a newcomer sees the report appear without acting as the GM. Each step is a
+service call of its own.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ def load_demo(deadline_in: int, *, clock: Clock = SYSTEM) -> Demo:
     past = FixedClock(now - timedelta(days=1))  # round 1 was played yesterday
     gm = accounts.create_user("gm", DEMO_PASSWORD, display_name="GM", clock=past)
     campaign = campaigns.load_campaign(DEMO_PACK_DIR, gm_id=gm.id, clock=past)
+    campaigns.set_policy(campaign.id, "publish_automatically", True, actor_id=gm.id, clock=past)  # `make run` shows it
     scenario = Scenario.get(Scenario.campaign == campaign.id, Scenario.slug == SCENARIO)
     pcs = enrol_players(campaign.id, scenario.id, campaign.pack["characters"], clock=past)
     first = open_round_with_entries(scenario.id, gm.id, pcs, timedelta(hours=12), clock=past)

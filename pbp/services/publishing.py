@@ -11,7 +11,7 @@ from pbp import reports
 from pbp.db import retried, write_transaction
 from pbp.errors import InvalidState, UserError
 from pbp.models import Character, Report, Resolution, Round
-from pbp.services import audit
+from pbp.services import audit, notifications
 from pbp.services._common import MARKDOWN_LIMIT, checked_text, get_or_fail
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -126,7 +126,7 @@ def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
         dead = [cid for e in events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None]
         if dead:
             Character.update(alive=False, updated_at=now).where(Character.id.in_(dead)).execute()
-        audit.notify(players_of(rnd.scenario_id), "round.published", now, round=round_id)
+        notifications.notify_round("round.published", rnd, now, users=players_of(rnd.scenario_id))
         audit.log("round.publish", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=PUBLISHED, dead=dead)
     return Round.get_by_id(round_id)
 

@@ -13,8 +13,9 @@ the round with the same seed to the same result; the unique constraint on resolu
 from __future__ import annotations
 
 import secrets
+import traceback
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, NoReturn
 
 import peewee
@@ -37,7 +38,7 @@ from pbp.models import (
     Scenario,
     ScenarioSecret,
 )
-from pbp.services import audit
+from pbp.services import audit, notifications
 from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
@@ -65,6 +66,8 @@ POLICIES: dict[str, bool] = {
     "resolve_when_complete": True,
     # R-PLAY-2, R-FIX-18: a player may sign up more than one character for the same scenario.
     "several_pcs_per_player": False,
+    # The scheduler publishes a round as soon as it is resolved (else the GM reviews and publishes it).
+    "publish_automatically": False,
 }
 
 
@@ -82,9 +85,12 @@ class ResolveOutcome:
     round_id: int
     #: "resolved" (this call did it), "already" (resolved before), "busy" (another process holds it, or resolve_due
     #: only: the database stayed busy; due again at the next tick),
-    #: "failed" (resolve_due only: the engine failed; the message says which attempt)
+    #: "failed" (resolve_due only: the engine failed, or anything else raised; the message says which attempt),
+    #: "error" (resolve_due only: the database failed; not counted, tried again at the next tick)
     status: str
     message: str
+    #: The traceback of an unexpected failure (resolve_due only), for the scheduler's log.
+    trace: str | None = None
 
 
 def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
@@ -178,7 +184,7 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
             raise InvalidState(f"round {round_id}'s deadline has passed: extend it first")
         move_state(rnd, OPEN, now, seed=seed, seed_hash=seed_hash(seed), opened_at=now)
         audit.log("round.open", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=OPEN)
-        audit.notify(players_of(rnd.scenario_id), "round.opened", now, round=round_id, deadline=iso_utc(rnd.deadline))
+        notifications.notify_round("round.opened", rnd, now, users=players_of(rnd.scenario_id))
     return Round.get_by_id(round_id)
 
 
@@ -256,9 +262,9 @@ def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = No
             raise InvalidState(f"round {round_id} is {rnd.state}: its deadline cannot change")
         to = OPEN if rnd.state == CLOSED else rnd.state
         if to != rnd.state:
-            move_state(rnd, to, now, deadline=new, closed_at=None)
+            move_state(rnd, to, now, deadline=new, closed_at=None, guard_held_at=None)
         else:
-            Round.update(deadline=new).where(Round.id == round_id).execute()
+            Round.update(deadline=new, guard_held_at=None).where(Round.id == round_id).execute()
         audit.log(
             "round.extend",
             f"round:{round_id}",
@@ -293,6 +299,7 @@ def round_context(rnd: Round) -> Scenario:
             Campaign.timezone,
             Campaign.entry_char_limit,
             Campaign.gm,
+            Campaign.policies,
         )
         .join(Campaign)
         .where(Scenario.id == rnd.scenario_id)
@@ -483,6 +490,9 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             orders = find_ruleset(ruleset).default_orders(encounter, orders)  # the GM's enemies
             done = _engine(ruleset, encounter, orders, claimed.seed, _overrides_of(round_id))
             _store(claimed, scenario, done, prose, now, first=True)
+            if not policy(scenario.campaign.policies, "publish_automatically"):
+                gm = {scenario.campaign.gm_id} - {None}
+                notifications.notify_round("round.resolved", claimed, now, users=gm)
             audit.log(
                 "round.resolve",
                 f"round:{round_id}",
@@ -527,7 +537,15 @@ def _store(
 
 
 def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -> NoReturn:
-    """Count a failed attempt (its transaction was rolled back); the third one quarantines the round."""
+    """Count a failed attempt (its transaction was rolled back) and refuse with what failed."""
+    failures = count_failure(round_id, error, actor_id=actor_id, now=now)
+    quarantined = " (quarantined)" if failures >= MAX_FAILURES else ""
+    raise UserError(f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {error}")
+
+
+@retried
+def count_failure(round_id: int, error: str, *, actor_id: int | None = None, now: datetime) -> int:
+    """Count a failed attempt to resolve the round; the third quarantines it and tells the GM. Returns the count."""
     with write_transaction():
         rnd = lock_round(round_id)
         failures = rnd.failures + 1
@@ -547,8 +565,11 @@ def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -
             error=error[:500],
             failures=failures,
         )
-    quarantined = " (quarantined)" if failures >= MAX_FAILURES else ""
-    raise UserError(f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {error}")
+        if to == QUARANTINED:
+            gm = Campaign.select(Campaign.gm).join(Scenario).where(Scenario.id == rnd.scenario_id).scalar()
+            notices = {"failures": failures, "error": error[:300]}
+            notifications.notify_round("round.quarantined", rnd, now, users={gm} - {None}, **notices)
+    return failures
 
 
 @retried
@@ -621,7 +642,7 @@ def due_round_ids(*, clock: Clock = SYSTEM) -> list[int]:
     complete = [
         rid
         for rid, scenario_id, policies in list(early)
-        if policy(policies, "resolve_when_complete") and _entries_complete(rid, scenario_id)
+        if policy(policies, "resolve_when_complete") and missing_entries(rid, scenario_id)[0] == 0
     ]
     return sorted(past + complete)
 
@@ -637,21 +658,11 @@ def _in_order() -> peewee.Expression:
     return ~fn.EXISTS(unfinished)
 
 
-def _entries_complete(round_id: int, scenario_id: int) -> bool:
-    """Every living joined character has an entry (a dead one can no longer enter)."""
-    joined = {
-        p.character_id
-        for p in Participation.select(Participation.character)
-        .join(Character)
-        .where(Participation.scenario == scenario_id, Participation.status == "joined", Character.alive)
-    }
-    entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == round_id)}
-    return joined <= entered
-
-
 def resolve_due(*, clock: Clock = SYSTEM, limit: int | None = None) -> list[ResolveOutcome]:
-    """The scheduler's tick: resolve every due round (missed deadlines included). A round that fails is reported
-    in its outcome and the others go on."""
+    """The scheduler's tick: resolve every due round (missed deadlines included). A round that fails, in any way,
+    is reported in its outcome and the others go on: an unexpected error (outside the engine's `ResolutionFailed`,
+    e.g. in the default tactics) is counted toward quarantine like an engine failure, with its traceback in the
+    outcome; a database that fails is not the round's fault and is not counted."""
     outcomes = []
     for round_id in due_round_ids(clock=clock)[:limit]:
         try:
@@ -660,4 +671,90 @@ def resolve_due(*, clock: Clock = SYSTEM, limit: int | None = None) -> list[Reso
             outcomes.append(ResolveOutcome(round_id, "busy", f"round {round_id}: {e}"))
         except UserError as e:
             outcomes.append(ResolveOutcome(round_id, "failed", str(e)))
+        except (peewee.OperationalError, peewee.InterfaceError) as e:  # the database went away: the next tick
+            outcomes.append(ResolveOutcome(round_id, "error", f"round {round_id}: the database failed: {e}"))
+        except Exception as e:  # a bug: counted, so it is quarantined after MAX_FAILURES, never retried for ever
+            outcomes.append(_unexpected(round_id, e, clock))
     return outcomes
+
+
+def _unexpected(round_id: int, error: Exception, clock: Clock) -> ResolveOutcome:
+    """Count an unexpected failure of a round's resolution; its outcome carries the traceback."""
+    trace = traceback.format_exc()
+    what = f"{type(error).__name__}: {error}"
+    try:
+        failures = count_failure(round_id, what, now=to_db(clock.now()))
+    except Exception as e:  # counting failed too (the database?): reported, tried again at the next tick
+        return ResolveOutcome(round_id, "error", f"round {round_id}: {what}; not counted: {e}", trace)
+    quarantined = " (quarantined)" if failures >= MAX_FAILURES else ""
+    message = f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {what}"
+    return ResolveOutcome(round_id, "failed", message, trace)
+
+
+# ---- the scheduler's other steps ------------------------------------------------------------------------------
+
+
+def open_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
+    """Open rounds whose deadline passed (the tick closes them: entries are refused anyway)."""
+    now = to_db(clock.now())
+    return [r.id for r in Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= now).order_by(Round.id)]
+
+
+def missing_entries(round_id: int, scenario_id: int) -> tuple[int, int]:
+    """How many of the round's joined, living characters have no entry (a dead one can no longer enter), and how
+    many there are."""
+    joined = {
+        p.character_id
+        for p in Participation.select(Participation.character)
+        .join(Character)
+        .where(Participation.scenario == scenario_id, Participation.status == "joined", Character.alive)
+    }
+    entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == round_id)}
+    return len(joined - entered), len(joined)
+
+
+@retried
+def guard(round_id: int, *, clock: Clock = SYSTEM) -> bool:
+    """The missing-entries guard at the deadline: when more than the campaign's `hold_share` of the joined
+    characters have no entry, hold the round for the GM instead of resolving it, and tell the GM. A round is held
+    by the guard once: the GM's release resolves it as it stands (a new deadline arms the guard again). Returns
+    whether it held the round."""
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        if rnd.state not in (OPEN, CLOSED) or rnd.deadline > now or rnd.guard_held_at is not None:
+            return False
+        missing, joined = missing_entries(rnd.id, rnd.scenario_id)
+        campaign = (
+            Campaign.select(Campaign.gm, Campaign.hold_share).join(Scenario).where(Scenario.id == rnd.scenario_id)
+        )
+        campaign = campaign.get()
+        if not joined or missing / joined <= campaign.hold_share:
+            return False
+        move_state(rnd, HELD, now, held_from=rnd.state, guard_held_at=now)
+        why = f"{missing} of {joined} characters have no entry at the deadline"
+        audit.log("round.hold", f"round:{round_id}", now, was=rnd.state, to=HELD, reason=why)
+        gm = {campaign.gm_id} - {None}
+        notifications.notify_round("round.held", rnd, now, users=gm, missing=missing, joined=joined)
+    return True
+
+
+def to_publish() -> list[int]:
+    """Resolved rounds of campaigns whose policy `publish_automatically` is on."""
+    query = (
+        Round.select(Round.id, Campaign.policies)
+        .join(Scenario)
+        .join(Campaign)
+        .where(Round.state == RESOLVED)
+        .order_by(Round.id)
+        .tuples()
+    )
+    return [rid for rid, policies in list(query) if policy(policies, "publish_automatically")]
+
+
+def overdue(after: float, *, clock: Clock = SYSTEM) -> list[int]:
+    """Open or closed rounds more than `after` seconds past their deadline: the scheduler is not keeping up (or not
+    running, or a round ahead of them in their scenario waits for the GM)."""
+    since = to_db(clock.now()) - timedelta(seconds=after)
+    query = Round.select(Round.id).where(Round.state.in_((OPEN, CLOSED)), Round.deadline < since).order_by(Round.id)
+    return [r.id for r in query]

@@ -39,6 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",  # where the limits count (several processes: e.g. redis://)
     "SCHEDULER_STALE_AFTER": 300,  # seconds since the scheduler's last tick after which /healthz says degraded
     "CLOCK": None,  # None: the system's clock; tests set a pbp.services.clock.FixedClock (deadlines, entries)
+    "ROUND_OVERDUE_AFTER": 900,  # seconds past its deadline after which an unresolved round makes /healthz degraded
 }
 #: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
 STATIC_EXPORT = "pbp.static_export"
@@ -94,13 +95,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
 
-    from pbp.web import blog, data, health, player
+    from pbp.web import blog, data, health, notify, player
 
     app.url_map.converters.update(row=RowConverter, slug=SlugConverter)
     app.register_blueprint(blog.bp)
     app.register_blueprint(data.bp)
     auth.init_app(app)
     app.register_blueprint(player.bp)
+    app.register_blueprint(notify.bp)
     app.register_blueprint(health.bp)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
     app.jinja_env.globals["static_export"] = lambda: bool(request.environ.get(STATIC_EXPORT))

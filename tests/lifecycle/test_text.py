@@ -13,7 +13,8 @@ is not text must be refused, and what is accepted reads back equal. They cover (
   note), `decide_growth` (reason), `grant_growth_points` (reason), `character_id_of` (a unit id);
 - entries: `save_entry` (prose, the strings in the order);
 - rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
-- publishing: `edit_report` (story, intro, outro, English story).
+- publishing: `edit_report` (story, intro, outro, English story);
+- notifications: `set_email` (address), `set_preference` (kind), `set_webhook` (URL).
 
 `test_every_service_that_takes_text_is_covered` fails when a public service function with a `str` in its
 signature is neither covered here nor listed in `INTERNAL` (strings only the code itself passes).
@@ -41,7 +42,7 @@ from pbp.engine import BadInput
 from pbp.errors import UserError
 from pbp.models import AuditLog, Campaign, Character, Entry, GrowthRequest, Override, Report, Round, Scenario, User
 from pbp.paths import DEMO_PACK_DIR
-from pbp.services import accounts, campaigns, characters, entries, publishing, rounds
+from pbp.services import accounts, campaigns, characters, entries, notifications, publishing, rounds
 from pbp.services.clock import FixedClock
 from tests.lifecycle.conftest import BACKENDS, FAST_HASHER, START, World, empty_database, make_world
 from tests.lifecycle.test_cli import pbp as run_pbp
@@ -278,7 +279,13 @@ def covers(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
 #: Public service functions that take a str only from the code itself, never from a user; each says from where.
 INTERNAL = {
     "audit.log": "the action and target are the calling service's constants and row ids",
-    "audit.notify": "the kind is the calling service's constant",
+    "notifications.queue": "the kind is the calling service's constant, the payload the rows' values",
+    "notifications.notify_round": "the kind is the calling service's constant",
+    "notifications.message": "the kind and locale are the outbox row's, written by the code",
+    "notifications.send_email": "the address was checked by set_email, subject and body come from message",
+    "notifications.post_webhook": "the URL was checked by set_webhook, the kind is an outbox row's",
+    "notifications.finish": "the error is an exception's text",
+    "rounds.count_failure": "the error is an exception's text",
     "campaigns.add_scenario": "called by load_campaign and create_scenario with a pack's key and a checked slug",
     "characters.unspent_growth": "reads a sheet stored after create_character/edit_character checked it",
     "characters.sheet_version": "hashes a sheet (any text in it) and stores nothing; edit_character compares it",
@@ -370,6 +377,27 @@ def test_campaign_services_take_any_text(stage: Stage, pack_scenario: str, slug:
         assert Scenario.get(Scenario.campaign == w.campaign, Scenario.slug == slug).pack_scenario == pack_scenario
     if accepted(lambda: campaigns.set_policy(w.campaign, policy, value, clock=w.clock), policy):
         assert Campaign.get_by_id(w.campaign).policies[policy] is value
+
+
+@covers("notifications.set_email", "notifications.set_preference", "notifications.set_webhook")
+@FAST
+@given(
+    email=TEXT | TEXT.map(lambda t: f"{t}@example.org"),
+    kind=TEXT | st.sampled_from(notifications.KINDS),
+    url=TEXT | TEXT.map("https://hooks.example/".__add__),
+)
+@example(email="a\x00@example.org", kind="round.held\x00", url="https://hooks.example/\ud800")
+def test_notification_settings_take_any_text(stage: Stage, email: str, kind: str, url: str) -> None:
+    w = stage.world
+    uid = w.players[0]
+    if accepted(lambda: notifications.set_email(uid, email), email):
+        assert User.get_by_id(uid).email == (email.strip() or None)
+    if accepted(lambda: notifications.set_preference(uid, kind, False), kind):
+        assert notifications.preferences(uid)[kind] is False
+        notifications.set_preference(uid, kind, True)
+    if accepted(lambda: notifications.set_webhook(w.campaign, url, clock=w.clock), url):
+        assert Campaign.get_by_id(w.campaign).webhook_url == (url.strip() or None)
+        notifications.set_webhook(w.campaign, None, clock=w.clock)
 
 
 SHEET_TEXTS = st.fixed_dictionaries(

@@ -91,6 +91,8 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/characters/<row:character_id>/edit", "POST"): (EDIT, {}, {**OWNER_ONLY, "player": 422}),
     ("/characters/<row:character_id>/growth", "GET"): (GROWTH, None, OWNER_ONLY),
     ("/characters/<row:character_id>/growth", "POST"): (GROWTH, {}, {**OWNER_ONLY, "player": 422}),
+    ("/me/notifications", "GET"): ("/me/notifications", None, signed_in(302, 200)),
+    ("/me/notifications", "POST"): ("/me/notifications", {"email": "not an address"}, signed_in(302, 422)),
 }
 
 
@@ -204,6 +206,11 @@ CSRF_CASES = {
         "player",
         {"skills.射撃": "4"},
         lambda app, client: _growth_requests(app) == 0,
+    ),
+    "/me/notifications": (
+        "player",
+        {"email": "stolen@example.org"},
+        lambda app, client: _user(app, "player1").email is None,
     ),
 }
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from pbp import db as pbp_db
 from pbp.models import Scenario
-from pbp.services import scenarios, schedule
+from pbp.services import rounds, scenarios, schedule
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from tests.web.conftest import make_app
@@ -49,6 +49,7 @@ def test_no_tick_is_ok_while_nothing_is_due_and_degraded_once_something_is(tmp_p
         "status": "ok",
         "db": "ok",
         "scheduler": {"last_tick": None, "age_s": None},
+        "overdue_rounds": [],
     }
     now = datetime.now(UTC)
     with db():  # a sign-up whose deadline passed an hour ago and that no tick closed
@@ -68,3 +69,23 @@ def test_a_database_that_does_not_answer_is_503(tmp_path):
     assert response.status_code == 503
     assert body == {"status": "degraded", "db": "error: file is not a database", "scheduler": body["scheduler"]}
     assert body["scheduler"] == {"last_tick": None, "age_s": None}
+
+
+def test_a_round_overdue_is_listed_and_degraded(tmp_path):
+    """A round still open more than ROUND_OVERDUE_AFTER past its deadline: the scheduler is not keeping up
+    (degraded, the round listed); once it is dealt with (here: a new deadline), ok again."""
+    app, db = _world_app(tmp_path, ROUND_OVERDUE_AFTER=600)
+    client = app.test_client()
+    now = datetime.now(UTC)
+    with db():  # a round whose deadline passed 20 minutes ago, still open
+        past = FixedClock(now - timedelta(hours=1))
+        scenario = Scenario.get(Scenario.slug == "tama_river")
+        rid = rounds.create_round(scenario.id, now - timedelta(minutes=20), clock=past).id
+        rounds.open_round(rid, clock=past)
+        schedule.record_tick()
+    body = client.get("/healthz").get_json()
+    assert body["status"] == "degraded" and body["overdue_rounds"] == [rid]
+    with db():
+        rounds.extend_round(rid, now + timedelta(hours=1))
+    body = client.get("/healthz").get_json()
+    assert body["status"] == "ok" and body["overdue_rounds"] == []

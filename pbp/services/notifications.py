@@ -1,0 +1,486 @@
+"""Notifications: an outbox row written in the same transaction as the change that causes it (a rolled-back change
+leaves none), delivered after the commit by the scheduler's tick, by e-mail (SMTP) to a user and by a JSON POST to
+the campaign's webhook.
+
+Delivery is claimed row by row (a conditional update that must change one row, with a lease), so two schedulers
+never send the same row; a failed attempt is tried again with a growing pause and given up after `MAX_ATTEMPTS`.
+The only way a notification goes out twice is a deliverer killed between the send and its commit (the lease then
+lets another deliverer send it again): at least once, never lost.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import runpy
+import smtplib
+import time
+import urllib.request
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import formataddr
+from typing import Any
+
+from pbp.db import Busy, retried, write_transaction
+from pbp.errors import UserError
+from pbp.models import Campaign, Character, Entry, NotificationOptOut, Outbox, Participation, Reminder, Round, User
+from pbp.models import Scenario as ScenarioModel
+from pbp.paths import instance_dir
+from pbp.services._common import get_or_fail, locked, storable_text
+from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
+
+log = logging.getLogger(__name__)
+
+#: Every kind of notification, with its subject and body in each language ({...} from the payload).
+MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
+    "round.opened": {
+        "ja": (
+            "【{scenario}】第{number}ラウンド受付開始",
+            "第{number}ラウンドの行動を受け付けています。締切は {deadline} です。",
+        ),
+        "en": ("[{scenario}] Round {number} is open", "Round {number} takes entries until {deadline}."),
+    },
+    "round.reminder": {
+        "ja": (
+            "【{scenario}】締切まであと{hours}時間",
+            "第{number}ラウンドの行動がまだ提出されていません。締切は {deadline} です。",
+        ),
+        "en": (
+            "[{scenario}] {hours} h left for round {number}",
+            "You have not sent your entry for round {number} yet. The deadline is {deadline}.",
+        ),
+    },
+    "round.published": {
+        "ja": ("【{scenario}】第{number}ラウンドのリプレイ公開", "第{number}ラウンドのリプレイが公開されました。"),
+        "en": ("[{scenario}] Round {number} is published", "The report of round {number} is published."),
+    },
+    "round.resolved": {
+        "ja": (
+            "【{scenario}】第{number}ラウンド処理完了・確認待ち",
+            "第{number}ラウンドを処理しました。確認して公開してください。",
+        ),
+        "en": (
+            "[{scenario}] Round {number} resolved, waiting for your review",
+            "Round {number} is resolved: review its report and publish it.",
+        ),
+    },
+    "round.held": {
+        "ja": (
+            "【{scenario}】第{number}ラウンド保留",
+            "締切時点で{missing}/{joined}人の行動が未提出のため、第{number}ラウンドを保留しました。"
+            "解除(pbp round release {round})すると処理されます。",
+        ),
+        "en": (
+            "[{scenario}] Round {number} is held",
+            "{missing} of {joined} characters had no entry at the deadline, so round {number} is held for you. "
+            "Release it (pbp round release {round}) to resolve it.",
+        ),
+    },
+    "round.quarantined": {
+        "ja": (
+            "【{scenario}】第{number}ラウンド隔離",
+            "第{number}ラウンドの処理が{failures}回失敗したため隔離しました。最後のエラー: {error}",
+        ),
+        "en": (
+            "[{scenario}] Round {number} is quarantined",
+            "Round {number} failed to resolve {failures} times and is quarantined. Last error: {error}",
+        ),
+    },
+}
+KINDS = tuple(MESSAGES)
+LOCALES = ("ja", "en")
+#: Seconds before a deadline when players without an entry are reminded (each once; a late start sends the nearest).
+REMINDER_LEADS = (24 * 3600, 3600)
+MAX_ATTEMPTS = 5  # deliveries tried before a notification is given up
+RETRY_AFTER = 60  # seconds before the second attempt, doubled for each further one
+LEASE = 120  # seconds a deliverer holds its claim on a row (longer than any send may take)
+SEND_TIMEOUT = 10.0  # seconds an SMTP server or webhook may take to answer
+DELIVERY_BUDGET = 30.0  # seconds a tick spends starting deliveries (the rest go at the next tick)
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+_URL = re.compile(r"https?://[^\s/?#]+[^\s]*")
+ADDRESS_LIMIT = 254
+URL_LIMIT = 500
+PENDING, SENT, FAILED, SKIPPED = "pending", "sent", "failed", "skipped"
+
+
+# ---- writing notifications (inside the caller's transaction) -----------------------------------------------------
+
+
+def round_payload(rnd: Round) -> dict[str, Any]:
+    """What every round notification says: its id, number, scenario title, campaign and deadline."""
+    scenario = ScenarioModel.select(ScenarioModel, Campaign.slug, Campaign.timezone).join(Campaign)
+    scenario = scenario.where(ScenarioModel.id == rnd.scenario_id).get()
+    return {
+        "round": rnd.id,
+        "number": rnd.number,
+        "scenario": scenario.title,
+        "campaign": scenario.campaign.slug,
+        "path": f"/blog/{scenario.campaign.slug}/{scenario.slug}/round-{rnd.number}/",
+        "deadline": local_text(rnd.deadline, scenario.campaign.timezone),
+        "deadline_utc": iso_utc(rnd.deadline),
+    }
+
+
+def queue(kind: str, at: datetime, *, users: Iterable[int], campaign_id: int | None = None, **payload: Any) -> None:
+    """Queue `kind` for each of `users` who has not switched it off and, when `campaign_id` is given and the
+    campaign set a webhook, once for the webhook. Call inside the transaction of the change it tells of."""
+    recipients = set(users)
+    if recipients:
+        off = NotificationOptOut.select(NotificationOptOut.user).where(
+            NotificationOptOut.kind == kind, NotificationOptOut.user.in_(recipients)
+        )
+        recipients -= {o.user_id for o in off}
+    rows = [_row(kind, at, payload, recipient=uid, channel="email") for uid in sorted(recipients)]
+    if campaign_id is not None:
+        url = Campaign.select(Campaign.webhook_url).where(Campaign.id == campaign_id).scalar()
+        if url:
+            rows.append(_row(kind, at, payload, recipient=None, channel="webhook", address=url))
+    if rows:
+        Outbox.insert_many(rows).execute()
+
+
+def notify_round(kind: str, rnd: Round, at: datetime, *, users: Iterable[int], **extra: Any) -> None:
+    """Queue a round's notification (its `round_payload` and `extra`) for `users` and the campaign's webhook."""
+    payload = round_payload(rnd)
+    campaign_id = ScenarioModel.select(ScenarioModel.campaign).where(ScenarioModel.id == rnd.scenario_id).scalar()
+    queue(kind, at, users=users, campaign_id=campaign_id, **payload, **extra)
+
+
+def _row(
+    kind: str, at: datetime, payload: dict[str, Any], *, recipient: int | None, channel: str, address: str | None = None
+) -> dict[str, Any]:
+    """One outbox row (every row has the same keys: `insert_many` takes the first row's)."""
+    return {
+        "kind": kind, "payload": payload, "created_at": at, "next_attempt_at": at, "status": PENDING,
+        "recipient": recipient, "channel": channel, "address": address,
+    }  # fmt: skip
+
+
+# ---- a user's and a campaign's settings ---------------------------------------------------------------------------
+
+
+@retried
+def set_email(user_id: int, address: str | None, *, clock: Clock = SYSTEM) -> User:
+    """Where the user's notifications go by e-mail (None or empty: nowhere); a malformed address is refused."""
+    value = storable_text(address, "email").strip() if address else ""
+    if value and (len(value) > ADDRESS_LIMIT or not _EMAIL.fullmatch(value)):
+        raise UserError(f"{value[:60]!r} is not an e-mail address", "email")
+    with write_transaction():
+        locked(User, user_id, "user")
+        User.update(email=value or None).where(User.id == user_id).execute()
+    return User.get_by_id(user_id)
+
+
+def _checked_kind(kind: str) -> str:
+    if storable_text(kind, "kind") not in MESSAGES:
+        raise UserError(f"unknown notification kind {kind[:40]!r} (known: {', '.join(KINDS)})", "kind")
+    return kind
+
+
+@retried
+def set_preference(user_id: int, kind: str, enabled: bool, *, clock: Clock = SYSTEM) -> dict[str, bool]:
+    """Switch one kind of notification on or off for the user; returns every kind's setting."""
+    _checked_kind(kind)
+    with write_transaction():
+        locked(User, user_id, "user")
+        NotificationOptOut.delete().where(NotificationOptOut.user == user_id, NotificationOptOut.kind == kind).execute()
+        if not enabled:
+            NotificationOptOut.create(user=user_id, kind=kind)
+    return preferences(user_id)
+
+
+def preferences(user_id: int) -> dict[str, bool]:
+    """Each kind of notification: whether the user receives it."""
+    get_or_fail(User, user_id, "user")
+    off = {o.kind for o in NotificationOptOut.select().where(NotificationOptOut.user == user_id)}
+    return {kind: kind not in off for kind in KINDS}
+
+
+@retried
+def set_webhook(campaign_id: int, url: str | None, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
+    """The URL the campaign's notifications are POSTed to as JSON (None or empty: none); http(s) only."""
+    from pbp.services import audit
+
+    value = storable_text(url, "webhook").strip() if url else ""
+    if value and (len(value) > URL_LIMIT or not _URL.fullmatch(value)):
+        raise UserError(f"the webhook must be an http:// or https:// URL of at most {URL_LIMIT} characters", "webhook")
+    now = to_db(clock.now())
+    with write_transaction():
+        locked(Campaign, campaign_id, "campaign")
+        Campaign.update(webhook_url=value or None).where(Campaign.id == campaign_id).execute()
+        audit.log("campaign.webhook", f"campaign:{campaign_id}", now, actor_id=actor_id, set=bool(value))
+    return Campaign.get_by_id(campaign_id)
+
+
+# ---- reminders ----------------------------------------------------------------------------------------------------
+
+
+def rounds_to_remind(*, clock: Clock = SYSTEM) -> list[int]:
+    """Open rounds whose deadline lies ahead within the longest reminder lead."""
+    now = to_db(clock.now())
+    window = now + timedelta(seconds=max(REMINDER_LEADS))
+    query = Round.select(Round.id).where(Round.state == "open", Round.deadline > now, Round.deadline <= window)
+    return [r.id for r in query.order_by(Round.id)]
+
+
+@retried
+def remind(round_id: int, *, clock: Clock = SYSTEM) -> list[int]:
+    """Remind each player with a joined, living character that has no entry in the open round, once for the nearest
+    lead the deadline is within (the farther leads count as sent: a late start sends one reminder, not two); returns
+    the users reminded. The round row is locked, so two schedulers remind once."""
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = locked(Round, round_id, "round")
+        left = (rnd.deadline - now).total_seconds()
+        if rnd.state != "open" or left <= 0 or left > max(REMINDER_LEADS):
+            return []
+        lead = min(x for x in REMINDER_LEADS if left <= x)
+        owners = (
+            Character.select(Character.id, Character.owner)
+            .join(Participation)
+            .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined", Character.alive)
+        )
+        entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == round_id)}
+        missing = {c.owner_id for c in owners if c.id not in entered}
+        done = {
+            r.user_id for r in Reminder.select(Reminder.user).where(Reminder.round == round_id, Reminder.lead == lead)
+        }
+        users = sorted(missing - done)
+        if not users:
+            return []
+        farther = [x for x in REMINDER_LEADS if x >= lead]
+        already = {(r.user_id, r.lead) for r in Reminder.select().where(Reminder.round == round_id)}
+        Reminder.insert_many(
+            [
+                {"round": round_id, "user": uid, "lead": x, "sent_at": now}
+                for uid in users
+                for x in farther
+                if (uid, x) not in already
+            ]
+        ).execute()
+        hours = max(1, round(left / 3600))
+        queue("round.reminder", now, users=users, **round_payload(rnd), hours=hours)
+    return users
+
+
+# ---- delivery -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Where e-mail goes: an SMTP server (no credentials in the repository: the environment or the instance's
+    config.py give them). `tls`: "starttls", "ssl" or "none"."""
+
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    tls: str = "none"
+    sender: str = "pbp@localhost"
+    user: str | None = None
+    password: str | None = None
+    site_url: str = ""
+
+    @classmethod
+    def load(cls) -> Settings:
+        """PBP_SMTP_HOST, PBP_SMTP_PORT, PBP_SMTP_TLS, PBP_SMTP_FROM, PBP_SMTP_USER, PBP_SMTP_PASSWORD and
+        PBP_SITE_URL from the environment, else SMTP_HOST, ... and SITE_URL from `$PBP_INSTANCE/config.py`."""
+        config: dict[str, Any] = {}
+        path = instance_dir() / "config.py"
+        if path.is_file():
+            config = runpy.run_path(str(path))
+
+        def get(name: str, default: Any = None) -> Any:
+            return os.environ.get(f"PBP_{name}") or config.get(name) or default
+
+        tls = str(get("SMTP_TLS", "none")).lower()
+        if tls not in ("starttls", "ssl", "none"):
+            raise UserError(f"SMTP_TLS must be starttls, ssl or none, got {tls!r}")
+        port = get("SMTP_PORT", 465 if tls == "ssl" else 587 if tls == "starttls" else 25)
+        try:
+            port = int(port)
+        except ValueError:
+            raise UserError(f"SMTP_PORT must be a port number, got {port!r}") from None
+        return cls(
+            smtp_host=get("SMTP_HOST"),
+            smtp_port=port,
+            tls=tls,
+            sender=get("SMTP_FROM", "pbp@localhost"),
+            user=get("SMTP_USER"),
+            password=get("SMTP_PASSWORD"),
+            site_url=str(get("SITE_URL", "")).rstrip("/"),
+        )
+
+
+class Undeliverable(Exception):
+    """A notification that no retry can deliver (a malformed address): given up at once."""
+
+
+class Nowhere(Undeliverable):
+    """Nowhere to send it (no address, no SMTP server): skipped."""
+
+
+def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "") -> tuple[str, str]:
+    """The subject and body of a notification in `locale` (ja, en; else ja), the body ending with a link to the
+    report (published) or the site."""
+    subject, body = MESSAGES[kind][locale if locale in LOCALES else "ja"]
+    link = f"{site_url}{payload['path']}" if kind == "round.published" and "path" in payload else f"{site_url}/"
+    return subject.format_map(payload), f"{body.format_map(payload)}\n\n{link}" if site_url else body.format_map(
+        payload
+    )
+
+
+def send_email(settings: Settings, to: str, subject: str, body: str, *, headers: dict[str, str] | None = None) -> None:
+    """One e-mail over SMTP (SSL, STARTTLS or plain, as set), within SEND_TIMEOUT."""
+    if not _EMAIL.fullmatch(to):
+        raise Undeliverable(f"{to!r} is not an e-mail address")
+    mail = EmailMessage()
+    mail["From"] = formataddr(("pbp", settings.sender))
+    mail["To"] = to
+    mail["Subject"] = subject
+    for name, value in (headers or {}).items():
+        mail[name] = value
+    mail.set_content(body)
+    smtp_class = smtplib.SMTP_SSL if settings.tls == "ssl" else smtplib.SMTP
+    with smtp_class(settings.smtp_host, settings.smtp_port, timeout=SEND_TIMEOUT) as smtp:
+        if settings.tls == "starttls":
+            smtp.starttls()
+        if settings.user:
+            smtp.login(settings.user, settings.password or "")
+        try:
+            smtp.send_message(mail)
+        except smtplib.SMTPRecipientsRefused as e:
+            raise Undeliverable(f"the server refused {to!r}: {e.recipients}") from None
+
+
+def post_webhook(url: str, kind: str, payload: dict[str, Any], site_url: str = "") -> None:
+    """One JSON POST: `text` (Japanese, what chat hooks show), `text_en`, `kind` and the payload."""
+    texts = {loc: "\n".join(message(kind, payload, loc, site_url)) for loc in LOCALES}
+    body = json.dumps({"text": texts["ja"], "text_en": texts["en"], "kind": kind, **payload}, ensure_ascii=False)
+    try:  # urllib says ValueError for a URL it cannot use
+        request = urllib.request.Request(
+            url, data=body.encode(), method="POST", headers={"Content-Type": "application/json; charset=utf-8"}
+        )
+        with urllib.request.urlopen(request, timeout=SEND_TIMEOUT) as response:  # noqa: S310 (http(s) checked)
+            response.read(1024)
+    except ValueError as e:
+        raise Undeliverable(f"the webhook URL cannot be used: {e}") from None
+
+
+def due_notifications(*, clock: Clock = SYSTEM, limit: int = 100) -> list[int]:
+    """Pending notifications whose next attempt is due and that nobody holds a claim on, oldest first."""
+    now = to_db(clock.now())
+    query = Outbox.select(Outbox.id).where(
+        Outbox.status == PENDING,
+        (Outbox.next_attempt_at.is_null()) | (Outbox.next_attempt_at <= now),
+        (Outbox.claimed_until.is_null()) | (Outbox.claimed_until <= now),
+    )
+    return [o.id for o in query.order_by(Outbox.id).limit(limit)]
+
+
+@retried
+def claim(outbox_id: int, *, clock: Clock = SYSTEM) -> Outbox | None:
+    """Claim one notification for delivery (a conditional update that must change one row): None when another
+    deliverer has it or it is no longer due."""
+    now = to_db(clock.now())
+    with write_transaction():
+        changed = (
+            Outbox.update(claimed_until=now + timedelta(seconds=LEASE), attempts=Outbox.attempts + 1)
+            .where(
+                Outbox.id == outbox_id,
+                Outbox.status == PENDING,
+                (Outbox.claimed_until.is_null()) | (Outbox.claimed_until <= now),
+            )
+            .execute()
+        )
+    return Outbox.get_by_id(outbox_id) if changed == 1 else None
+
+
+@retried
+def finish(outbox_id: int, *, error: str | None = None, give_up: str | None = None, clock: Clock = SYSTEM) -> str:
+    """Record an attempt: sent (no `error`), or failed: tried again after a growing pause, given up (failed) after
+    MAX_ATTEMPTS, or at once as `give_up` says (failed or skipped) when no retry can help. Returns the status."""
+    now = to_db(clock.now())
+    with write_transaction():
+        row = locked(Outbox, outbox_id, "notification")
+        if error is None:
+            changes = {"status": SENT, "sent_at": now, "claimed_until": None, "last_error": None}
+        else:
+            status = give_up or (FAILED if row.attempts >= MAX_ATTEMPTS else PENDING)
+            pause = timedelta(seconds=RETRY_AFTER * 2 ** (row.attempts - 1))
+            changes = {
+                "status": status,
+                "claimed_until": None,
+                "last_error": error[:500],
+                "next_attempt_at": now + pause,
+            }
+        Outbox.update(**changes).where(Outbox.id == outbox_id).execute()
+    return changes["status"]
+
+
+Sender = Callable[[Outbox, Settings], None]
+
+
+def send(row: Outbox, settings: Settings) -> None:
+    """Deliver one claimed row: e-mail to its recipient in their language, or the webhook POST."""
+    if row.channel == "webhook":
+        post_webhook(row.address, row.kind, row.payload, settings.site_url)
+        return
+    user = User.get_or_none(User.id == row.recipient_id)
+    if user is None or not user.email:
+        raise Nowhere("the user has no e-mail address")
+    if not settings.smtp_host:
+        raise Nowhere("no SMTP server is set (PBP_SMTP_HOST)")
+    subject, body = message(row.kind, row.payload, user.locale or "ja", settings.site_url)
+    headers = {"X-PBP-Kind": row.kind, "X-PBP-Notification": str(row.id)}
+    if "round" in row.payload:
+        headers["X-PBP-Round"] = str(row.payload["round"])
+    send_email(settings, user.email, subject, body, headers=headers)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    outbox_id: int
+    status: str  # sent | pending (tried again later) | failed (given up) | skipped | busy
+    error: str | None = None
+
+
+def deliver_due(
+    *,
+    clock: Clock = SYSTEM,
+    settings: Settings | None = None,
+    sender: Sender = send,
+    limit: int = 100,
+    budget: float = DELIVERY_BUDGET,
+) -> list[Delivery]:
+    """Deliver the due notifications, each claimed first; a failed one is recorded and tried again later. A busy
+    database leaves a row for the next tick; nothing here raises. No row is started after `budget` seconds (hanging
+    servers cannot hold the next tick back for long: the rest waits for it)."""
+    settings = settings or Settings.load()
+    done = []
+    stop_at = time.monotonic() + budget
+    for outbox_id in due_notifications(clock=clock, limit=limit):
+        if time.monotonic() >= stop_at:
+            break
+        try:
+            row = claim(outbox_id, clock=clock)
+        except Busy:
+            done.append(Delivery(outbox_id, "busy"))
+            continue
+        if row is None:
+            continue
+        error, give_up = None, None
+        try:
+            sender(row, settings)
+        except Undeliverable as e:
+            error, give_up = str(e), SKIPPED if isinstance(e, Nowhere) else FAILED
+        except Exception as e:  # unreachable, refused, timed out, a 5xx, anything: tried again later
+            error = f"{type(e).__name__}: {e}"
+        try:
+            status = finish(outbox_id, error=error, give_up=give_up, clock=clock)
+        except Busy:  # the claim lapses after LEASE and the row is sent again: the one way to a double
+            status = "busy"
+        done.append(Delivery(outbox_id, status, error))
+    return done

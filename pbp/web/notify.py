@@ -1,0 +1,68 @@
+"""`/me/notifications`: where a user's notifications go (an e-mail address) and which kinds they receive
+(`pbp.services.notifications`). A page of its own beside マイページ."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+from wtforms import BooleanField, EmailField
+from wtforms.validators import Length, Optional
+
+from pbp.errors import UserError
+from pbp.models import User
+from pbp.services import notifications
+from pbp.web.forms import show_refusal
+
+bp = Blueprint("notify", __name__)
+INVALID = 422
+
+#: Each kind's label on the page (`notifications.KINDS`).
+LABELS = {
+    "round.opened": _("A round of my scenario opens"),
+    "round.reminder": _("Reminders before a deadline while I have no entry"),
+    "round.published": _("A round's report is published"),
+    "round.resolved": _("GM: a round is resolved and waits for my review"),
+    "round.held": _("GM: a round is held because entries are missing"),
+    "round.quarantined": _("GM: a round failed to resolve three times"),
+}
+
+
+def field_name(kind: str) -> str:
+    return "kind_" + kind.replace(".", "_")
+
+
+class NotificationsForm(FlaskForm):
+    email = EmailField(
+        _("E-mail address"),
+        [Optional(), Length(max=notifications.ADDRESS_LIMIT)],
+        description=_("Empty: no e-mail."),
+    )
+
+
+for _kind in notifications.KINDS:
+    setattr(NotificationsForm, field_name(_kind), BooleanField(LABELS[_kind]))
+
+
+@bp.route("/me/notifications", methods=["GET", "POST"])
+@login_required
+def settings() -> str | Response | tuple[str, int]:
+    form = NotificationsForm()
+    kinds = [form[field_name(kind)] for kind in notifications.KINDS]
+    if request.method == "GET":
+        form.email.data = User.get_by_id(current_user.id).email or ""
+        for kind, enabled in notifications.preferences(current_user.id).items():
+            form[field_name(kind)].data = enabled
+    elif form.validate_on_submit():
+        try:
+            notifications.set_email(current_user.id, form.email.data)
+            for kind in notifications.KINDS:
+                notifications.set_preference(current_user.id, kind, bool(form[field_name(kind)].data))
+        except UserError as refusal:
+            show_refusal(form, refusal)
+        else:
+            return redirect(url_for("notify.settings"), 303)
+    page = render_template("notifications.html", form=form, kinds=kinds)
+    return (page, INVALID) if request.method == "POST" else page
