@@ -84,7 +84,7 @@ def test_growth_requests_from_before_0005_are_approved_and_0005_rolls_back(db_ur
             "INSERT INTO growth_request (character_id, before, after, cost, note, created_at)"
             " SELECT id, '{}', '{}', 2, '', '2026-01-01 00:00:00' FROM \"character\""
         )
-        assert migrations.upgrade(database) == ["0005_growth_decisions"]
+        assert runner.up(target="0005_growth_decisions") == ["0005_growth_decisions"]
         rows = database.execute_sql("SELECT status, reason, decided_by_id FROM growth_request").fetchall()
         assert [tuple(r) for r in rows] == [("approved", "", None)]
         assert runner.down() == ["0005_growth_decisions"]
