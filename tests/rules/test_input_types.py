@@ -217,3 +217,23 @@ def test_any_value_anywhere_resolves_or_is_bad_input(data: st.DataObject) -> Non
     assert isinstance(res, Resolution)
     for u in res.state["units"]:  # every position the engine wrote back is a real point
         assert all(math.isfinite(x) for x in u["position"])
+
+
+def test_a_coordinate_beyond_any_map_is_bad_input_not_an_overflow(tmp_path) -> None:
+    """10**400 passed validation and overflowed the first distance (a traceback); now it is bad input, exit 2."""
+    import json
+    import subprocess
+    import sys
+
+    from pool_builders import encounter, enemy, pc
+
+    enc = encounter(pc(position=[10**400, 0]), enemy())
+    (tmp_path / "e.json").write_text(json.dumps(enc))
+    (tmp_path / "o.json").write_text(json.dumps({"orders": []}))
+    run = subprocess.run(
+        [sys.executable, "-m", "pbp", "engine", "resolve", str(tmp_path / "e.json"), "--orders",
+         str(tmp_path / "o.json"), "--seed", "x"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode == 2 and "units[0].position" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1

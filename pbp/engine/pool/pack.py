@@ -167,8 +167,11 @@ def _raise_costs(c: Checker, v: Any, path: str, pack: dict) -> None:
 
 def _point(c: Checker, v: Any, path: str, pack: dict) -> None:
     """A point [x, y] in metres on the map, each within +-MAX_NUMBER (10**400 would overflow every distance)."""
-    if c.point(v, path) and not all(abs(x) <= MAX_NUMBER for x in v):
+    numbers = isinstance(v, list) and len(v) == 2 and all(type(x) in (int, float) for x in v)
+    if numbers and not all(abs(x) <= MAX_NUMBER for x in v):  # before the engine's own (wider) bound
         c.bad(path, f"must lie within {MAX_NUMBER} metres of the origin on each axis, got {v!r}")
+    else:
+        c.point(v, path)
 
 
 def _rect(c: Checker, v: Any, path: str, pack: dict) -> None:

@@ -84,7 +84,7 @@ class Checker:
 
     def point(self, value: Any, path: str) -> bool:
         if not (isinstance(value, list) and len(value) == 2 and all(_is_num(v) for v in value)):
-            self.bad(path, f"must be a point [x, y] in metres, got {value!r}")
+            self.bad(path, f"must be a point [x, y] in metres (each within ±{MAX_METRES}), got {value!r}")
             return False
         return True
 
@@ -96,9 +96,15 @@ class Checker:
         self.point(value[1], f"{path}[1]")
 
 
+#: The largest distance or coordinate an input may hold, in metres: far beyond any map, and small enough that the
+#: distance arithmetic never overflows (a coordinate of 10**400 was an OverflowError traceback, not bad input).
+MAX_METRES = 10**9
+
+
 def _is_num(v: Any) -> bool:
-    """A whole or finite decimal number (Python's json reads NaN and Infinity, which no position or factor may be)."""
-    return type(v) is int or (type(v) is float and math.isfinite(v))
+    """A whole or finite decimal number within MAX_METRES (Python's json reads NaN and Infinity, which no position or
+    factor may be)."""
+    return (type(v) is int or (type(v) is float and math.isfinite(v))) and -MAX_METRES <= v <= MAX_METRES
 
 
 def effective_skill_stats(unit: dict, pack_skill_stats: dict[str, str] | None) -> dict[str, str]:
