@@ -5,6 +5,7 @@ database."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -273,9 +274,10 @@ def correct_report(
     clock: Clock = SYSTEM,
 ) -> ReportCorrection:
     """Correct a published report: the parts given replace its own (an empty English story: the generated one,
-    written now; not given, the English page stays as published), the page is rendered again, and a correction
-    with the GM's note (shown, dated, on the public page) keeps the text as it was. Refused when nothing changes,
-    and (LeakFound) when the corrected text holds GM-secret text. The campaign's GMs only."""
+    written now; not given, or the generated story word for word, the English page stays as published), the page
+    is rendered again, and a correction with the GM's note (shown, dated, on the public page) keeps the text as it
+    was. Refused when nothing changes, and (LeakFound) when the corrected text holds GM-secret text. The
+    campaign's GMs only."""
     why = checked_text(note, "note", REASON_LIMIT)
     parts = _checked_parts(markdown, intro, outro, story_en)
     gms.require_gm(campaign_of(round_id), actor_id)
@@ -285,6 +287,9 @@ def correct_report(
         if rnd.state != PUBLISHED:
             raise InvalidState(f"round {round_id} is {rnd.state}: only a published report is corrected")
         report = Report.get(Report.round == round_id)
+        as_generated = parts.get("story_en_md") and report.story_en_md is None
+        if as_generated and parts["story_en_md"] == (_generated_english(rnd) or "").strip():
+            del parts["story_en_md"]  # the English story as generated: the page stays as published
         new = {column: parts[column] if column in parts else getattr(report, column) for column, _ in _PARTS}
         html = render_parts(new["intro_md"], new["draft_md"], new["outro_md"])
         if "story_en_md" in parts:
@@ -348,4 +353,92 @@ def verify_round(round_id: int) -> str | None:
         return difference
     return chain_difference(
         bundle["encounter"], previous.state, number=bundle["round"]["number"], previous_number=previous.round.number
+    )
+
+
+@dataclass
+class Review:
+    """What the GM's report page shows of a resolved or published round: the texts (as typed, else as stored),
+    the pages they make (sanitised exactly as publishing does), the generated drafts they are compared with, which
+    language was edited, the corrections, and what the leak check finds."""
+
+    round: Round
+    intro: str
+    story: str
+    outro: str
+    story_en: str | None  # the GM's English story; None: the generated one
+    english: str | None  # the English story the page shows (the GM's or the generated one; None: not available)
+    html: str
+    html_en: str | None
+    generated: str | None  # the Japanese draft as generated now
+    generated_en: str | None
+    leaks: list[Leak]
+    corrections: list[ReportCorrection]
+
+    @property
+    def edited(self) -> bool:
+        return self.generated is not None and self.story.strip() != self.generated.strip()
+
+    @property
+    def edited_en(self) -> bool:
+        return self.story_en is not None
+
+    @property
+    def one_language_edited(self) -> str | None:
+        """ "ja" or "en" when only that language's story differs from the generated one, else None."""
+        if self.edited != self.edited_en:
+            return "ja" if self.edited else "en"
+        return None
+
+
+def review(
+    round_id: int,
+    markdown: str | None = None,
+    *,
+    intro: str | None = None,
+    outro: str | None = None,
+    story_en: str | None = None,
+    actor_id: int | None = None,
+) -> Review:
+    """The GM's view of a round's report with the parts given (as the GM typed them; None: as stored) in place of
+    the stored ones, changing nothing: the page as it would be published, the generated drafts, the corrections and
+    the leak check's finds. A resolved or published round only; the campaign's GMs only."""
+    parts = _checked_parts(markdown, intro, outro, story_en)
+    gms.require_gm(campaign_of(round_id), actor_id)
+    rnd = Round.get_by_id(round_id)
+    if rnd.state not in (RESOLVED, PUBLISHED):
+        raise InvalidState(f"round {round_id} is {rnd.state}: its report is written when it is resolved")
+    report = Report.get(Report.round == round_id)
+    texts = {column: parts[column] if column in parts else getattr(report, column) for column, _ in _PARTS}
+    resolution = Resolution.get(Resolution.round == round_id)
+    try:
+        generated: str | None = generated_story(rnd, resolution, "ja")
+    except ResolutionFailed:
+        generated = None
+    generated_en = _generated_english(rnd)
+    gm_english = texts["story_en_md"]
+    if gm_english is not None and gm_english.strip() == (generated_en or "").strip():
+        gm_english = None
+    english = gm_english or generated_en
+    if rnd.state == PUBLISHED and "story_en_md" not in parts and report.story_en_md is None and report.html_en:
+        html_en: str | None = report.html_en  # the generated English story, frozen when it was published
+    else:
+        html_en = reports.render_markdown(english) if english is not None else None
+    intro_md, story_md, outro_md = texts["intro_md"], texts["draft_md"], texts["outro_md"]
+    english_text = english or reports.plain_text(html_en or "")
+    parts_checked = {"intro": intro_md, "story": story_md, "outro": outro_md, "story_en": english_text,
+                     "scenario": _scenario_text(rnd)}  # fmt: skip
+    return Review(
+        round=rnd,
+        intro=intro_md,
+        story=story_md,
+        outro=outro_md,
+        story_en=gm_english,
+        english=english,
+        html=render_parts(intro_md, story_md, outro_md),
+        html_en=html_en,
+        generated=generated,
+        generated_en=generated_en,
+        leaks=leaks.check(round_id, parts_checked),
+        corrections=corrections(round_id),
     )
