@@ -1,5 +1,5 @@
 """Corrections of published reports (the GM's dated note and the text as it was before), the report's last
-correction time, and the campaign's growth points awarded on publication."""
+correction time and its draft as generated, and the campaign's growth points awarded on publication."""
 
 # ruff: noqa: F403, F405
 from peewee import *
@@ -34,6 +34,7 @@ def up(migrator, db):
     db.create_tables([ReportCorrection])
     migrator.migrate(
         migrator.add_column("report", "corrected_at", DateTimeField(null=True)),
+        migrator.add_column("report", "generated_md", TextField(null=True)),
         migrator.add_column("campaign", "growth_on_publish", IntegerField(default=0)),
     )
 
@@ -42,5 +43,6 @@ def down(migrator, db):
     migrator.migrate(
         migrator.drop_column("campaign", "growth_on_publish"),
         migrator.drop_column("report", "corrected_at"),
+        migrator.drop_column("report", "generated_md"),
         migrator.drop_table("report_correction"),
     )

@@ -127,6 +127,9 @@ class Report(BaseModel):
 
     round = peewee.ForeignKeyField(Round, backref="report", unique=True)
     draft_md = peewee.TextField()
+    #: The draft as the narrator wrote it at resolution (what the GM's edits are compared with; None: resolved
+    #: before pbp kept it, written again when asked).
+    generated_md = peewee.TextField(null=True)
     intro_md = peewee.TextField(default="")
     outro_md = peewee.TextField(default="")
     published_md = peewee.TextField(null=True)

@@ -370,7 +370,7 @@ class Review:
     english: str | None  # the English story the page shows (the GM's or the generated one; None: not available)
     html: str
     html_en: str | None
-    generated: str | None  # the Japanese draft as generated now
+    generated: str | None  # the Japanese draft as generated at resolution (or now, for a round resolved before 0011)
     generated_en: str | None
     leaks: list[Leak]
     corrections: list[ReportCorrection]
@@ -410,11 +410,12 @@ def review(
         raise InvalidState(f"round {round_id} is {rnd.state}: its report is written when it is resolved")
     report = Report.get(Report.round == round_id)
     texts = {column: parts[column] if column in parts else getattr(report, column) for column, _ in _PARTS}
-    resolution = Resolution.get(Resolution.round == round_id)
-    try:
-        generated: str | None = generated_story(rnd, resolution, "ja")
-    except ResolutionFailed:
-        generated = None
+    generated = report.generated_md  # as the narrator wrote it at resolution, else written again now
+    if generated is None:
+        try:
+            generated = generated_story(rnd, Resolution.get(Resolution.round == round_id), "ja")
+        except ResolutionFailed:
+            generated = None
     generated_en = _generated_english(rnd)
     gm_english = texts["story_en_md"]
     if gm_english is not None and gm_english.strip() == (generated_en or "").strip():
