@@ -69,7 +69,7 @@ def _on_the_field(round_id: int, campaign: Campaign, setups: dict[int, dict[str,
     return known
 
 
-def _public_pack(pack: dict[str, Any]) -> list[str]:
+def public_pack(pack: dict[str, Any]) -> list[str]:
     """The pack's text every player may read: names and descriptions of its stats, skills, statuses, gear,
     vehicles, abilities, ready-made characters, public enemies and gimmicks; the campaign's and scenarios' names."""
     public = _texts(pack.get("campaign") or {}, "ja", "en", "description")
@@ -117,7 +117,7 @@ def secrets_of(round_id: int) -> tuple[list[Secret], list[str]]:
     setups = {row.scenario_id: row.setup or {} for row in rows}
     known = _on_the_field(round_id, campaign, setups)
     secrets: list[Secret] = []
-    public = [*_public_pack(pack), *own_words(), *_earlier_reports(campaign.id, round_id), *known.names]
+    public = [*public_pack(pack), *own_words(), *_earlier_reports(campaign.id, round_id), *known.names]
     for row in rows:
         notes = [row.gm_notes, str(row.setup.get("gm_notes") or "") if row.setup else ""]
         secrets += [Secret(p, True, "gm_notes", row.scenario.slug) for text in notes for p in phrases(text)]
