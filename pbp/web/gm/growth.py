@@ -193,7 +193,8 @@ def decide(campaign: str, request_id: int) -> Response | tuple[str, int]:
     except UserError as refusal:
         form.reason.errors = [str(refusal)]
         status = 409 if isinstance(refusal, InvalidState | Conflict) else 422
-        return _page(found.slug, forms={request_id: form}, status=status)
+        decided = str(refusal) if isinstance(refusal, InvalidState) else None  # no longer on the page: said above
+        return _page(found.slug, forms={request_id: form}, status=status, refusal=decided)
     return redirect(url_for("gm.growth", campaign=found.slug, done=decision), 303)
 
 
