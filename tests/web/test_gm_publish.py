@@ -17,6 +17,7 @@ from pbp.models import Campaign, Character, GrowthRequest, Report, ReportCorrect
 from pbp.services import campaigns, characters, publishing, rounds, scenarios
 from pbp.services.clock import FixedClock
 from pbp.web import database
+from pbp.web.export import export_site
 from tests.web.conftest import csrf_token, log_in, make_app
 from tests.web.world import START, World, add_rival_campaign, build_world
 
@@ -302,3 +303,15 @@ def test_a_scene_round_and_a_published_round_report_pages_render(world):
     assert client.get(_url(world, rnd.id)).status_code == 200
     with _db(world):
         assert publishing.corrections(rnd.id) == [] and not ReportCorrection.select().exists()
+
+
+def test_the_static_export_carries_the_correction_note_and_the_text_before(world, tmp_path):
+    with _db(world):
+        story = Report.get(Report.round == world.published[0]).draft_md
+        publishing.correct_report(world.published[0], "誤字を直しました。", story + "\n\n追記。", clock=CLOCK)
+    out = tmp_path / "site"
+    export_site(make_app(world.url), out)
+    page = (out / "blog/demo/tama_river/round-1/index.html").read_text(encoding="utf-8")
+    assert "誤字を直しました。" in page and 'href="corrections/1/index.html"' in page
+    before = (out / "blog/demo/tama_river/round-1/corrections/1/index.html").read_text(encoding="utf-8")
+    assert "誤字を直しました。" in before and "追記。" not in before
