@@ -56,15 +56,20 @@ class LeakFound(InvalidState):
 def _checked_parts(
     markdown: str | None, intro: str | None, outro: str | None, story_en: str | None
 ) -> dict[str, str | None]:
-    """The parts given (None: left as they are), each checked; an empty English story is None (generated)."""
+    """The parts given (None: left as they are), each checked, its line breaks made `\\n` (a browser sends
+    `\\r\\n`: the text as generated must compare equal); an empty English story is None (generated)."""
     parts: dict[str, str | None] = {
-        column: checked_text(text, label, MARKDOWN_LIMIT, required=column == "draft_md")
+        column: checked_text(_lines(text), label, MARKDOWN_LIMIT, required=column == "draft_md")
         for (column, label), text in zip(_PARTS, (markdown, intro, outro, story_en), strict=True)
         if text is not None
     }
     if parts.get("story_en_md") == "":
         parts["story_en_md"] = None
     return parts
+
+
+def _lines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def campaign_of(round_id: int) -> int:

@@ -124,6 +124,11 @@ def accepted(call: Callable[[], object], *texts: Any) -> bool:
     return True
 
 
+def lines(text: str) -> str:
+    """Report text as stored: every line break `\\n` (a browser sends `\\r\\n`)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def last_audit(action: str) -> dict[str, Any]:
     return AuditLog.select().where(AuditLog.action == action).order_by(AuditLog.id.desc()).get().detail
 
@@ -549,9 +554,9 @@ def test_report_edits_take_any_text(
     if accepted(edit, story, intro, outro, english):
         after = Report.get(Report.round == stage.resolved_round)
         for given_text, column in ((story, "draft_md"), (intro, "intro_md"), (outro, "outro_md")):
-            want = getattr(before, column) if given_text is None else given_text.strip()
+            want = getattr(before, column) if given_text is None else lines(given_text).strip()
             assert getattr(after, column) == want, column
-        want_en = before.story_en_md if english is None else (english.strip() or None)
+        want_en = before.story_en_md if english is None else (lines(english).strip() or None)
         assert after.story_en_md == want_en
 
 
@@ -569,7 +574,7 @@ def test_reviews_publishing_and_corrections_take_any_text(
     texts = {"intro": intro, "outro": outro, "story_en": english}
     review = lambda: publishing.review(stage.resolved_round, story, **texts, actor_id=w.gm)  # noqa: E731
     if accepted(review, story, intro, outro, english) and story is not None and story.strip():
-        assert publishing.review(stage.resolved_round, story, **texts, actor_id=w.gm).story == story.strip()
+        assert publishing.review(stage.resolved_round, story, **texts, actor_id=w.gm).story == lines(story).strip()
     with pytest.raises(UserError) as refused:
         publishing.publish_round(stage.open_round, story, **texts, actor_id=w.gm, clock=w.clock)
     text_ok = storable((story, intro, outro, english)) and (story is None or bool(story.strip()))

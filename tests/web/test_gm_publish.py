@@ -315,3 +315,17 @@ def test_the_static_export_carries_the_correction_note_and_the_text_before(world
     assert "誤字を直しました。" in page and 'href="corrections/1/index.html"' in page
     before = (out / "blog/demo/tama_river/round-1/corrections/1/index.html").read_text(encoding="utf-8")
     assert "誤字を直しました。" in before and "追記。" not in before
+
+
+def test_a_browsers_line_breaks_leave_the_text_as_generated(world):
+    """A browser sends every textarea with \\r\\n: the draft and the English story sent back unchanged are still
+    the generated ones (no warning, no English story of the GM's)."""
+    client = _as(world)
+    base = _form(client, _url(world), action="save")
+    crlf = {k: v.replace("\n", "\r\n") if k in ("story", "story_en") else v for k, v in base.items()}
+    assert "\r\n" in crlf["story"] and "\r\n" in crlf["story_en"]
+    page = client.post(_url(world), data={**crlf, "action": "preview"}).get_data(as_text=True)
+    assert "You edited the" not in page and "Unchanged: as generated." in page
+    assert client.post(_url(world), data=crlf).status_code == 303
+    report = _report(world)
+    assert report.story_en_md is None and report.draft_md == report.generated_md.strip()

@@ -185,8 +185,8 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
             publishing.correct_report(rnd.id, form.note.data or "", **texts, actor_id=me)
     except (Forbidden, NotFound):
         raise
-    except LeakFound as refusal:
-        return _page(found, rnd, form, _review(rnd, texts), status=422, refusal=str(refusal), leaks=refusal.leaks)
+    except LeakFound as refusal:  # the leak check's section says it, in the page's language, with every find
+        return _page(found, rnd, form, _review(rnd, texts), status=422, leaks=refusal.leaks)
     except UserError as refusal:
         field = FIELDS.get(refusal.field or "")
         if field:
