@@ -17,7 +17,7 @@ from pbp.engine.ruleset import Resolution
 def _pack_skill_stats(pack: dict[str, Any] | None) -> dict[str, str] | None:
     if pack is None:
         return None
-    from pbp.engine.pool.pack import skill_stats
+    from pbp.engine.pool.pack_data import skill_stats
 
     return skill_stats(pack)
 
@@ -29,22 +29,22 @@ class PoolRuleset:
     event_types = EVENT_TYPES
 
     def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
-        from pbp.engine.pool.pack import validate_pack
+        from pbp.engine.pool.pack_checks import validate_pack
 
         return validate_pack(pack)
 
     def validate_character(self, pack: dict[str, Any], sheet: dict[str, Any]) -> list[Problem]:
-        from pbp.engine.pool.pack import validate_character
+        from pbp.engine.pool.pack_checks import validate_character
 
         return validate_character(pack, sheet)
 
     def budget(self, pack: dict[str, Any], sheet: dict[str, Any]) -> dict[str, tuple[int, int]]:
-        from pbp.engine.pool.pack import budget
+        from pbp.engine.pool.budgets import budget
 
         return budget(pack, sheet)
 
     def raise_cost(self, pack: dict[str, Any], sheet: dict[str, Any], skills: dict[str, int]) -> int:
-        from pbp.engine.pool.pack import raise_cost
+        from pbp.engine.pool.budgets import raise_cost
 
         return raise_cost(pack, sheet, skills)
 
@@ -59,7 +59,7 @@ class PoolRuleset:
     def build_encounter(
         self, pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str, dict[str, Any]]]
     ) -> dict[str, Any]:
-        from pbp.engine.pool.pack import build_encounter
+        from pbp.engine.pool.encounters import build_encounter
 
         return build_encounter(pack, scenario_id, pcs)
 
