@@ -4,6 +4,7 @@ limits on weapons and items. `pack_checks.validate_character` reports a sheet ov
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from pbp.engine.errors import BadInput, Problem
 from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN, PackData, ids_in, is_whole, tables
@@ -33,7 +34,7 @@ def growth_cost(data: PackData, skill: str, from_level: int, to_level: int) -> i
 
 def raise_cost(data: PackData, sheet: PackData, skills: dict[str, int]) -> int:
     """Growth points to raise a sheet's skills to the levels `skills` names (a growth request, 成長申請)."""
-    levels = sheet.get("skills") if isinstance(sheet.get("skills"), dict) else {}
+    levels: dict[str, Any] = sheet["skills"] if isinstance(sheet.get("skills"), dict) else {}
     return sum(growth_cost(data, skill, levels.get(skill, LEVEL_MIN), to) for skill, to in skills.items())
 
 
@@ -41,8 +42,8 @@ def budget(data: PackData, sheet: PackData) -> dict[str, Spent]:
     """What a sheet spends against each limit, as (spent, limit): stat points, skill points (creation points plus
     growth points), weapon cost (R-GEAR-2: 陳情 x 2), item cost (R-GEAR-2: 調達), abilities. Entries the sheet
     gets wrong count as nothing here; `validate_character` reports them."""
-    creation = data.get("creation") or {}
-    stats = sheet.get("stats") if isinstance(sheet.get("stats"), dict) else {}
+    creation: dict[str, Any] = data.get("creation") or {}
+    stats: dict[str, Any] = sheet["stats"] if isinstance(sheet.get("stats"), dict) else {}
     levels = skill_levels(data, sheet)
     skill_cost = sum(growth_cost(data, skill, LEVEL_MIN, level) for skill, level in levels.items())
     return {
@@ -59,7 +60,7 @@ def budget(data: PackData, sheet: PackData) -> dict[str, Spent]:
 
 def skill_levels(data: PackData, sheet: PackData) -> dict[str, int]:
     """Every skill's level, 1 where the sheet says nothing (R-CHECK-3); levels out of range count as 1."""
-    given = sheet.get("skills") if isinstance(sheet.get("skills"), dict) else {}
+    given: dict[str, Any] = sheet["skills"] if isinstance(sheet.get("skills"), dict) else {}
     return {
         skill: level if is_whole(level) and LEVEL_MIN <= level <= LEVEL_MAX else LEVEL_MIN
         for skill in tables(data, "skills")
