@@ -33,7 +33,7 @@ bench: $(STAMP)
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -o pbp/translations/messages.pot --project pbp --copyright-holder pbp \
 		--no-location --sort-output --no-wrap --omit-header .
-	$(BIN)/pybabel update -i pbp/translations/messages.pot -d pbp/translations --no-wrap --ignore-obsolete \
+	$(BIN)/pybabel update -i pbp/translations/messages.pot -d pbp/translations --no-wrap --ignore-obsolete --no-fuzzy-matching \
 		--ignore-pot-creation-date
 	$(BIN)/pybabel compile -d pbp/translations --statistics
 

@@ -2,7 +2,7 @@
 
 from pbp.models.accounts import User
 from pbp.models.base import BaseModel
-from pbp.models.campaigns import Campaign, Character, GrowthRequest
+from pbp.models.campaigns import Campaign, CampaignGM, Character, GrowthRequest
 from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox
 from pbp.models.rounds import (
     Entry,
@@ -37,6 +37,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Heartbeat,
     NotificationOptOut,
     Reminder,
+    CampaignGM,
 )
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "AuditLog",
     "BaseModel",
     "Campaign",
+    "CampaignGM",
     "Character",
     "Entry",
     "EntryRevision",

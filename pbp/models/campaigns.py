@@ -57,3 +57,16 @@ class GrowthRequest(BaseModel):
     decided_by = peewee.ForeignKeyField(User, null=True)
     #: The GM's reason, shown to the player.
     reason = peewee.CharField(max_length=400, default="")
+
+
+class CampaignGM(BaseModel):
+    """Who runs a campaign: its owner (the pack loader, `Campaign.gm`) and the co-GMs the owner added. Only they reach
+    the campaign's GM pages and actions (`pbp.services.gms`)."""
+
+    campaign = peewee.ForeignKeyField(Campaign, backref="gms", on_delete="CASCADE")
+    user = peewee.ForeignKeyField(User, backref="campaigns_gmed")
+    role = peewee.CharField(max_length=16)  # owner | co_gm
+    added_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("campaign", "user"), True),)

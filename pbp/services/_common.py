@@ -8,6 +8,7 @@ from pbp.db import is_sqlite
 from pbp.engine import canonical
 from pbp.errors import NotFound, UserError
 from pbp.models import BaseModel
+from pbp.text import first_non_text, text_problem
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -24,19 +25,6 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     if row is None:
         raise NotFound(f"no {label} {row_id}")
     return row
-
-
-def text_problem(value: str) -> str | None:
-    """Why `value` is not text every database stores and every page shows, else None: a NUL (U+0000), which
-    PostgreSQL's text and JSON cannot hold (SQLite can: the two would disagree), or half a character (a lone
-    surrogate, which JSON's `\\ud800` escape can produce), which cannot be encoded, hashed for a receipt or shown."""
-    if "\x00" in value:
-        return "holds a NUL character (U+0000)"
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return "holds half a character (a lone surrogate)"
-    return None
 
 
 def is_text(value: str) -> bool:
@@ -60,26 +48,6 @@ def checked_text(value: str, field: str, limit: int, *, required: bool = True) -
     if len(text) > limit:
         raise UserError(f"{field} has {len(text)} characters, over the limit of {limit}", field)
     return text
-
-
-def first_non_text(value: Any, path: str = "") -> tuple[str, str] | None:
-    """The key path of a string in `value` that is not text (a key or a value at any depth of its dicts and lists,
-    e.g. `major.targets[0]` under `path`) and its `text_problem`; None when all of it is text."""
-    pending = [(value, path)]
-    while pending:  # a loop, not recursion: the nesting depth is the sender's
-        item, at = pending.pop()
-        problem = text_problem(item) if isinstance(item, str) else None
-        if problem:
-            return at, problem
-        if isinstance(item, dict):
-            for key, inner in item.items():
-                problem = text_problem(key) if isinstance(key, str) else None
-                if problem:
-                    return at, f"has a key that {problem}"
-                pending.append((inner, f"{at}.{key}" if at else str(key)))
-        elif isinstance(item, list | tuple):
-            pending.extend((inner, f"{at}[{i}]") for i, inner in enumerate(item))
-    return None
 
 
 def storable_json(value: Any, field: str) -> Any:

@@ -15,7 +15,7 @@ from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem
 from pbp.errors import Conflict, UserError
 from pbp.models import Campaign, Scenario, ScenarioSecret
-from pbp.services import audit
+from pbp.services import audit, gms
 from pbp.services._common import first_non_text, get_or_fail
 from pbp.services.clock import SYSTEM, Clock, to_db
 
@@ -54,8 +54,10 @@ def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SY
             campaign = Campaign.create(slug=info["id"], gm=gm_id, created_at=now, policies=settings, **fields)
         else:
             campaign = existing
-            changes = {**fields, "policies": {**existing.policies, **settings}, **({"gm": gm_id} if gm_id else {})}
+            changes = {**fields, "policies": {**existing.policies, **settings}}
             Campaign.update(**changes).where(Campaign.id == campaign.id).execute()
+        if gm_id:
+            gms.ensure_owner(campaign.id, gm_id, now)
         for slug in pack.get("scenarios", {}):
             if slug not in known:
                 add_scenario(campaign, slug, slug=slug, now=now)

@@ -11,7 +11,7 @@ from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem, canonical, find_ruleset
 from pbp.errors import Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
-from pbp.services import audit
+from pbp.services import audit, gms
 from pbp.services._common import (
     NAME_LIMIT,
     SHEET_LIMIT,
@@ -201,8 +201,8 @@ def decide_growth(
     request = get_or_fail(GrowthRequest, request_id, "growth request")
     character = Character.get_by_id(request.character_id)
     campaign = Campaign.get_by_id(character.campaign_id)
-    if campaign.gm_id is None or campaign.gm_id != actor_id:
-        raise Forbidden(f"only the GM of {campaign.slug} decides its growth requests")
+    if not gms.is_gm(campaign.id, actor_id):
+        raise Forbidden(f"only the GMs of {campaign.slug} decide its growth requests")
     why = checked_text(reason, "reason", NOTE_LIMIT, required=not approve)
     now = to_db(clock.now())
     with write_transaction():

@@ -23,6 +23,7 @@ from pbp.models import (
     Round,
     Scenario,
 )
+from pbp.services import gms
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
@@ -247,9 +248,9 @@ def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clo
 
 def entries_visible_to(round_id: int, user_id: int | None) -> list[Entry]:
     """The entries a user may read: every entry of a published round; before that only the user's own (the
-    campaign's GM sees all). Other players never see an entry before its round is published."""
+    campaign's GMs see all). Other players never see an entry before its round is published."""
     rnd = get_or_fail(Round, round_id, "round")
     query = Entry.select(Entry, Character).join(Character).where(Entry.round == round_id).order_by(Entry.character)
-    if rnd.state == PUBLISHED or (user_id is not None and round_context(rnd).campaign.gm_id == user_id):
+    if rnd.state == PUBLISHED or gms.is_gm(round_context(rnd).campaign.id, user_id):
         return list(query)
     return list(query.where(Character.owner == user_id))

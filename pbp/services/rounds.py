@@ -39,7 +39,7 @@ from pbp.models import (
     Scenario,
     ScenarioSecret,
 )
-from pbp.services import audit, notifications
+from pbp.services import audit, gms, notifications
 from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
@@ -491,8 +491,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             done = _engine(ruleset, encounter, orders, claimed.seed, _overrides_of(round_id))
             _store(claimed, scenario, done, prose, now, first=True)
             if not policy(scenario.campaign.policies, "publish_automatically"):
-                gm = {scenario.campaign.gm_id} - {None}
-                notifications.notify_round("round.resolved", claimed, now, users=gm)
+                notifications.notify_round("round.resolved", claimed, now, users=gms.gm_ids(scenario.campaign.id))
             audit.log(
                 "round.resolve",
                 f"round:{round_id}",
@@ -566,9 +565,9 @@ def count_failure(round_id: int, error: str, *, actor_id: int | None = None, now
             failures=failures,
         )
         if to == QUARANTINED:
-            gm = Campaign.select(Campaign.gm).join(Scenario).where(Scenario.id == rnd.scenario_id).scalar()
+            campaign_id = Scenario.select(Scenario.campaign).where(Scenario.id == rnd.scenario_id).scalar()
             notices = {"failures": failures, "error": error[:300]}
-            notifications.notify_round("round.quarantined", rnd, now, users={gm} - {None}, **notices)
+            notifications.notify_round("round.quarantined", rnd, now, users=gms.gm_ids(campaign_id), **notices)
     return failures
 
 
@@ -726,7 +725,7 @@ def guard(round_id: int, *, clock: Clock = SYSTEM) -> bool:
             return False
         missing, joined = missing_entries(rnd.id, rnd.scenario_id)
         campaign = (
-            Campaign.select(Campaign.gm, Campaign.hold_share).join(Scenario).where(Scenario.id == rnd.scenario_id)
+            Campaign.select(Campaign.id, Campaign.hold_share).join(Scenario).where(Scenario.id == rnd.scenario_id)
         )
         campaign = campaign.get()
         if not joined or missing / joined <= campaign.hold_share:
@@ -734,8 +733,8 @@ def guard(round_id: int, *, clock: Clock = SYSTEM) -> bool:
         move_state(rnd, HELD, now, held_from=rnd.state, guard_held_at=now)
         why = f"{missing} of {joined} characters have no entry at the deadline"
         audit.log("round.hold", f"round:{round_id}", now, was=rnd.state, to=HELD, reason=why)
-        gm = {campaign.gm_id} - {None}
-        notifications.notify_round("round.held", rnd, now, users=gm, missing=missing, joined=joined)
+        users = gms.gm_ids(campaign.id)
+        notifications.notify_round("round.held", rnd, now, users=users, missing=missing, joined=joined)
     return True
 
 

@@ -95,7 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
 
-    from pbp.web import blog, data, health, notify, player
+    from pbp.web import blog, data, gm, health, notify, player
 
     app.url_map.converters.update(row=RowConverter, slug=SlugConverter)
     app.register_blueprint(blog.bp)
@@ -103,7 +103,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     auth.init_app(app)
     app.register_blueprint(player.bp)
     app.register_blueprint(notify.bp)
+    app.register_blueprint(gm.bp)
     app.register_blueprint(health.bp)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
+    app.jinja_env.globals["runs_any_campaign"] = gm.access.runs_any_campaign
     app.jinja_env.globals["static_export"] = lambda: bool(request.environ.get(STATIC_EXPORT))
     return app

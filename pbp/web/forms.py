@@ -52,6 +52,10 @@ class LocaleForm(FlaskForm):
     )
 
 
+class CoGmForm(FlaskForm):
+    user_name = StringField(_("User name"), [_required(), Length(max=40)], description=_("The user to make a co-GM."))
+
+
 class ActionForm(FlaskForm):
     """A form with nothing but its CSRF token (a logout button)."""
 

@@ -90,3 +90,23 @@ def test_growth_requests_from_before_0005_are_approved_and_0005_rolls_back(db_ur
         assert runner.down() == ["0005_growth_decisions"]
         columns = [c.name for c in database.get_columns("growth_request")]
         assert columns == ["id", "character_id", "before", "after", "cost", "note", "created_at"]
+
+
+def test_0007_makes_every_campaign_gm_its_owner(db_url: str) -> None:
+    """Campaigns loaded before 0007 keep their GM, now as the owner in campaign_gm; `down` drops the table."""
+    database = pbp_db.bind(db_url)
+    with database.connection_context():
+        runner = migrations.runner(database)
+        runner.up(target="0006_notifications_scheduler")
+        database.execute_sql("INSERT INTO \"user\" (name, display_name, password_hash, created_at, session_version)"
+                             " VALUES ('g', 'g', 'x', '2026-01-01 00:00:00', 1)")  # fmt: skip
+        database.execute_sql(
+            "INSERT INTO campaign (slug, name, ruleset, pack_name, pack, timezone, entry_char_limit, policies,"
+            " created_at, hold_share, gm_id) SELECT 'c', 'c', 'pool', 'c', '{}', 'UTC', 800, '{}',"
+            " '2026-01-01 00:00:00', 0.5, id FROM \"user\""
+        )
+        assert runner.up(target="0007_campaign_gms") == ["0007_campaign_gms"]
+        rows = database.execute_sql("SELECT role FROM campaign_gm").fetchall()
+        assert [tuple(r) for r in rows] == [("owner",)]
+        assert runner.down() == ["0007_campaign_gms"]
+        assert "campaign_gm" not in database.get_tables()

@@ -42,7 +42,7 @@ from pbp.engine import BadInput
 from pbp.errors import UserError
 from pbp.models import AuditLog, Campaign, Character, Entry, GrowthRequest, Override, Report, Round, Scenario, User
 from pbp.paths import DEMO_PACK_DIR
-from pbp.services import accounts, campaigns, characters, entries, notifications, publishing, rounds
+from pbp.services import accounts, campaigns, characters, entries, gms, notifications, publishing, rounds
 from pbp.services.clock import FixedClock
 from tests.lifecycle.conftest import BACKENDS, FAST_HASHER, START, World, empty_database, make_world
 from tests.lifecycle.test_cli import pbp as run_pbp
@@ -460,6 +460,18 @@ def test_growth_takes_any_text(stage: Stage, skill: str, level: int, note: str, 
         assert last_audit("character.grant")["reason"] == reason.strip()
     found = characters.character_id_of(unit)
     assert found is None or (isinstance(found, int) and unit.startswith("pc") and unit[2:].isascii())
+
+
+@covers("gms.add_co_gm")
+@FAST
+@given(name=TEXT | st.sampled_from(["player1", "player2"]))
+@example(name="player1\x00")
+def test_co_gms_are_named_in_any_text(stage: Stage, name: str) -> None:
+    w = stage.world
+    if accepted(lambda: gms.add_co_gm(w.campaign, name, actor_id=w.gm, clock=w.clock), name):
+        added = User.get(User.name == name.strip())
+        assert gms.is_gm(w.campaign, added.id) and last_audit("gm.add")["user"] == name.strip()
+        gms.remove_co_gm(w.campaign, added.id, actor_id=w.gm, clock=w.clock)  # the next example may add it again
 
 
 ORDERS = st.one_of(

@@ -127,6 +127,20 @@ def test_validate_reports_a_long_campaign_name_as_file_key_reason(demo_dir: Path
     assert r.stdout.endswith(f" characters, over the limit of {NAME_LIMIT}\n")
 
 
+def test_validate_reports_every_nul_by_file_and_key(demo_dir: Path) -> None:
+    """`pbp pack validate` says what `pbp campaign load` would refuse: a TOML `\\u0000` escape is not text."""
+    for name, old, new in (("campaign.toml", 'ja = "', 'ja = "\\u0000'), ("weapons.toml", 'ja = "', 'ja = "x\\u0000')):
+        text = (demo_dir / name).read_text(encoding="utf-8")
+        (demo_dir / name).write_text(text.replace(old, new, 1), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "pbp", "pack", "validate", str(demo_dir)], capture_output=True,
+                       text=True, timeout=60)  # fmt: skip
+    assert (r.returncode, r.stderr) == (2, f"pbp: {demo_dir}: 2 problems (listed on stdout)\n")
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"{demo_dir / 'campaign.toml'}: campaign.ja: holds a NUL character (U+0000): not text"
+    assert lines[1].startswith(f"{demo_dir / 'weapons.toml'}: weapons.")
+    assert lines[1].endswith(".ja: holds a NUL character (U+0000): not text")
+
+
 @pytest.mark.parametrize(
     "keys",
     [

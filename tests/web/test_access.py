@@ -10,12 +10,14 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Character, Entry, GrowthRequest, Participation, User
+from pbp.models import Campaign, Character, Entry, GrowthRequest, Participation, User
+from pbp.services import gms
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
+from tests.web.world import World, add_rival_campaign, build_world
 
-ROLES = {"anonymous": None, "player": "player1", "another player": "player2", "GM": "gm"}
+ROLES = {"anonymous": None, "player": "player1", "another player": "player2", "GM": "gm", "another GM": "gm2"}
 ALL = dict.fromkeys(ROLES)
 
 
@@ -27,14 +29,24 @@ def signed_in(anonymous: int, others: int) -> dict[str, int]:
     return {role: anonymous if role == "anonymous" else others for role in ROLES}
 
 
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    """The demo world with a second campaign run by `gm2` (the role "another GM")."""
+    built = build_world(f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbp.sqlite3'}")
+    add_rival_campaign(built, tmp_path_factory.mktemp("packs"))
+    return built
+
+
 REPORT = "/blog/demo/tama_river/round-1/"
 ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
 NEW_CHARACTER = "/campaigns/demo/characters/new"
 EDIT = "/characters/1/edit"  # player1's character
 GROWTH = "/characters/1/growth"
-OWNER_ONLY = {"anonymous": 302, "player": 200, "another player": 403, "GM": 403}
+OWNER_ONLY = {"anonymous": 302, "player": 200, "another player": 403, "GM": 403, "another GM": 403}
+#: A GM page of the demo campaign: its GM only (the GM of another campaign is refused like a player).
+GM_ONLY = {"anonymous": 302, "player": 403, "another player": 403, "GM": 200, "another GM": 403}
 SCENARIO = "/campaigns/demo/scenarios/tama_river/"
-SIGNUP = {"anonymous": 302, "player": 409, "another player": 403, "GM": 403}
+SIGNUP = {"anonymous": 302, "player": 409, "another player": 403, "GM": 403, "another GM": 403}
 #: (rule, method) -> (the URL asked, the form sent (its CSRF token is added), the status per role).
 MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]] = {
     ("/", "GET"): ("/", None, everyone(200)),
@@ -93,6 +105,11 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/characters/<row:character_id>/growth", "POST"): (GROWTH, {}, {**OWNER_ONLY, "player": 422}),
     ("/me/notifications", "GET"): ("/me/notifications", None, signed_in(302, 200)),
     ("/me/notifications", "POST"): ("/me/notifications", {"email": "not an address"}, signed_in(302, 422)),
+    # the GM's console: the list of one's own campaigns (nobody else's), then the demo campaign's pages
+    ("/gm/", "GET"): ("/gm/", None, {**GM_ONLY, "another GM": 200}),
+    ("/gm/<slug:campaign>/", "GET"): ("/gm/demo/", None, GM_ONLY),
+    ("/gm/<slug:campaign>/gms", "POST"): ("/gm/demo/gms", {"user_name": ""}, {**GM_ONLY, "GM": 422}),
+    ("/gm/<slug:campaign>/gms/<row:user_id>/remove", "POST"): ("/gm/demo/gms/2/remove", {}, {**GM_ONLY, "GM": 404}),
 }
 
 
@@ -212,6 +229,16 @@ CSRF_CASES = {
         {"email": "stolen@example.org"},
         lambda app, client: _user(app, "player1").email is None,
     ),
+    "/gm/<slug:campaign>/gms": (
+        "GM",
+        {"user_name": "player1"},
+        lambda app, client: not _is_gm(app, "player1"),
+    ),
+    "/gm/<slug:campaign>/gms/<row:user_id>/remove": (
+        "GM",
+        {},
+        lambda app, client: _is_gm(app, "cogm"),
+    ),
 }
 
 
@@ -223,6 +250,8 @@ CSRF_URLS = {
     "/campaigns/<slug:campaign>/characters/new": NEW_CHARACTER,
     "/characters/<row:character_id>/edit": EDIT,
     "/characters/<row:character_id>/growth": GROWTH,
+    "/gm/<slug:campaign>/gms": "/gm/demo/gms",
+    "/gm/<slug:campaign>/gms/<row:user_id>/remove": "/gm/demo/gms/{cogm}/remove",
 }
 
 
@@ -241,6 +270,12 @@ def _growth_requests(app: Flask) -> int:
         return GrowthRequest.select().count()
 
 
+def _is_gm(app: Flask, name: str) -> bool:
+    with pbp_db.using(database.of(app)):
+        user = User.get(User.name == name)
+        return gms.is_gm(Campaign.get(Campaign.slug == "demo").id, user.id)
+
+
 def _entry_prose(app: Flask) -> str:
     with pbp_db.using(database.of(app)):
         return Entry.get(Entry.round == 3, Entry.character == 1).prose
@@ -257,9 +292,10 @@ def test_a_post_without_its_csrf_token_is_refused_and_changes_nothing(world, rul
     app = _app(world)
     client = _client(app, role)
     before = _session_version(app, "player1")
-    response = client.post(CSRF_URLS.get(rule, rule), data=form)
+    url = CSRF_URLS.get(rule, rule).format(cogm=_user(app, "cogm").id)
+    response = client.post(url, data=form)
     assert response.status_code == 400 and '<header class="site">' in response.get_data(as_text=True)
     assert unchanged(app, client)
     assert _session_version(app, "player1") == before
-    forged = client.post(CSRF_URLS.get(rule, rule), data={**form, "csrf_token": "not-the-token"})
+    forged = client.post(url, data={**form, "csrf_token": "not-the-token"})
     assert forged.status_code == 400 and unchanged(app, client)

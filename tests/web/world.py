@@ -4,6 +4,7 @@ from it are the same on every run (the blog's golden and determinism tests rely 
 from __future__ import annotations
 
 import itertools
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,9 +14,9 @@ from unittest import mock
 
 from pbp import db as pbp_db
 from pbp import migrations
-from pbp.models import Scenario
+from pbp.models import Campaign, Scenario
 from pbp.paths import DEMO_PACK_DIR
-from pbp.services import accounts, campaigns, publishing, rounds
+from pbp.services import accounts, campaigns, gms, publishing, rounds
 from pbp.services.clock import FixedClock
 from pbp.services.demo import DEMO_PASSWORD, SCENARIO, enrol_players, open_round_with_entries
 
@@ -65,3 +66,19 @@ def build_world(
         if open_after:
             open_id = open_round_with_entries(scenario.id, gm.id, pcs, timedelta(hours=12), clock=clock)
     return World(url, campaign.slug, scenario.slug, done, open_id, {p.pc: p.character_id for p in pcs})
+
+
+def add_rival_campaign(world: World, tmp: Path) -> None:
+    """A second campaign, `rival`, run by its own GM `gm2` (password DEMO_PASSWORD): the GM of another campaign,
+    who must reach none of the first campaign's GM pages. And `cogm`, a co-GM of the demo campaign."""
+    pack = tmp / "rival"
+    shutil.copytree(DEMO_PACK_DIR, pack)
+    toml = pack / "campaign.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('id = "demo"', 'id = "rival"', 1), encoding="utf-8")
+    clock = FixedClock(START)
+    with pbp_db.bind(world.url).connection_context():
+        gm2 = accounts.create_user("gm2", DEMO_PASSWORD, display_name="GM2", clock=clock)
+        campaigns.load_campaign(pack, gm_id=gm2.id, clock=clock)
+        accounts.create_user("cogm", DEMO_PASSWORD, display_name="CoGM", clock=clock)
+        demo = Campaign.get(Campaign.slug == world.campaign)
+        gms.add_co_gm(demo.id, "cogm", actor_id=None, clock=clock)

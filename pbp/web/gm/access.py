@@ -1,0 +1,29 @@
+"""The one door of the GM's pages: the campaign named in the URL, if the signed-in user is one of its GMs."""
+
+from __future__ import annotations
+
+from flask import abort
+from flask_login import current_user
+
+from pbp.models import Campaign
+from pbp.services import gms
+
+
+def gm_campaign(slug: str) -> Campaign:
+    """The campaign (without its pack) whose GM the current user is; 404 when there is none, 403 for anyone else.
+    Views are `login_required` first, so an anonymous visitor is sent to log in."""
+    campaign = (
+        Campaign.select(Campaign.id, Campaign.slug, Campaign.name, Campaign.timezone, Campaign.gm)
+        .where(Campaign.slug == slug)
+        .first()
+    )
+    if campaign is None:
+        abort(404)
+    if not gms.is_gm(campaign.id, current_user.id):
+        abort(403)
+    return campaign
+
+
+def runs_any_campaign() -> bool:
+    """Whether the signed-in user is a GM of some campaign (the header's link to the console)."""
+    return bool(current_user.is_authenticated and gms.campaigns_run_by(current_user.id))
