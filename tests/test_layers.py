@@ -11,9 +11,9 @@ web (Flask blueprints)      scheduler/ (one process)      cli (pbp ...)
 Each layer may import only what the diagram draws below it: the engine nothing of pbp but itself (pure: bundles and
 `verify` live in it); packs the engine; models and reports, side by side, never each other, nothing from services,
 the web, the CLI or the scheduler; services nothing from the web, the CLI or the scheduler; the web and the scheduler
-never import each other, nor the CLI. The infrastructure modules (`pbp/db.py`, `pbp/errors.py`, `pbp/paths.py`) sit
-under everything that uses them and import only one another. Every module of pbp belongs to a layer: a new top-level
-module fails `test_every_module_belongs_to_a_layer` until its place in the diagram is chosen here.
+never import each other, nor the CLI. The infrastructure modules (`pbp/db.py`, `pbp/errors.py`, `pbp/paths.py`,
+`pbp/text.py`) sit under everything that uses them and import only one another. Every module of pbp belongs to a
+layer: a new top-level module fails `test_every_module_belongs_to_a_layer` until its place in the diagram is chosen.
 """
 
 from __future__ import annotations
@@ -25,12 +25,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-INFRA = ("pbp.db", "pbp.errors", "pbp.paths")
+INFRA = ("pbp.db", "pbp.errors", "pbp.paths", "pbp.text")
 #: layer -> (its files, the pbp packages it may import: everything else of pbp and the scheduler is forbidden)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engine": (("pbp/engine",), ("pbp.engine",)),
-    "packs": (("pbp/packs",), ("pbp.packs", "pbp.engine", "pbp.paths", "pbp.errors")),
-    "infrastructure": (("pbp/db.py", "pbp/errors.py", "pbp/paths.py"), INFRA),
+    "packs": (("pbp/packs",), ("pbp.packs", "pbp.engine", "pbp.paths", "pbp.errors", "pbp.text")),
+    "infrastructure": (("pbp/db.py", "pbp/errors.py", "pbp/paths.py", "pbp/text.py"), INFRA),
     "models": (("pbp/models", "pbp/migrations"), ("pbp.models", "pbp.migrations", "pbp.engine", *INFRA)),
     "reports": (("pbp/reports",), ("pbp.reports", "pbp.engine", "pbp.packs", *INFRA)),
     "services": (

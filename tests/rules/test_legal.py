@@ -185,7 +185,7 @@ def test_r_gauge_7_a_removed_unit_may_order_nothing() -> None:
     assert "oni1" not in legal_actions(enc, "aoi").move_toward
 
 
-def test_r_check_8_check_pool_is_the_engines_pool() -> None:
+def test_r_check_8_pool_for_check_is_the_engines_pool() -> None:
     """The odds a form shows come from the same pool the battle rolls: 感覚 4 + a +1 vehicle mod, 射撃 3; under
     stun x0.75 floored; evasion carries leg_damage's -20."""
     u = pc(vehicle_update={"stat_mods": {"感覚": 1}})
