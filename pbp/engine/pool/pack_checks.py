@@ -4,10 +4,10 @@ Pure like the rest of the engine: the input is the parsed pack (`pbp.packs.Pack.
 `pbp.packs` reads the files. Every number the seed leaves open ([data] in rules/pool.md) comes from the pack; the
 seed's own numbers stay in `rules`. The pack format is documented in docs/campaign-packs.md.
 
-The idiom is the encounter's (`schema`): `check_*` functions report every problem they find to a `Checker` under
-its key path; a table's fields are declared once, each with the check of its value (`Fields`), and the field
-checks that take a parameter are built by `*_field(...)`. Rules the encounter also states (effects, points) are
-the encounter's own checks, called from here.
+The idiom is the encounter's (`pbp.engine.checker`): `check_*` functions report every problem they find to a
+`Checker` under its key path; a table's fields are declared once, each with the check of its value (`Fields`), and
+the field checks that take a parameter are built by `*_field(...)`. Rules an encounter states too (effects, points,
+rough ground) are the encounter's own checks (`schema`), called from here.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
+from pbp.engine.checker import Checker
 from pbp.engine.errors import Problem
 from pbp.engine.pool import rules
 from pbp.engine.pool.budgets import budget
@@ -29,8 +30,8 @@ from pbp.engine.pool.pack_data import (
     tables,
     value_in,
 )
-from pbp.engine.pool.schema import Checker
 from pbp.engine.pool.schema import check_effects as check_effect_shapes
+from pbp.engine.pool.schema import check_point, check_rough
 
 VEHICLE_KINDS = ("savior", "fighter", "yamatsukami")  # R-CHECK-6 names every vehicle kind
 SIZES = ("large", "human")  # R-ROUGH-1: human-size units ignore rough ground
@@ -81,7 +82,7 @@ def text_field(limit: int) -> FieldCheck:
     """A non-empty string of at most `limit` characters."""
 
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
-        if c.is_str(v, path) and len(v) > limit:
+        if c.check_str(v, path) and len(v) > limit:
             c.bad(path, f"has {len(v)} characters, over the limit of {limit}")
 
     return check
@@ -91,20 +92,19 @@ check_name, check_prose, check_notes = text_field(NAME_LIMIT), text_field(TEXT_L
 
 
 def check_bool(c: Checker, v: Any, path: str, pack: PackData) -> None:
-    if not isinstance(v, bool):
-        c.bad(path, f"must be true or false, got {v!r}")
+    c.check_bool(v, path)
 
 
 def int_field(lo: int = -MAX_NUMBER, hi: int = MAX_NUMBER) -> FieldCheck:
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
-        c.is_int(v, path, lo, hi)
+        c.check_int(v, path, lo, hi)
 
     return check
 
 
 def choice_field(choices: tuple[str, ...]) -> FieldCheck:
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
-        c.one_of(v, choices, path)
+        c.check_one_of(v, choices, path)
 
     return check
 
@@ -123,7 +123,7 @@ def ref_field(section: str | Collection[str], what: str) -> FieldCheck:
 
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
         known = tables(pack, section) if isinstance(section, str) else section
-        if c.is_str(v, path) and v not in known:
+        if c.check_str(v, path) and v not in known:
             c.bad(path, f"unknown {what} {v!r}")
 
     return check
@@ -133,7 +133,7 @@ def list_field(item: FieldCheck, *, min_len: int = 0) -> FieldCheck:
     """A list whose items each pass `item`; ids may not repeat (a unit's weapons and items are named by id)."""
 
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
-        if not c.is_list(v, path):
+        if not c.check_list(v, path):
             return
         if len(v) < min_len:
             c.bad(path, f"must list at least {min_len}")
@@ -174,7 +174,7 @@ def check_raise_costs(c: Checker, v: Any, path: str, pack: PackData) -> None:
         c.bad(path, f"must list {n} costs: raising a skill to level {LEVEL_MIN + 1}..{LEVEL_MAX}, got {v!r}")
         return
     for i, x in enumerate(v):
-        c.is_int(x, f"{path}[{i}]", 0, MAX_NUMBER)
+        c.check_int(x, f"{path}[{i}]", 0, MAX_NUMBER)
 
 
 def check_pack_point(c: Checker, v: Any, path: str, pack: PackData) -> None:
@@ -183,7 +183,7 @@ def check_pack_point(c: Checker, v: Any, path: str, pack: PackData) -> None:
     if numbers and not all(abs(x) <= MAX_NUMBER for x in v):  # before the engine's own (wider) bound
         c.bad(path, f"must lie within {MAX_NUMBER} metres of the origin on each axis, got {v!r}")
     else:
-        c.point(v, path)
+        check_point(c, v, path)
 
 
 def check_pack_rect(c: Checker, v: Any, path: str, pack: PackData) -> None:
@@ -194,22 +194,21 @@ def check_pack_rect(c: Checker, v: Any, path: str, pack: PackData) -> None:
         check_pack_point(c, corner, f"{path}[{i}]", pack)
 
 
-def check_rough(c: Checker, v: Any, path: str, pack: PackData) -> None:
-    if not (isinstance(v, int | float) and not isinstance(v, bool) and rules.MIN_ROUGH_FACTOR <= v <= 1):
-        c.bad(path, f"must be a factor from {rules.MIN_ROUGH_FACTOR} to 1 (R-ROUGH-1), got {v!r}")
+def check_pack_rough(c: Checker, v: Any, path: str, pack: PackData) -> None:
+    check_rough(c, v, path)
 
 
 def stat_map_field(*, every: bool, lo: int) -> FieldCheck:
     """Parent stat -> whole number; `every` demands all the pack's stats."""
 
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
-        if not c.is_dict(v, path):
+        if not c.check_dict(v, path):
             return
         stats = tables(pack, "stats")
         for stat, n in v.items():
             if stat not in stats:
                 c.bad(f"{path}.{stat}", f"unknown parent stat {stat!r}")
-            c.is_int(n, f"{path}.{stat}", lo, MAX_NUMBER)
+            c.check_int(n, f"{path}.{stat}", lo, MAX_NUMBER)
         for stat in stats if every else ():
             if stat not in v:
                 c.bad(f"{path}.{stat}", "missing")
@@ -218,7 +217,7 @@ def stat_map_field(*, every: bool, lo: int) -> FieldCheck:
 
 
 def check_skill_levels(c: Checker, v: Any, path: str, pack: PackData) -> None:
-    if not c.is_dict(v, path):
+    if not c.check_dict(v, path):
         return
     skills = tables(pack, "skills")
     for skill, level in v.items():
@@ -227,7 +226,7 @@ def check_skill_levels(c: Checker, v: Any, path: str, pack: PackData) -> None:
         if is_whole(level) and not LEVEL_MIN <= level <= LEVEL_MAX:
             c.bad(f"{path}.{skill}", f"level {level} is outside {LEVEL_MIN}..{LEVEL_MAX} (R-CHECK-3)")
         else:
-            c.is_int(level, f"{path}.{skill}")
+            c.check_int(level, f"{path}.{skill}")
 
 
 def check_pack_effects(c: Checker, v: Any, path: str, pack: PackData) -> None:
@@ -354,7 +353,7 @@ _PLACED_ENEMY: Fields = {
     "name": (False, check_name),
     "en": (False, check_name),  # the name in English stories and pages (`name` is the Japanese)
 }
-_TERRAIN: Fields = {**_NAMES, "rect": (True, check_pack_rect), "rough": (True, check_rough)}  # R-ROUGH-1
+_TERRAIN: Fields = {**_NAMES, "rect": (True, check_pack_rect), "rough": (True, check_pack_rough)}  # R-ROUGH-1
 _GIMMICK: Fields = {  # R-PLAY-3
     **_DESCRIBED,
     "id": (True, check_name),
@@ -393,7 +392,7 @@ _SHEET: Fields = {
 
 def check_table(c: Checker, v: Any, path: str, pack: PackData, fields: Fields) -> bool:
     """Check one table against its fields: unknown keys, missing required keys, each value."""
-    if not c.is_dict(v, path):
+    if not c.check_dict(v, path):
         return False
     for key in v:
         if key not in fields:
@@ -411,7 +410,7 @@ def validate_pack(data: PackData) -> list[Problem]:
     """Every problem in a parsed pack: unknown or missing keys, references that do not resolve, numbers out of
     range, missing ja/en names. Paths are key paths such as `weapons.beam_rifle.range`."""
     c = Checker()
-    if not c.is_dict(data, ""):
+    if not c.check_dict(data, ""):
         return c.problems
     for key in data:
         if key not in PACK_KEYS:
@@ -423,7 +422,7 @@ def validate_pack(data: PackData) -> list[Problem]:
         if key in data:
             check_table(c, data[key], key, data, fields)
     for section, fields in [*_SECTIONS.items(), ("scenarios", _SCENARIO)]:
-        if section in data and c.is_dict(data[section], section):
+        if section in data and c.check_dict(data[section], section):
             for entry_id, entry in data[section].items():
                 check_table(c, entry, f"{section}.{entry_id}", data, fields)
     for section in [*_SECTIONS, "scenarios", "characters"]:  # an entry's id is shown and stored like a name
@@ -431,7 +430,7 @@ def validate_pack(data: PackData) -> list[Problem]:
             if len(entry_id) > NAME_LIMIT:
                 c.bad(f"{section}.{entry_id}", f"the id has {len(entry_id)} characters, over the limit of {NAME_LIMIT}")
     check_cross_references(c, data)
-    if "characters" in data and c.is_dict(data["characters"], "characters"):
+    if "characters" in data and c.check_dict(data["characters"], "characters"):
         for sheet_id, sheet in data["characters"].items():
             c.problems += [
                 Problem(join_path(f"characters.{sheet_id}", p.path), p.message) for p in validate_character(data, sheet)

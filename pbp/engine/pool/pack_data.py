@@ -7,8 +7,9 @@ type as nothing, since validation reports those where they stand.
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
+from pbp.engine.checker import is_whole
 from pbp.engine.checks import MAX_LEVEL, MIN_LEVEL
 
 #: A parsed pack or character sheet: TOML (or a player's JSON) as plain data, checked by `pack_checks`.
@@ -16,10 +17,18 @@ PackData = dict[str, Any]
 
 LEVEL_MIN, LEVEL_MAX = MIN_LEVEL, MAX_LEVEL  # R-CHECK-3
 
-
-def is_whole(v: Any) -> TypeGuard[int]:
-    """A whole number (not a bool, which Python counts as one)."""
-    return isinstance(v, int) and not isinstance(v, bool)
+__all__ = [
+    "LEVEL_MAX",
+    "LEVEL_MIN",
+    "PackData",
+    "ids_in",
+    "is_whole",
+    "join_path",
+    "list_in",
+    "skill_stats",
+    "tables",
+    "value_in",
+]
 
 
 def tables(pack: PackData, section: str) -> dict[str, dict[str, Any]]:

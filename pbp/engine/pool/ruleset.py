@@ -60,7 +60,7 @@ class PoolRuleset:
     def validate_orders(
         self, orders: dict[str, Any], encounter: dict[str, Any], pack: dict[str, Any] | None = None
     ) -> list[Problem]:
-        return schema.validate_orders(orders, encounter, _pack_skill_stats(pack))
+        return schema.validate_orders(orders, _trusted(encounter), _pack_skill_stats(pack))
 
     def build_encounter(
         self, pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str, dict[str, Any]]]
@@ -103,7 +103,7 @@ class PoolRuleset:
         problems = [p.with_file("encounter") for p in schema.validate_encounter(encounter, skill_stats)]
         if problems:
             raise BadInput(problems)
-        problems = [p.with_file("orders") for p in schema.validate_orders(orders, encounter, skill_stats)]
+        problems = [p.with_file("orders") for p in schema.validate_orders(orders, _trusted(encounter), skill_stats)]
         problems += [p.with_file("overrides") for p in validate_overrides(overrides or [])]
         if rounds < 1:
             problems.append(Problem("rounds", f"must be at least 1, got {rounds}"))
