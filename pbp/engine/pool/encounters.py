@@ -182,7 +182,7 @@ def encounter_for_scenario(data: PackData, scenario_id: str, pcs: list[tuple[str
     return {
         "ruleset": "pool",
         "round": 1,
-        "options": {**rules.DEFAULT_OPTIONS, **(data.get("options") or {})},  # type: ignore[typeddict-item]
+        "options": {**rules.DEFAULT_OPTIONS, **(data.get("options") or {})},
         "units": units,
         "terrain": terrain,
         "gimmicks": gimmicks,
@@ -197,7 +197,7 @@ def build_encounter(data: PackData, scenario_id: str, pcs: list[tuple[str, PackD
     return {
         "ruleset": "pool",
         "round": 1,
-        "options": {**rules.DEFAULT_OPTIONS, **(data.get("options") or {})},  # type: ignore[typeddict-item]
+        "options": {**rules.DEFAULT_OPTIONS, **(data.get("options") or {})},
         "units": [unit_from_sheet(data, sheet, uid, "pc", [0, 0]) for uid, sheet in pcs],
         "terrain": [],
         "gimmicks": [],

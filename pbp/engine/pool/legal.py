@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from pbp.engine.dice import ScriptedDice
 from pbp.engine.errors import Problem
 from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.geometry import distance, movement
@@ -451,7 +452,7 @@ def pool_for_check(
     from pbp.engine.pool.battle import Battle  # the battle imports nothing of this module
 
     state = marshal.loads(marshal.dumps(encounter))  # the battle fills defaults into the state it is given
-    battle = Battle(state, {"orders": []}, None, [], pack_skill_stats)  # type: ignore[arg-type]
+    battle = Battle(state, {"orders": []}, ScriptedDice([]), [], pack_skill_stats)  # a pool is counted, never rolled
     unit = battle.by_id[unit_id]
     default = rules.EVASION_STAT if skill == rules.EVASION_SKILL else None
     stat = battle.skill_stats[unit_id].get(skill, default)
