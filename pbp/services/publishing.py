@@ -9,6 +9,7 @@ from typing import Any
 
 from pbp import reports
 from pbp.db import retried, write_transaction
+from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import InvalidState, UserError
 from pbp.models import Character, Report, Resolution, Round
 from pbp.services import audit, notifications
@@ -27,7 +28,6 @@ from pbp.services.rounds import (
     round_context,
     round_info,
 )
-from pbp.verify import build_bundle, chain_difference, verify_bundle
 
 log = logging.getLogger(__name__)
 
