@@ -28,7 +28,7 @@ def _populate(pack: dict[str, Any], campaign_id: int, owner_id: int) -> None:
     """Characters, one scenario per round with a 10-PC encounter already under way, closed rounds past their
     deadline and their entries: written in bulk (setting up is not what is measured)."""
     from pbp.engine import seed_hash
-    from pbp.engine.pool.pack import unit_from_enemy, unit_from_sheet
+    from pbp.engine.pool.encounters import unit_from_enemy, unit_from_sheet
     from pbp.engine.pool.rules import DEFAULT_OPTIONS
     from pbp.models import Character, Entry, Round, Scenario, ScenarioSecret
     from pbp.services.clock import to_db

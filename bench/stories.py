@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbp.engine import SeededDice, find_ruleset, seed_hash
+from pbp.engine.pool.encounters import encounter_for_scenario
 from pbp.engine.pool.legal import legal_actions
-from pbp.engine.pool.pack import encounter_for_scenario
 from pbp.engine.pool.tactics import default_orders
 from pbp.packs import demo_pack
 from pbp.reports import draft_report

@@ -23,7 +23,7 @@ def verify(round_id: int | None, bundle_path: str | None) -> None:
     """Re-run a published round from its inputs and revealed seed (ROUND_ID: and check it starts where the
     scenario's previous round ended): prints OK (exit 0) or the first difference (exit 1)."""
     from pbp.cli.files import read_json
-    from pbp.verify import verify_bundle
+    from pbp.engine.verify import verify_bundle
 
     if (round_id is None) == (bundle_path is None):
         raise UserError("give a ROUND_ID or --bundle FILE")

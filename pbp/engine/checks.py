@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pbp.engine.dice import DiceSource
 
@@ -31,7 +32,7 @@ class CheckResult:
         """R-CHECK-2: succeeds when successes >= need; None when nothing was needed."""
         return None if self.need is None else self.successes >= self.need
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"dice": self.dice, "successes": self.successes, "need": self.need, "success": self.success}
 
 

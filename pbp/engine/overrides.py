@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pbp.engine.checker import Checker
 from pbp.engine.errors import Problem
 
 CHECK_ID = re.compile(r"r([0-9]+)-c([0-9]+)")
@@ -18,26 +19,24 @@ def check_order(check_id: str) -> tuple[int, int, str]:
 
 def validate_overrides(overrides: Any) -> list[Problem]:
     """Each override names a check id `r{round}-c{n}`, the new successes and a non-empty reason (it is published)."""
-    if not isinstance(overrides, list):
-        return [Problem("overrides", f"must be a list, got {type(overrides).__name__}")]
-    problems = []
+    c = Checker()
+    if not c.check_list(overrides, "overrides"):
+        return c.problems
     seen: set[str] = set()
-    for i, o in enumerate(overrides):
-        p = f"overrides[{i}]"
-        if not isinstance(o, dict):
-            problems.append(Problem(p, "must be an object with check, successes and reason"))
+    for i, override in enumerate(overrides):
+        path = f"overrides[{i}]"
+        if not isinstance(override, dict):
+            c.bad(path, "must be an object with check, successes and reason")
             continue
-        cid = o.get("check")
-        if not (isinstance(cid, str) and CHECK_ID.fullmatch(cid)):
-            problems.append(Problem(f"{p}.check", f"must be a check id like 'r1-c2', got {cid!r}"))
-        elif cid in seen:
-            problems.append(Problem(f"{p}.check", f"check {cid!r} is overridden twice"))
+        check_id = override.get("check")
+        if not (isinstance(check_id, str) and CHECK_ID.fullmatch(check_id)):
+            c.bad(f"{path}.check", f"must be a check id like 'r1-c2', got {check_id!r}")
+        elif check_id in seen:
+            c.bad(f"{path}.check", f"check {check_id!r} is overridden twice")
         else:
-            seen.add(cid)
-        n = o.get("successes")
-        if not isinstance(n, int) or isinstance(n, bool):
-            problems.append(Problem(f"{p}.successes", f"must be a whole number, got {n!r}"))
-        reason = o.get("reason")
+            seen.add(check_id)
+        c.check_int(override.get("successes"), f"{path}.successes")
+        reason = override.get("reason")
         if not (isinstance(reason, str) and reason.strip()):
-            problems.append(Problem(f"{p}.reason", "an override needs a non-empty reason (R-GM-1: it is published)"))
-    return problems
+            c.bad(f"{path}.reason", "an override needs a non-empty reason (R-GM-1: it is published)")
+    return c.problems

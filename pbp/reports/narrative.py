@@ -14,7 +14,7 @@ import logging
 import re
 import tomllib
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
@@ -23,6 +23,25 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from pbp.engine.dice import seed_hash
+from pbp.engine.pool.types import (
+    AbilityEvent,
+    AttackEvent,
+    CheckEvent,
+    CleanupEvent,
+    DamageEvent,
+    DeathEvent,
+    DisengageEvent,
+    EngageEvent,
+    GimmickEvent,
+    InitiativeEvent,
+    MoveEvent,
+    RefusedEvent,
+    ReloadEvent,
+    RemovedEvent,
+    RestoreEvent,
+    StatusEvent,
+    SwapEvent,
+)
 from pbp.paths import TEMPLATES_DIR
 from pbp.reports.plan import Beat, Plan, Scene, plan_round
 from pbp.reports.voice import Line, is_japanese, split_prose
@@ -168,7 +187,7 @@ class Names:
         return None
 
 
-def grade(event: dict[str, Any]) -> str | None:
+def grade(event: Mapping[str, Any]) -> str | None:
     """A scene check graded by its margin: fail, success, or great (need + 2 or more); None when nothing was needed."""
     if event.get("need") is None or event.get("success") is None:
         return None
@@ -587,7 +606,7 @@ class Narrator:
         """One event told. One the phrasebook cannot tell (a type without phrasings, a field it does not expect)
         is an error when strict (tests); otherwise the GM finds a marked gap, because a round's resolution must
         never fail over its prose."""
-        try:
+        try:  # `_tell_<type>` reads the engine's shape of that event type (pbp.engine.pool.types)
             teller = getattr(self, f"_tell_{e.get('type')}", None)
             if teller is None:
                 raise NarrativeError(f"no narrative phrasing for event type {e.get('type')!r}")
@@ -602,7 +621,7 @@ class Narrator:
         kind = (self.names.pack.get("weapons", {}).get(weapon) or {}).get("kind")
         return kind if isinstance(kind, str) and f"attack.open.{kind}" in self.book else "default"
 
-    def _tell_attack(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_attack(self, i: int, e: AttackEvent) -> str:
         a, t, w = self.name(e["attacker"]), self.name(e["target"]), self.gear("weapons", e["weapon"])
         kind = self._weapon_kind(e["weapon"])
         shot = self.book.get(f"shot.{kind}") or self.book["shot.default"]
@@ -610,7 +629,7 @@ class Narrator:
         if e.get("skipped"):
             return self.say("attack.skipped", **ctx)
         roll = e.get("attack_check")
-        volley = bool(roll) and self._first_of_roll.get(roll, i) < i  # an area weapon's later targets share the roll
+        volley = roll is not None and self._first_of_roll.get(roll, i) < i  # an area weapon's later targets share it
         opening = self.say("attack.volley" if volley else f"attack.open.{kind}", **ctx)
         if not volley and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment: the aim first
             opening = self._join([self.say("attack.aim.any", **ctx), opening])
@@ -647,7 +666,7 @@ class Narrator:
         kind = (unit.get("vehicle") or {}).get("kind")
         return str(self.book.get(f"body.{kind}") or self.book["body.riding" if kind else "body.foot"])
 
-    def _tell_damage(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_damage(self, i: int, e: DamageEvent) -> str:
         t = self.name(e["unit"])
         parts = []
         if e.get("source") in ("heat", "lock_on"):
@@ -670,7 +689,7 @@ class Narrator:
     def _status_word(self, sid: str) -> str:
         return str(md_text(self.lex["statuses"].get(sid, self.lex["statuses"]["default"])))
 
-    def _tell_status(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_status(self, i: int, e: StatusEvent) -> str:
         t, s = self.name(e["unit"]), self._status_word(e["id"])
         if e.get("renewed") or e["change"] == "renewed":
             return self.say("status.renewed", t=t, s=s)
@@ -681,7 +700,7 @@ class Narrator:
             return self.say("status.fired", t=t, s=s)
         return self.say("status.ended", t=t, s=s)
 
-    def _tell_death(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_death(self, i: int, e: DeathEvent) -> str:
         uid = e["unit"]
         if self.before.get(uid, {}).get("side") == "pc":
             slot = "death.destroyed" if e.get("cause") == "destroyed" else "death.injury"
@@ -689,7 +708,7 @@ class Narrator:
             slot = "death.foe"
         return self.say(slot, t=self.name(uid))
 
-    def _tell_removed(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_removed(self, i: int, e: RemovedEvent) -> str:
         prev = self.events[i - 1] if i > 0 else {}
         if prev.get("type") == "death" and prev.get("unit") == e["unit"]:
             slot = "removed.after_death"
@@ -697,7 +716,7 @@ class Narrator:
             slot = "removed.destroyed" if e.get("reason") == "destroyed" else "removed.other"
         return self.say(slot, t=self.name(e["unit"]))
 
-    def _tell_move(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_move(self, i: int, e: MoveEvent) -> str:
         a = self.name(e["unit"])
         if e.get("kind") == "leave":
             return self.say("move.leave", a=a)
@@ -706,43 +725,43 @@ class Narrator:
             return self.say(f"move.{full}toward", a=a, goal=self.name(e["toward"]))
         return self.say(f"move.{full}free", a=a)
 
-    def _tell_engage(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_engage(self, i: int, e: EngageEvent) -> str:
         side = self.before.get(e["unit"], {}).get("side")
         foes = [u for u in e.get("with") or [] if self.before.get(u, {}).get("side", "?") != side]  # not its allies
         if foes:
             return self.say("engage.with", a=self.name(e["unit"]), who=self.listing(foes))
         return self.say("engage.alone", a=self.name(e["unit"]))
 
-    def _tell_disengage(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_disengage(self, i: int, e: DisengageEvent) -> str:
         return self.say("engage.disengage", a=self.name(e["unit"]))
 
-    def _tell_gimmick(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_gimmick(self, i: int, e: GimmickEvent) -> str:
         g = str(md_text(self.names.gimmick(e["id"])))
         if e.get("units"):
             return self.say("gimmick.units", g=g, who=self.listing(e["units"]))
         return self.say("gimmick.none", g=g)
 
-    def _tell_ability(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_ability(self, i: int, e: AbilityEvent) -> str:
         a, s = self.name(e["unit"]), self.gear("abilities", e["id"])
         if e.get("target") and e["target"] != e["unit"]:
             return self.say("ability.target", a=a, s=s, t=self.name(e["target"]))
         return self.say("ability.self", a=a, s=s)
 
-    def _tell_reload(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_reload(self, i: int, e: ReloadEvent) -> str:
         return self.say("reload.any", a=self.name(e["unit"]), w=self.gear("weapons", e["weapon"]))
 
-    def _tell_swap(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_swap(self, i: int, e: SwapEvent) -> str:
         a, w = self.name(e["unit"]), self.gear("weapons", e["weapon"])
         if e.get("with"):
             return self.say("swap.with", a=a, w=w, old=self.gear("weapons", e["with"]))
         return self.say("swap.draw", a=a, w=w)
 
-    def _tell_refused(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_refused(self, i: int, e: RefusedEvent) -> str:
         why = self.lex["reasons"].get(e["reason"], self.lex["reasons"]["default"])
         act = self.lex["actions"].get(e.get("order"), self.lex["actions"]["default"])
         return self.say("refused.any", a=self.name(e["unit"]), why=str(md_text(why)), act=str(md_text(act)))
 
-    def _tell_check(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_check(self, i: int, e: CheckEvent) -> str:
         a = self.name(e["unit"])
         skill = str(md_text(self.lex.get("skills", {}).get(e["skill"]) or self.names.of("skills", e["skill"])))
         if e.get("purpose") == "recover":
@@ -750,13 +769,13 @@ class Narrator:
         outcome = grade(e) or "open"
         return self._join([self.say("check.try", a=a, skill=skill), self.say(f"check.{outcome}", a=a, skill=skill)])
 
-    def _tell_restore(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_restore(self, i: int, e: RestoreEvent) -> str:
         return self.say("restore.damage" if e["gauge"] == "damage" else "restore.injury", t=self.name(e["unit"]))
 
-    def _tell_cleanup(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_cleanup(self, i: int, e: CleanupEvent) -> str:
         return ""  # the aftermath's lead line is written only when something follows it
 
-    def _tell_initiative(self, i: int, e: dict[str, Any]) -> str:
+    def _tell_initiative(self, i: int, e: InitiativeEvent) -> str:
         return ""  # told in the opening
 
     # --- the end of the round ---------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 
 from pbp.engine import find_ruleset
 from pbp.engine.odds import opposed, p_at_least
-from pbp.engine.pool.legal import LegalActions, check_pool
+from pbp.engine.pool.legal import LegalActions, pool_for_check
 from pbp.errors import Forbidden, InvalidState
 from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario
 from pbp.services._common import get_or_fail
@@ -58,18 +58,18 @@ class EntryDesk:
         """An attack's odds (R-HIT-1/2): exact against a PC (whose sheet is public in the campaign), the player's
         own successes only against an enemy (its evasion is the GM's secret)."""
         weapon = next(w for w in _arsenal(self.own()) if w["id"] == weapon_id)
-        dice, level, bonus = check_pool(self.encounter, self.unit, weapon["skill"], item)
+        dice, level, bonus = pool_for_check(self.encounter, self.unit, weapon["skill"], item)
         units = {u["id"]: u for u in self.encounter["units"]}
         p_hit = None
         if units[target]["side"] == "pc":
-            e_dice, e_level, e_bonus = check_pool(self.encounter, target, "回避", evasion=True)
+            e_dice, e_level, e_bonus = pool_for_check(self.encounter, target, "回避", evasion=True)
             p_hit, _ = opposed(dice, level, e_dice, e_level, bonus, e_bonus)
         return Odds(dice, level, bonus, p_hit, _at_least(dice, level, bonus))
 
     def check_odds(self, check_id: str, item: str | None = None) -> Odds:
         """A scene check's exact odds (R-CHECK-2, R-GM-2)."""
         check = next(c for c in self.checks if c["id"] == check_id)
-        dice, level, bonus = check_pool(self.encounter, self.unit, check["skill"], item)
+        dice, level, bonus = pool_for_check(self.encounter, self.unit, check["skill"], item)
         return Odds(dice, level, bonus, p_at_least(dice, level, check["need"], bonus), _at_least(dice, level, bonus))
 
 

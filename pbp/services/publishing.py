@@ -13,6 +13,7 @@ from peewee import fn
 
 from pbp import reports
 from pbp.db import retried, write_transaction
+from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import InvalidState, UserError
 from pbp.models import Campaign, Character, Entry, Report, ReportCorrection, Resolution, Round, Scenario
 from pbp.reports.leaks import Leak
@@ -32,7 +33,6 @@ from pbp.services.rounds import (
     round_context,
     round_info,
 )
-from pbp.verify import build_bundle, chain_difference, verify_bundle
 
 log = logging.getLogger(__name__)
 

@@ -24,6 +24,7 @@ from peewee import fn
 from pbp import reports
 from pbp.db import Busy, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
+from pbp.engine.verify import build_bundle, continued, run_engine
 from pbp.errors import Conflict, InvalidState, NotFound, UserError
 from pbp.models import (
     Campaign,
@@ -42,7 +43,6 @@ from pbp.services import audit, gms, notifications
 from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
-from pbp.verify import build_bundle, continued, run_engine
 
 DRAFT, OPEN, CLOSED, RESOLVED, PUBLISHED = "draft", "open", "closed", "resolved", "published"
 HELD, QUARANTINED, CANCELLED = "held", "quarantined", "cancelled"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pbp.engine import SeededDice, find_ruleset
+from pbp.engine.pool.encounters import encounter_for_scenario
 from pbp.engine.pool.geometry import distance
-from pbp.engine.pool.pack import encounter_for_scenario
 from pbp.engine.pool.tactics import default_orders, order_for
 from pbp.packs import demo_pack
 

@@ -31,7 +31,7 @@ def a_round_with_players(players: int) -> tuple[int, list[tuple[int, int]]]:
     """The demo campaign's battle run with `players` players' characters joined and an open round (deadline an
     hour ahead on the system clock): its id and the (character, user) pairs. The battle has start positions for
     four, so the GM sets the starting encounter (every PC in a line, three enemies)."""
-    from pbp.engine.pool.pack import unit_from_enemy, unit_from_sheet
+    from pbp.engine.pool.encounters import unit_from_enemy, unit_from_sheet
     from pbp.engine.pool.rules import DEFAULT_OPTIONS
     from pbp.models import ScenarioSecret
     from pbp.paths import DEMO_PACK_DIR

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from pbp.engine import BadInput
-from pbp.engine.pool.pack import budget, growth_cost, validate_character
+from pbp.engine.pool.budgets import budget, growth_cost
+from pbp.engine.pool.pack_checks import validate_character
 
 
 def paths(demo: dict[str, Any], sheet: dict[str, Any]) -> dict[str, str]:

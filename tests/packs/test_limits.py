@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pbp.engine.pool.pack import (
+from pbp.engine.pool.pack_checks import (
     ENTRY_LIMIT_MAX,
     MAX_NUMBER,
     NAME_LIMIT,

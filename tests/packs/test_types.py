@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbp.engine.pool.pack import validate_character, validate_pack
+from pbp.engine.pool.pack_checks import validate_character, validate_pack
 from pbp.packs import validate_pack_dir
 
 #: (file, old text, new text, the problem's key path)

@@ -8,15 +8,15 @@ import pytest
 
 from pbp.engine import BadInput, SeededDice, find_ruleset
 from pbp.engine.pool import rules
-from pbp.engine.pool.pack import (
+from pbp.engine.pool.encounters import (
     SECRET_KEYS,
     encounter_for_scenario,
     public_scenario,
     scene_checks,
-    skill_stats,
     unit_from_enemy,
     unit_from_sheet,
 )
+from pbp.engine.pool.pack_data import skill_stats
 
 UNIT_KEYS = {
     "id",

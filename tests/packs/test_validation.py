@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pbp.engine.pool.pack import validate_pack
+from pbp.engine.pool.pack_checks import validate_pack
 from pbp.packs import validate_pack_dir
 from pbp.paths import DEMO_PACK_DIR
 

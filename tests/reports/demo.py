@@ -6,7 +6,7 @@ from functools import cache
 from typing import Any
 
 from pbp.engine import SeededDice, find_ruleset, seed_hash
-from pbp.engine.pool.pack import encounter_for_scenario
+from pbp.engine.pool.encounters import encounter_for_scenario
 from pbp.engine.pool.tactics import default_orders
 from pbp.packs import demo_pack
 

@@ -123,7 +123,7 @@ def test_heat_is_told_and_its_skipped_attacks_log_no_rolls(locale):
     fields with nothing rolled), heat fires, deals its damage and ends. The story tells it all (strict), and the
     dice log lists the skipped attacks without a roll."""
     from pbp.engine import SeededDice
-    from pbp.engine.pool.pack import encounter_for_scenario
+    from pbp.engine.pool.encounters import encounter_for_scenario
     from pbp.engine.pool.tactics import default_orders
     from pbp.packs import demo_pack
     from pbp.reports.dicelog import dice_log

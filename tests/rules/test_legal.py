@@ -27,7 +27,7 @@ from pool_builders import (
 )
 
 from pbp.engine import SeededDice, find_ruleset
-from pbp.engine.pool.legal import check_pool, legal_actions, refusals
+from pbp.engine.pool.legal import legal_actions, pool_for_check, refusals
 
 POOL = find_ruleset("pool")
 SCENE_CHECKS = [{"id": "search", "skill": "情報処理", "need": 2}]
@@ -185,15 +185,15 @@ def test_r_gauge_7_a_removed_unit_may_order_nothing() -> None:
     assert "oni1" not in legal_actions(enc, "aoi").move_toward
 
 
-def test_r_check_8_check_pool_is_the_engines_pool() -> None:
+def test_r_check_8_pool_for_check_is_the_engines_pool() -> None:
     """The odds a form shows come from the same pool the battle rolls: 感覚 4 + a +1 vehicle mod, 射撃 3; under
     stun x0.75 floored; evasion carries leg_damage's -20."""
     u = pc(vehicle_update={"stat_mods": {"感覚": 1}})
-    assert check_pool(encounter(u, enemy()), "aoi", "射撃") == (5, 3, 0)
+    assert pool_for_check(encounter(u, enemy()), "aoi", "射撃") == (5, 3, 0)
     stunned = pc(vehicle_update={"stat_mods": {"感覚": 1}}, statuses=[{"id": "stun", "rounds_left": 2}])
-    assert check_pool(encounter(stunned, enemy()), "aoi", "射撃") == (3, 3, 0)
+    assert pool_for_check(encounter(stunned, enemy()), "aoi", "射撃") == (3, 3, 0)
     lame = enemy(statuses=[{"id": "leg_damage"}])
-    assert check_pool(encounter(pc(), lame), "oni1", "回避", evasion=True) == (2, 2, -20)
+    assert pool_for_check(encounter(pc(), lame), "oni1", "回避", evasion=True) == (2, 2, -20)
 
 
 def test_legal_actions_do_not_change_the_encounter() -> None:
@@ -201,7 +201,7 @@ def test_legal_actions_do_not_change_the_encounter() -> None:
     before = copy.deepcopy(enc)
     legal_actions(enc, "aoi", SCENE_CHECKS)
     refusals(enc, order("aoi", major=attack("rifle", "oni1")))
-    check_pool(enc, "aoi", "射撃")
+    pool_for_check(enc, "aoi", "射撃")
     assert enc == before
 
 

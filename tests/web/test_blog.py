@@ -12,9 +12,9 @@ from datetime import datetime
 import pytest
 
 from pbp import db as pbp_db
+from pbp.engine.verify import verify_bundle
 from pbp.services import publishing, rounds
 from pbp.services.clock import FixedClock
-from pbp.verify import verify_bundle
 from tests.reports.htmlcheck import html_problems
 from tests.reports.xss_corpus import XSS_CORPUS
 from tests.web.conftest import SITE_URL, make_app

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import marshal
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+from pbp.engine.dice import ScriptedDice
 from pbp.engine.errors import Problem
 from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.geometry import distance, movement
+from pbp.engine.pool.types import Action, Encounter, Order, Point, Terrain, Unit, Weapon
 
 
 @dataclass(frozen=True)
@@ -57,30 +61,32 @@ class LegalActions:
     setup: tuple[str, ...] = ()  # setup abilities, round 1 only; one of them at most (R-FIX-11)
 
 
-def _status(unit: dict[str, Any], sid: str) -> bool:
-    return any(s.get("id") == sid for s in unit.get("statuses") or ())
+def _has_status(unit: Unit, status_id: str) -> bool:
+    return any(status.get("id") == status_id for status in unit.get("statuses") or ())
 
 
-def _arsenal(unit: dict[str, Any]) -> list[dict[str, Any]]:
+def _arsenal(unit: Unit) -> list[Weapon]:
     """R-FIX-2: a rider fights with its vehicle's weapons, a unit on foot with its own."""
     vehicle = unit.get("vehicle")
     return list(vehicle.get("weapons") or []) if vehicle else list(unit.get("weapons") or [])
 
 
-def _all_weapons(unit: dict[str, Any]) -> list[dict[str, Any]]:
-    return list(unit.get("weapons") or []) + list((unit.get("vehicle") or {}).get("weapons") or [])
+def _all_weapons(unit: Unit) -> list[Weapon]:
+    """Every weapon the unit carries: its own, then its vehicle's."""
+    vehicle = unit.get("vehicle")
+    return list(unit.get("weapons") or []) + list(vehicle.get("weapons") or [] if vehicle else [])
 
 
-def _hand(unit: dict[str, Any]) -> str:
+def _hand(unit: Unit) -> str:
     vehicle = unit.get("vehicle")
     return "torso" if vehicle and vehicle.get("kind") == "fighter" else "arm"
 
 
-def _move_reach(unit: dict[str, Any], terrain: list[dict[str, Any]]) -> int:
+def _move_reach(unit: Unit, terrain: list[Terrain]) -> int:
     """The combat-move distance (R-MINOR-1, R-FIX-8): stun x0.75, rough ground (R-ROUGH-1), floored."""
     vehicle = unit.get("vehicle")
-    value: Any = vehicle.get("move", 0) if vehicle else unit.get("move", 0) or 0
-    if _status(unit, "stun"):
+    value: int | Fraction = vehicle.get("move", 0) if vehicle else unit.get("move", 0) or 0
+    if _has_status(unit, "stun"):
         value *= rules.STUN_FACTOR
     rough = geometry.rough_factor(unit, terrain)
     if rough is not None:
@@ -88,41 +94,51 @@ def _move_reach(unit: dict[str, Any], terrain: list[dict[str, Any]]) -> int:
     return max(0, math.floor(value))
 
 
-def _engaged_with_enemy(unit: dict[str, Any], units: list[dict[str, Any]]) -> bool:
-    e = unit.get("engagement")
-    return e is not None and any(
-        o.get("engagement") == e and o["side"] != unit["side"] and not o.get("removed") for o in units
+def _engaged_with_enemy(unit: Unit, units: list[Unit]) -> bool:
+    engagement = unit.get("engagement")
+    return engagement is not None and any(
+        other.get("engagement") == engagement and other["side"] != unit["side"] and not other.get("removed")
+        for other in units
     )
+
+
+#: Where a unit stands in engagements when its major action comes: the engagement's name, ("with", id) for a new
+#: one with the unit it ran into, ("new", its own id) when that one was full, or None.
+Engagement = str | tuple[str, str] | None
+#: Why a part of an order is refused: (its field path inside the action, the reason).
+Refuse = Callable[[str, str], None]
 
 
 class _Facts:
     """The facts about one unit at the round's start that both the listing and the refusals read."""
 
-    def __init__(self, encounter: dict[str, Any], unit_id: str, checks: list[dict[str, Any]]):
-        self.units: list[dict[str, Any]] = encounter["units"]
-        self.by_id = {u["id"]: u for u in self.units}
-        self.unit = self.by_id[unit_id]
+    def __init__(self, encounter: Encounter, unit_id: str, checks: list[dict[str, Any]]):
+        self.units: list[Unit] = encounter["units"]
+        self.by_id = {unit["id"]: unit for unit in self.units}
+        self.unit = unit = self.by_id[unit_id]
         self.terrain = encounter.get("terrain") or []
         self.round = encounter.get("round", 1)
-        self.checks = {c["id"]: c for c in checks}
-        u = self.unit
-        self.riding = bool(u.get("vehicle"))
-        self.gone = bool(u.get("removed"))
-        self.system_down = _status(u, "system_down")
-        self.arm_damage = _status(u, "arm_damage")
-        self.leg_damage = _status(u, "leg_damage")
-        self.held = _engaged_with_enemy(u, self.units)
-        self.reach = _move_reach(u, self.terrain)
+        self.checks = {check["id"]: check for check in checks}
+        self.riding = bool(unit.get("vehicle"))
+        self.gone = bool(unit.get("removed"))
+        self.system_down = _has_status(unit, "system_down")
+        self.arm_damage = _has_status(unit, "arm_damage")
+        self.leg_damage = _has_status(unit, "leg_damage")
+        self.held = _engaged_with_enemy(unit, self.units)
+        self.reach = _move_reach(unit, self.terrain)
         self.can_move = not self.gone and not self.leg_damage and not self.held and self.reach > 0
-        self.others = [o for o in self.units if o is not u and not o.get("removed")]
-        self.arsenal = _arsenal(u)
+        self.others = [other for other in self.units if other is not unit and not other.get("removed")]
+        self.arsenal = _arsenal(unit)
 
-    def moved(self, toward: Any) -> tuple[dict[str, Any], Any]:
+    def goal_of(self, toward: str | Point) -> Point:
+        """The point a move toward a unit id or a point heads for."""
+        return self.by_id[toward]["position"] if isinstance(toward, str) else toward
+
+    def moved(self, toward: str | Point) -> tuple[Unit, Engagement]:
         """This unit as it stands after a combat move toward a unit id or a point, and its engagement then: a move
         that reaches a ground unit engages it (R-ENG-1), any other move leaves the engagement."""
-        goal = self.by_id[toward]["position"] if isinstance(toward, str) else toward
-        end, _ = geometry.step_toward(self.unit["position"], goal, self.reach)
-        engagement = self.unit.get("engagement") if end == self.unit["position"] else None
+        end, _ = geometry.step_toward(self.unit["position"], self.goal_of(toward), self.reach)
+        engagement: Engagement = self.unit.get("engagement") if end == self.unit["position"] else None
         here = [o for o in self.others if movement(o) != "air" and geometry.metres(end, o["position"]) == 0]
         if here and movement(self.unit) != "air" and engagement is None:
             other = next((o for o in here if o["id"] == toward), here[0])
@@ -132,13 +148,13 @@ class _Facts:
                 engagement = ("new", self.unit["id"])
         return {**self.unit, "position": end}, engagement
 
-    def after(self, minor: dict[str, Any] | None) -> tuple[dict[str, Any], Any]:
+    def after(self, minor: Action | None) -> tuple[Unit, Engagement]:
         """Where the unit stands, and in which engagement, when its major action comes."""
         if minor is not None and minor.get("type") == "move" and self.can_move:
-            return self.moved(minor.get("toward"))
+            return self.moved(minor.get("toward"))  # type: ignore[arg-type]  # a valid move names where it goes
         return self.unit, self.unit.get("engagement")
 
-    def held_after(self, minor: dict[str, Any] | None) -> bool:
+    def held_after(self, minor: Action | None) -> bool:
         """Whether a living enemy holds the unit in an engagement when its major action comes (R-FIX-7)."""
         _, engagement = self.after(minor)
         if engagement is None:
@@ -147,7 +163,7 @@ class _Facts:
             return engagement[0] == "with" and self.by_id[engagement[1]]["side"] != self.unit["side"]
         return any(o.get("engagement") == engagement and o["side"] != self.unit["side"] for o in self.others)
 
-    def reaches(self, weapon: dict[str, Any], target: dict[str, Any], minor: dict[str, Any] | None) -> bool:
+    def reaches(self, weapon: Weapon, target: Unit, minor: Action | None) -> bool:
         """Whether `weapon` reaches `target` from where the unit stands when its major action comes."""
         unit, engagement = self.after(minor)
         lo, hi = weapon["range"]
@@ -155,15 +171,15 @@ class _Facts:
             return engagement is not None and engagement in (target.get("engagement"), ("with", target["id"]))
         return lo <= distance(unit, target) <= hi
 
-    def reachable_targets(self, weapon: dict[str, Any], moving: bool) -> tuple[str, ...]:
+    def reachable_targets(self, weapon: Weapon, moving: bool) -> tuple[str, ...]:
         """Foes and friends the weapon reaches now or (`moving`) after a combat move toward them; targets stand
         still."""
         found = []
-        for o in self.others:
-            if self.reaches(weapon, o, None) or (
-                moving and self.can_move and self.reaches(weapon, o, _move_to(o["id"]))
+        for other in self.others:
+            if self.reaches(weapon, other, None) or (
+                moving and self.can_move and self.reaches(weapon, other, _move_to(other["id"]))
             ):
-                found.append(o["id"])
+                found.append(other["id"])
         return tuple(found)
 
     def item_for(self, item_id: str, skill: str | None) -> str | None:
@@ -173,48 +189,52 @@ class _Facts:
             return f"unit {self.unit['id']!r} has no item {item_id!r}"
         if self.riding:
             return f"no item can be used while riding (R-CHECK-6): {item_id!r}"
-        if skill is not None and item.get("skills") and skill not in item["skills"]:
-            return f"item {item_id!r} helps only {', '.join(item['skills'])}, not {skill} (R-CHECK-7)"
+        helps = item.get("skills")
+        if skill is not None and helps and skill not in helps:
+            return f"item {item_id!r} helps only {', '.join(helps)}, not {skill} (R-CHECK-7)"
         return None
 
 
-def _move_to(toward: Any) -> dict[str, Any]:
+def _move_to(toward: str | Point) -> Action:
     return {"type": "move", "toward": toward}
 
 
-def legal_actions(encounter: dict[str, Any], unit_id: str, checks: list[dict[str, Any]] | None = None) -> LegalActions:
+def legal_actions(encounter: Encounter, unit_id: str, checks: list[dict[str, Any]] | None = None) -> LegalActions:
     """What `unit_id` may order this round in a valid encounter; `checks` are the scenario's offered checks
     (`id`, `skill`, `need`: R-GM-2). A removed or dead unit may order nothing."""
-    f = _Facts(encounter, unit_id, checks or [])
-    u = f.unit
-    if f.gone:
+    facts = _Facts(encounter, unit_id, checks or [])
+    unit = facts.unit
+    if facts.gone:
         return LegalActions(unit=unit_id, minor=(), major=())
     weapons = []
-    if not f.system_down and not f.arm_damage:
-        for w in f.arsenal:
-            spare = w.get("slot", "arm") == "spare"
-            empty = w.get("ammo") is not None and w["ammo"] <= 0
-            if empty and w.get("ammo_max") in (None, 0):
+    if not facts.system_down and not facts.arm_damage:
+        for weapon in facts.arsenal:
+            spare = weapon.get("slot", "arm") == "spare"
+            ammo = weapon.get("ammo")
+            empty = ammo is not None and ammo <= 0
+            if empty and weapon.get("ammo_max") in (None, 0):
                 continue  # nothing can fill it
-            if spare and not _swap_partners(f, w):
+            if spare and not _swap_partners(facts, weapon):
                 continue
-            targets = f.reachable_targets(w, moving=not (spare or empty))  # a swap or reload takes the minor
+            targets = facts.reachable_targets(weapon, moving=not (spare or empty))  # a swap or reload takes the minor
             if targets:
                 weapons.append(
                     WeaponChoice(
-                        id=w["id"], skill=w["skill"], range=(w["range"][0], w["range"][1]), ammo=w.get("ammo"),
-                        max_targets=w.get("targets", 1), targets=targets, needs_swap=spare, needs_reload=empty,
+                        id=weapon["id"], skill=weapon["skill"], range=(weapon["range"][0], weapon["range"][1]),
+                        ammo=ammo, max_targets=weapon.get("targets", 1), targets=targets, needs_swap=spare,
+                        needs_reload=empty,
                     )
                 )  # fmt: skip
-    reload = tuple(w["id"] for w in f.arsenal if w.get("ammo_max") is not None)
-    swaps = tuple((w["id"], p) for w in f.arsenal for p in _swap_partners(f, w))
+    reload = tuple(weapon["id"] for weapon in facts.arsenal if weapon.get("ammo_max") is not None)
+    swaps = tuple((weapon["id"], partner) for weapon in facts.arsenal for partner in _swap_partners(facts, weapon))
     abilities: dict[str, tuple[str, ...]] = {}
-    for ab in u.get("abilities") or ():
-        if ab.get("uses") is None or ab["uses"] > 0:
-            abilities.setdefault(ab["timing"], ())
-            abilities[ab["timing"]] += (ab["id"],)
+    for ability in unit.get("abilities") or ():
+        uses = ability.get("uses")
+        if uses is None or uses > 0:
+            abilities.setdefault(ability["timing"], ())
+            abilities[ability["timing"]] += (ability["id"],)
     minor = []
-    if f.can_move:
+    if facts.can_move:
         minor.append("move")
     if reload:
         minor.append("reload")
@@ -225,27 +245,27 @@ def legal_actions(encounter: dict[str, Any], unit_id: str, checks: list[dict[str
     major = []
     if weapons:
         major.append("attack")
-    if f.can_move:
+    if facts.can_move:
         major.append("full_move")
-    if u.get("engagement") is not None and not f.leg_damage:
+    if unit.get("engagement") is not None and not facts.leg_damage:
         major.append("leave")
     if reload:
         major.append("reload")
-    recover = ("system_down",) if f.system_down else ()
+    recover: tuple[str, ...] = ("system_down",) if facts.system_down else ()
     if recover:
         major.append("recover")
     if abilities.get("major"):
         major.append("ability")
-    offered = () if f.system_down else tuple(f.checks)  # any skill rolls, at level 1 if untrained (R-CHECK-3)
+    offered = () if facts.system_down else tuple(facts.checks)  # any skill rolls, at level 1 if untrained (R-CHECK-3)
     if offered:
         major.append("check")
-    items = () if f.riding else tuple(it["id"] for it in u.get("items") or ())
-    evade_items = tuple(i for i in items if f.item_for(i, rules.EVASION_SKILL) is None)
+    items = () if facts.riding else tuple(item["id"] for item in unit.get("items") or ())
+    evade_items = tuple(i for i in items if facts.item_for(i, rules.EVASION_SKILL) is None)
     return LegalActions(
         unit=unit_id,
         minor=tuple(minor),
         major=tuple(major),
-        move_toward=tuple(o["id"] for o in f.others) if f.can_move else (),
+        move_toward=tuple(other["id"] for other in facts.others) if facts.can_move else (),
         weapons=tuple(weapons),
         reload=reload,
         swaps=swaps,
@@ -254,56 +274,54 @@ def legal_actions(encounter: dict[str, Any], unit_id: str, checks: list[dict[str
         checks=offered,
         items=items,
         evade_items=evade_items,
-        damage_to=rules.GAUGES if f.riding else ("injury",),
-        setup=abilities.get("setup", ()) if f.round == 1 else (),
+        damage_to=rules.GAUGES if facts.riding else ("injury",),
+        setup=abilities.get("setup", ()) if facts.round == 1 else (),
     )
 
 
-def _swap_partners(f: _Facts, weapon: dict[str, Any]) -> list[str]:
+def _swap_partners(facts: _Facts, weapon: Weapon) -> list[str]:
     """The weapons `weapon` may swap with (R-MINOR-1): one in the hand slot and one out of it; none under
     arm_damage when the hand is an arm."""
-    if f.arm_damage and _hand(f.unit) == "arm":
+    hand = _hand(facts.unit)
+    if facts.arm_damage and hand == "arm":
         return []
-    in_hand = weapon.get("slot", "arm") == _hand(f.unit)
-    return [w["id"] for w in f.arsenal if w is not weapon and (w.get("slot", "arm") == _hand(f.unit)) != in_hand]
+    in_hand = weapon.get("slot", "arm") == hand
+    return [w["id"] for w in facts.arsenal if w is not weapon and (w.get("slot", "arm") == hand) != in_hand]
 
 
-def refusals(
-    encounter: dict[str, Any], order: dict[str, Any], checks: list[dict[str, Any]] | None = None
-) -> list[Problem]:
+def refusals(encounter: Encounter, order: Order, checks: list[dict[str, Any]] | None = None) -> list[Problem]:
     """Every reason a well-formed order (schema-valid) can never succeed this round, with its field path; empty
     when the order is one `legal_actions` offers."""
-    f = _Facts(encounter, order["unit"], checks or [])
+    facts = _Facts(encounter, order["unit"], checks or [])
     legal = legal_actions(encounter, order["unit"], checks)
     out: list[Problem] = []
     minor, major = order.get("minor"), order.get("major")
-    if f.gone and (minor or major):
-        out.append(Problem("", f"unit {f.unit['id']!r} is out of the battle: it can do nothing"))
+    if facts.gone and (minor or major):
+        out.append(Problem("", f"unit {facts.unit['id']!r} is out of the battle: it can do nothing"))
         return out
     if minor:
-        out += _refuse_action(f, legal, minor, "minor", None)
+        out += _refuse_action(facts, legal, minor, "minor", None)
     if major:
-        out += _refuse_action(f, legal, major, "major", minor)
-    if order.get("damage_to") is not None and order["damage_to"] not in legal.damage_to:
+        out += _refuse_action(facts, legal, major, "major", minor)
+    damage_to, evade_item = order.get("damage_to"), order.get("evade_item")
+    if damage_to is not None and damage_to not in legal.damage_to:
         out.append(Problem("damage_to", "a unit on foot takes damage in its injury gauge only (R-DMG-2)"))
-    if order.get("evade_item") is not None and order["evade_item"] not in legal.evade_items:
-        why = f.item_for(order["evade_item"], rules.EVASION_SKILL)
-        out.append(Problem("evade_item", why or f"item {order['evade_item']!r} does not help evasion"))
+    if evade_item is not None and evade_item not in legal.evade_items:
+        why = facts.item_for(evade_item, rules.EVASION_SKILL)
+        out.append(Problem("evade_item", why or f"item {evade_item!r} does not help evasion"))
     setup = order.get("setup") or []
     if setup:
         if not legal.setup:
             out.append(Problem("setup", "setup abilities act only before round 1 (R-SETUP-1)"))
         elif len(setup) > 1:
             out.append(Problem("setup", "one setup action per character in all (R-FIX-11)"))
-        for i, ab in enumerate(setup):
-            if legal.setup and ab not in legal.setup:
-                out.append(Problem(f"setup[{i}]", f"{ab!r} is not a setup ability with uses left"))
+        for i, ability in enumerate(setup):
+            if legal.setup and ability not in legal.setup:
+                out.append(Problem(f"setup[{i}]", f"{ability!r} is not a setup ability with uses left"))
     return out
 
 
-def _refuse_action(
-    f: _Facts, legal: LegalActions, act: dict[str, Any], slot: str, minor: dict[str, Any] | None
-) -> list[Problem]:
+def _refuse_action(facts: _Facts, legal: LegalActions, act: Action, slot: str, minor: Action | None) -> list[Problem]:
     kind = act["type"]
     offered = legal.minor if slot == "minor" else legal.major
     out: list[Problem] = []
@@ -312,13 +330,13 @@ def _refuse_action(
         out.append(Problem(f"{slot}{'.' + path if path else ''}", why))
 
     if kind == "attack":
-        _refuse_attack(f, legal, act, minor, no)
+        _refuse_attack(facts, legal, act, minor, no)
     elif kind in ("move", "full_move", "leave"):
-        _refuse_move(f, act, minor if slot == "major" else None, no)
+        _refuse_move(facts, act, minor if slot == "major" else None, no)
     elif kind not in offered:
-        no("type", _why_not(f, kind))
+        no("type", _why_not(facts, kind))
     elif kind == "reload" and not any(
-        w["id"] == act["weapon"] and w.get("ammo_max") is not None for w in _all_weapons(f.unit)
+        weapon["id"] == act["weapon"] and weapon.get("ammo_max") is not None for weapon in _all_weapons(facts.unit)
     ):
         no("weapon", f"{act['weapon']!r} has no magazine to reload")
     elif kind == "swap" and (act["weapon"], act["with"]) not in legal.swaps:
@@ -329,18 +347,19 @@ def _refuse_action(
         no("status", f"only system_down is removed by recovering, and the unit has {act.get('status')!r} not")
     elif kind == "check" and act.get("label") not in legal.checks:
         no("label", f"the scenario offers no check {act.get('label')!r} (R-GM-2)")
-    skill = _skill_of(f, act)
-    if act.get("item") is not None and not out:
-        why = f.item_for(act["item"], skill)
+    skill = _skill_of(facts, act)
+    item = act.get("item")
+    if item is not None and not out:
+        why = facts.item_for(item, skill)
         if why:
             no("item", why)
     return out
 
 
-def _skill_of(f: _Facts, act: dict[str, Any]) -> str | None:
+def _skill_of(facts: _Facts, act: Action) -> str | None:
     if act["type"] == "attack":
-        w = next((w for w in f.arsenal if w["id"] == act.get("weapon")), None)
-        return w["skill"] if w else None
+        weapon = next((w for w in facts.arsenal if w["id"] == act.get("weapon")), None)
+        return weapon["skill"] if weapon else None
     if act["type"] == "recover":
         return rules.RECOVERY_SKILL
     if act["type"] == "check":
@@ -348,24 +367,22 @@ def _skill_of(f: _Facts, act: dict[str, Any]) -> str | None:
     return None
 
 
-def _refuse_move(f: _Facts, act: dict[str, Any], minor: dict[str, Any] | None, no: Any) -> None:
+def _refuse_move(facts: _Facts, act: Action, minor: Action | None, no: Refuse) -> None:
     """A move, full move or leave, from where the minor action (for a major one) leaves the unit."""
     kind = act["type"]
-    at, engagement = f.after(minor)
-    if f.leg_damage:
+    at, engagement = facts.after(minor)
+    toward = act.get("toward")
+    if facts.leg_damage:
         no("type", "leg_damage: the unit cannot move this round")
     elif kind == "leave" and engagement is None:
         no("type", "the unit is not in an engagement: there is nothing to leave")
-    elif kind != "leave" and (f.held if minor is None else f.held_after(minor)):
+    elif kind != "leave" and (facts.held if minor is None else facts.held_after(minor)):
         no("type", "engaged with an enemy: only `leave` takes it out (R-FIX-7)")
-    elif f.reach <= 0 and act.get("toward") is not None:
-        toward = act["toward"]
-        goal = f.by_id[toward]["position"] if isinstance(toward, str) else toward
-        if goal != at["position"]:
-            no("toward", "the unit's move is 0 metres this round: it cannot move")
+    elif facts.reach <= 0 and toward is not None and facts.goal_of(toward) != at["position"]:
+        no("toward", "the unit's move is 0 metres this round: it cannot move")
 
 
-def _why_not(f: _Facts, kind: str) -> str:
+def _why_not(facts: _Facts, kind: str) -> str:
     if kind == "reload":
         return "no weapon with a magazine to fill"
     if kind == "swap":
@@ -373,56 +390,55 @@ def _why_not(f: _Facts, kind: str) -> str:
     if kind == "recover":
         return "nothing to recover from (recovering removes system_down)"
     if kind == "check":
-        return "the scenario offers no check (R-GM-2)" if not f.checks else "system_down: no check can be made"
+        return "the scenario offers no check (R-GM-2)" if not facts.checks else "system_down: no check can be made"
     return f"{kind} is not open to this unit now"
 
 
-def _refuse_attack(f: _Facts, legal: LegalActions, act: dict[str, Any], minor: dict[str, Any] | None, no: Any) -> None:
-    if f.system_down:
+def _refuse_attack(facts: _Facts, legal: LegalActions, act: Action, minor: Action | None, no: Refuse) -> None:
+    if facts.system_down:
         no("type", "system_down: the unit cannot attack this round")
         return
-    if f.arm_damage:
+    if facts.arm_damage:
         no("type", "arm_damage: the unit cannot attack this round")
         return
-    w = next((w for w in f.arsenal if w["id"] == act["weapon"]), None)
-    if w is None:
-        where = "vehicle's weapons" if f.riding else "own weapons"
+    weapon = next((w for w in facts.arsenal if w["id"] == act["weapon"]), None)
+    if weapon is None:
+        where = "vehicle's weapons" if facts.riding else "own weapons"
         no("weapon", f"{act['weapon']!r} is not among the unit's {where}: a rider attacks only with its vehicle's, "
                      "a unit on foot only with its own (R-FIX-2)")  # fmt: skip
         return
-    minor = minor or {}
-    slot = w.get("slot", "arm")
+    wid = weapon["id"]
+    before: Action = minor or {"type": ""}
+    slot = weapon.get("slot", "arm")
     if (
-        minor.get("type") == "swap"
-        and (minor["weapon"], minor["with"]) in legal.swaps
-        and w["id"]
+        before["type"] == "swap"
+        and (before["weapon"], before["with"]) in legal.swaps
+        and wid
         in (
-            minor["weapon"],
-            minor["with"],
+            before["weapon"],
+            before["with"],
         )
     ):  # the minor swap exchanged this weapon's slot with its partner's
-        partner = minor["with"] if w["id"] == minor["weapon"] else minor["weapon"]
-        slot = next(o.get("slot", "arm") for o in f.arsenal if o["id"] == partner)
+        partner = before["with"] if wid == before["weapon"] else before["weapon"]
+        slot = next(w.get("slot", "arm") for w in facts.arsenal if w["id"] == partner)
     if slot == "spare":
-        no(
-            "weapon",
-            f"{w['id']!r} is carried spare when the attack comes: a minor swap must bring it to hand (R-FIX-2)",
-        )
-    reloaded = minor.get("type") == "reload" and minor.get("weapon") == w["id"] and w.get("ammo_max") is not None
-    if w.get("ammo") is not None and w["ammo"] <= 0 and not reloaded:
-        no("weapon", f"{w['id']!r} is out of ammunition: a minor reload must fill it first")
-    for i, tid in enumerate(act["targets"]):
-        target = f.by_id[tid]
+        no("weapon", f"{wid!r} is carried spare when the attack comes: a minor swap must bring it to hand (R-FIX-2)")
+    reloaded = before["type"] == "reload" and before.get("weapon") == wid and weapon.get("ammo_max") is not None
+    ammo = weapon.get("ammo")
+    if ammo is not None and ammo <= 0 and not reloaded:
+        no("weapon", f"{wid!r} is out of ammunition: a minor reload must fill it first")
+    for i, target_id in enumerate(act["targets"]):
+        target = facts.by_id[target_id]
         if target.get("removed"):
-            no(f"targets[{i}]", f"{tid!r} is out of the battle")
-        elif not f.reaches(w, target, minor):
-            lo, hi = w["range"]
+            no(f"targets[{i}]", f"{target_id!r} is out of the battle")
+        elif not facts.reaches(weapon, target, minor):
+            lo, hi = weapon["range"]
             span = "in its own engagement (melee, R-ENG-5)" if hi == 0 else f"at {lo}-{hi} m"
-            no(f"targets[{i}]", f"{tid!r} is out of reach: {w['id']!r} hits {span}, and {tid!r} is "
-                                f"{distance(f.unit, target)} m away")  # fmt: skip
+            no(f"targets[{i}]", f"{target_id!r} is out of reach: {wid!r} hits {span}, and {target_id!r} is "
+                                f"{distance(facts.unit, target)} m away")  # fmt: skip
 
 
-def check_pool(
+def pool_for_check(
     encounter: dict[str, Any],
     unit_id: str,
     skill: str,
@@ -436,7 +452,7 @@ def check_pool(
     from pbp.engine.pool.battle import Battle  # the battle imports nothing of this module
 
     state = marshal.loads(marshal.dumps(encounter))  # the battle fills defaults into the state it is given
-    battle = Battle(state, {"orders": []}, None, [], pack_skill_stats)  # type: ignore[arg-type]
+    battle = Battle(state, {"orders": []}, ScriptedDice([]), [], pack_skill_stats)  # a pool is counted, never rolled
     unit = battle.by_id[unit_id]
     default = rules.EVASION_STAT if skill == rules.EVASION_SKILL else None
     stat = battle.skill_stats[unit_id].get(skill, default)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pbp.engine.pool.types import Options
+
 STAGES = 5  # R-GAUGE-1: every gauge has five stages
 STAGE_NAMES = {  # R-GAUGE-2/3: the seed's names of each gauge's stages, in order
     "injury": ("HP", "軽傷", "重傷", "瀕死", "死亡"),
@@ -45,4 +47,4 @@ TIMINGS = ("setup", "minor", "major")
 GIMMICK_TIMINGS = ("setup", "cleanup", "round_start")
 EFFECT_KINDS = ("dice", "successes", "status", "cure", "restore")
 EFFECT_TARGETS = ("self", "target", "area")
-DEFAULT_OPTIONS = {"clamp_successes": False, "destroyed_kills_pilot": True}
+DEFAULT_OPTIONS: Options = {"clamp_successes": False, "destroyed_kills_pilot": True}

@@ -1,9 +1,14 @@
-"""The `pool` ruleset object: validation first, then resolution (the protocol of pbp.engine.ruleset)."""
+"""The `pool` ruleset object: validation first, then resolution (the protocol of pbp.engine.ruleset).
+
+The protocol speaks plain JSON (`dict[str, Any]`), since every ruleset has shapes of its own; this is where the
+pool's typed shapes (`types`) meet it. What comes in is checked by `schema` before anything trusts it as an
+`Encounter` or `Orders`; what goes out is the same dicts, seen by the caller as JSON.
+"""
 
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import Any, cast
 
 from pbp.engine.dice import DiceSource
 from pbp.engine.errors import BadInput, Problem
@@ -11,13 +16,14 @@ from pbp.engine.overrides import check_order, validate_overrides
 from pbp.engine.pool import legal, schema, tactics
 from pbp.engine.pool.battle import Battle
 from pbp.engine.pool.events import EVENT_TYPES
+from pbp.engine.pool.types import Encounter, Order, Orders, Override
 from pbp.engine.ruleset import Resolution
 
 
 def _pack_skill_stats(pack: dict[str, Any] | None) -> dict[str, str] | None:
     if pack is None:
         return None
-    from pbp.engine.pool.pack import skill_stats
+    from pbp.engine.pool.pack_data import skill_stats
 
     return skill_stats(pack)
 
@@ -29,22 +35,22 @@ class PoolRuleset:
     event_types = EVENT_TYPES
 
     def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
-        from pbp.engine.pool.pack import validate_pack
+        from pbp.engine.pool.pack_checks import validate_pack
 
         return validate_pack(pack)
 
     def validate_character(self, pack: dict[str, Any], sheet: dict[str, Any]) -> list[Problem]:
-        from pbp.engine.pool.pack import validate_character
+        from pbp.engine.pool.pack_checks import validate_character
 
         return validate_character(pack, sheet)
 
     def budget(self, pack: dict[str, Any], sheet: dict[str, Any]) -> dict[str, tuple[int, int]]:
-        from pbp.engine.pool.pack import budget
+        from pbp.engine.pool.budgets import budget
 
         return budget(pack, sheet)
 
     def raise_cost(self, pack: dict[str, Any], sheet: dict[str, Any], skills: dict[str, int]) -> int:
-        from pbp.engine.pool.pack import raise_cost
+        from pbp.engine.pool.budgets import raise_cost
 
         return raise_cost(pack, sheet, skills)
 
@@ -54,29 +60,32 @@ class PoolRuleset:
     def validate_orders(
         self, orders: dict[str, Any], encounter: dict[str, Any], pack: dict[str, Any] | None = None
     ) -> list[Problem]:
-        return schema.validate_orders(orders, encounter, _pack_skill_stats(pack))
+        return schema.validate_orders(orders, _trusted(encounter), _pack_skill_stats(pack))
 
     def build_encounter(
         self, pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str, dict[str, Any]]]
     ) -> dict[str, Any]:
-        from pbp.engine.pool.pack import build_encounter
+        from pbp.engine.pool.encounters import build_encounter
 
-        return build_encounter(pack, scenario_id, pcs)
+        return cast(dict[str, Any], build_encounter(pack, scenario_id, pcs))
 
     def default_orders(
         self, encounter: dict[str, Any], orders: dict[str, Any], sides: tuple[str, ...] = ("enemy",)
     ) -> dict[str, Any]:
-        return tactics.default_orders(encounter, orders, sides)
+        """`encounter` and `orders` are valid (the caller validated them)."""
+        return cast(dict[str, Any], tactics.default_orders(_trusted(encounter), cast(Orders, orders), sides))
 
     def legal_actions(
         self, encounter: dict[str, Any], unit: str, checks: list[dict[str, Any]] | None = None
     ) -> legal.LegalActions:
-        return legal.legal_actions(encounter, unit, checks)
+        """`encounter` is valid (the caller validated it)."""
+        return legal.legal_actions(_trusted(encounter), unit, checks)
 
     def refusals(
         self, encounter: dict[str, Any], order: dict[str, Any], checks: list[dict[str, Any]] | None = None
     ) -> list[Problem]:
-        return legal.refusals(encounter, order, checks)
+        """`encounter` and `order` are valid (the caller validated them)."""
+        return legal.refusals(_trusted(encounter), cast(Order, order), checks)
 
     def resolve(
         self,
@@ -94,7 +103,7 @@ class PoolRuleset:
         problems = [p.with_file("encounter") for p in schema.validate_encounter(encounter, skill_stats)]
         if problems:
             raise BadInput(problems)
-        problems = [p.with_file("orders") for p in schema.validate_orders(orders, encounter, skill_stats)]
+        problems = [p.with_file("orders") for p in schema.validate_orders(orders, _trusted(encounter), skill_stats)]
         problems += [p.with_file("overrides") for p in validate_overrides(overrides or [])]
         if rounds < 1:
             problems.append(Problem("rounds", f"must be at least 1, got {rounds}"))
@@ -102,11 +111,18 @@ class PoolRuleset:
             raise BadInput(problems)
         # A private copy: resolve never mutates its arguments. The input is JSON-shaped (validated above), so
         # marshal's round trip is an exact deep copy, about 5x faster than json's.
-        state = marshal.loads(marshal.dumps(encounter))
-        battle = Battle(state, orders, dice, overrides or [], skill_stats)
+        state: Encounter = marshal.loads(marshal.dumps(encounter))
+        battle = Battle(state, cast(Orders, orders), dice, cast(list[Override], overrides or []), skill_stats)
         battle.run(rounds)
         unused = sorted(set(battle.overrides) - battle.used_overrides, key=check_order)  # the order they would roll in
-        return Resolution(state=state, events=battle.events, unused_overrides=unused)
+        return Resolution(
+            state=cast(dict[str, Any], state), events=cast(list[dict[str, Any]], battle.events), unused_overrides=unused
+        )
+
+
+def _trusted(encounter: dict[str, Any]) -> Encounter:
+    """An encounter the caller has validated, seen as the pool's shape."""
+    return cast(Encounter, encounter)
 
 
 POOL = PoolRuleset()

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from wtforms import HiddenField, StringField, TextAreaField
 
 from pbp.engine import find_ruleset
-from pbp.engine.pool.pack import LEVEL_MAX, LEVEL_MIN
+from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.errors import UserError
 from pbp.models import Campaign, Character
 from pbp.services import characters

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbp.engine.pool.pack import public_scenario
+from pbp.engine.pool.encounters import public_scenario
 from pbp.errors import Forbidden, NotFound
 from pbp.models import Campaign, Character, Entry, Participation, Round, Scenario
 from pbp.services import characters

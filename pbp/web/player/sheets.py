@@ -13,7 +13,7 @@ from typing import Any
 from flask_babel import lazy_gettext as _
 
 from pbp.engine import Problem, find_ruleset
-from pbp.engine.pool.pack import LEVEL_MAX, LEVEL_MIN
+from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.models import Campaign
 from pbp.web.blog.queries import pack_name
 
