@@ -10,6 +10,7 @@ from pbp.models.rounds import (
     Override,
     Reminder,
     Report,
+    ReportCorrection,
     Resolution,
     ResolutionVersion,
     Round,
@@ -38,6 +39,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     NotificationOptOut,
     Reminder,
     CampaignGM,
+    ReportCorrection,
 )
 
 __all__ = [
@@ -57,6 +59,7 @@ __all__ = [
     "Reminder",
     "Participation",
     "Report",
+    "ReportCorrection",
     "Resolution",
     "ResolutionVersion",
     "Round",

@@ -27,6 +27,8 @@ class Campaign(BaseModel):
     hold_share = peewee.FloatField(default=0.5)
     #: Where the campaign's notifications are also POSTed as JSON (a chat channel's incoming hook), None: nowhere.
     webhook_url = peewee.CharField(max_length=500, null=True)
+    #: Growth points (成長点) every character with an entry in a round gets when the round is published (0: none).
+    growth_on_publish = peewee.IntegerField(default=0)
 
 
 class Character(BaseModel):

@@ -127,6 +127,9 @@ class Report(BaseModel):
 
     round = peewee.ForeignKeyField(Round, backref="report", unique=True)
     draft_md = peewee.TextField()
+    #: The draft as the narrator wrote it at resolution (what the GM's edits are compared with; None: resolved
+    #: before pbp kept it, written again when asked).
+    generated_md = peewee.TextField(null=True)
     intro_md = peewee.TextField(default="")
     outro_md = peewee.TextField(default="")
     published_md = peewee.TextField(null=True)
@@ -134,3 +137,23 @@ class Report(BaseModel):
     story_en_md = peewee.TextField(null=True)
     html_en = peewee.TextField(null=True)
     updated_at = peewee.DateTimeField()
+    #: When the published report was last corrected (None: never); its corrections are `ReportCorrection` rows.
+    corrected_at = peewee.DateTimeField(null=True)
+
+
+class ReportCorrection(BaseModel):
+    """A correction of a published report: the GM's dated note, shown on the public page, and the text as it was
+    before (kept, and reachable from the page). `number` counts a round's corrections from 1."""
+
+    round = peewee.ForeignKeyField(Round, backref="corrections")
+    number = peewee.IntegerField()
+    note = peewee.CharField(max_length=500)
+    corrected_at = peewee.DateTimeField()
+    corrected_by = peewee.ForeignKeyField(User, null=True)
+    #: The report as published before this correction: its Markdown, its page's HTML, its English story's HTML.
+    old_md = peewee.TextField()
+    old_html = peewee.TextField()
+    old_html_en = peewee.TextField(null=True)
+
+    class Meta:
+        indexes = ((("round", "number"), True),)

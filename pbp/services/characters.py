@@ -249,13 +249,21 @@ def growth_requests(character_id: int) -> list[GrowthRequest]:
 def grant_growth_points(
     character_id: int, points: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Character:
-    """The GM awards growth points (成長点), logged with the reason."""
+    """The GM awards growth points (成長点), logged with the reason. The campaign's GMs only."""
     why = checked_text(reason, "reason", NOTE_LIMIT)
     if points <= 0:
         raise UserError("growth points to grant must be positive", "points")
+    character = get_or_fail(Character, character_id, "character")
+    gms.require_gm(character.campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
-        sheet = _current(character_id).sheet
-        _save(character_id, {**sheet, "growth_points": int(sheet.get("growth_points", 0)) + points}, now)
-        audit.log("character.grant", f"character:{character_id}", now, actor_id=actor_id, points=points, reason=why)
+        add_growth_points(character_id, points, reason=why, actor_id=actor_id, now=now)
     return Character.get_by_id(character_id)
+
+
+def add_growth_points(character_id: int, points: int, *, reason: str, actor_id: int | None, now: datetime) -> None:
+    """Inside the caller's write transaction: add growth points to the character's sheet as it is now (locked),
+    logged with the reason (`grant_growth_points`, and the campaign's award when a round is published)."""
+    sheet = _current(character_id).sheet
+    _save(character_id, {**sheet, "growth_points": int(sheet.get("growth_points", 0)) + points}, now)
+    audit.log("character.grant", f"character:{character_id}", now, actor_id=actor_id, points=points, reason=reason)

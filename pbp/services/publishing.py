@@ -5,15 +5,20 @@ database."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+
+from peewee import fn
 
 from pbp import reports
 from pbp.db import retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import InvalidState, UserError
-from pbp.models import Character, Report, Resolution, Round
-from pbp.services import audit, notifications
-from pbp.services._common import MARKDOWN_LIMIT, checked_text, get_or_fail
+from pbp.models import Campaign, Character, Entry, Report, ReportCorrection, Resolution, Round, Scenario
+from pbp.reports.leaks import Leak
+from pbp.services import audit, characters, gms, leaks, notifications
+from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import (
@@ -32,6 +37,56 @@ from pbp.services.rounds import (
 log = logging.getLogger(__name__)
 
 
+#: The most growth points a campaign may award every participant when a round is published.
+GROWTH_AWARD_MAX = 100
+#: The report's parts: (column, what a refusal calls it). The story is required; an empty English story is the
+#: generated one.
+_PARTS = (("draft_md", "report"), ("intro_md", "intro"), ("outro_md", "outro"), ("story_en_md", "English story"))
+
+
+class LeakFound(InvalidState):
+    """Publishing refused: the public text holds GM-secret text (`leaks` says where)."""
+
+    def __init__(self, leaks: list[Leak], doing: str = "publication"):
+        self.leaks = leaks
+        found = "; ".join(f"{leak.part}: {leak.found!r} ({leak.secret.kind} of {leak.secret.source})" for leak in leaks)
+        super().__init__(f"{doing} refused: the public text holds GM-secret text: {found}", "report")
+
+
+def _checked_parts(
+    markdown: str | None, intro: str | None, outro: str | None, story_en: str | None
+) -> dict[str, str | None]:
+    """The parts given (None: left as they are), each checked, its line breaks made `\\n` (a browser sends
+    `\\r\\n`: the text as generated must compare equal); an empty English story is None (generated)."""
+    parts: dict[str, str | None] = {
+        column: checked_text(_lines(text), label, MARKDOWN_LIMIT, required=column == "draft_md")
+        for (column, label), text in zip(_PARTS, (markdown, intro, outro, story_en), strict=True)
+        if text is not None
+    }
+    if parts.get("story_en_md") == "":
+        parts["story_en_md"] = None
+    return parts
+
+
+def _lines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def campaign_of(round_id: int) -> int:
+    """The campaign a round belongs to (a NotFound for no round)."""
+    rnd = get_or_fail(Round, round_id, "round")
+    return Scenario.select(Scenario.campaign).where(Scenario.id == rnd.scenario_id).scalar()
+
+
+def _generated_english(rnd: Round) -> str | None:
+    """The English story written from the round's facts now (None when the narrator fails: the GM writes it)."""
+    try:
+        return generated_story(rnd, Resolution.get(Resolution.round == rnd.id), "en")
+    except ResolutionFailed as e:
+        log.warning("round %s: no English story generated: %s", rnd.id, e)
+        return None
+
+
 @retried
 def edit_report(
     round_id: int,
@@ -44,21 +99,17 @@ def edit_report(
     clock: Clock = SYSTEM,
 ) -> Report:
     """Replace the draft story, the GM's intro and outro and/or the English story (Markdown) of a resolved,
-    unpublished round; a part given as None is left as it is. An empty English story goes back to the generated
-    one."""
-    parts: dict[str, str | None] = {
-        column: checked_text(text, label, MARKDOWN_LIMIT, required=column == "draft_md")
-        for column, label, text in (("draft_md", "report", markdown), ("intro_md", "intro", intro),
-                                    ("outro_md", "outro", outro), ("story_en_md", "English story", story_en))
-        if text is not None
-    }  # fmt: skip
-    if parts.get("story_en_md") == "":
-        parts["story_en_md"] = None
+    unpublished round; a part given as None is left as it is. An empty English story, or one that is the generated
+    story word for word, goes back to the generated one. The campaign's GMs only."""
+    parts = _checked_parts(markdown, intro, outro, story_en)
+    gms.require_gm(campaign_of(round_id), actor_id)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
             raise InvalidState(f"round {round_id} is {rnd.state}: only a resolved round's draft can be edited")
+        if parts.get("story_en_md") and parts["story_en_md"] == (_generated_english(rnd) or "").strip():
+            parts["story_en_md"] = None
         if parts:
             Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
         chars = {column: len(text or "") for column, text in parts.items()}
@@ -66,19 +117,24 @@ def edit_report(
     return Report.get(Report.round == round_id)
 
 
-def report_html(report: Report) -> str:
-    """The published page's HTML: each part rendered and sanitised on its own, in its own section."""
+def render_parts(intro: str, story: str, outro: str) -> str:
+    """The Japanese page's HTML from its parts: each rendered and sanitised on its own, in its own section."""
     # Images only in the GM's own parts: the story carries players' prose, and players never get images.
-    sections = [
-        ("intro", report.intro_md, True),
-        ("narrative", report.draft_md, False),
-        ("outro", report.outro_md, True),
-    ]
+    sections = [("intro", intro, True), ("narrative", story, False), ("outro", outro, True)]
     return "\n".join(
         f'<section class="{name}">{reports.render_markdown(text, allow_images=gm)}</section>'
         for name, text, gm in sections
         if text.strip()
     )
+
+
+def report_html(report: Report) -> str:
+    """The published page's HTML: each part rendered and sanitised on its own, in its own section."""
+    return render_parts(report.intro_md, report.draft_md, report.outro_md)
+
+
+def _published_md(intro: str, story: str, outro: str) -> str:
+    return "\n\n".join(text for text in (intro, story, outro) if text.strip())
 
 
 def english_story(round_id: int) -> tuple[str, bool]:
@@ -96,29 +152,74 @@ def english_story(round_id: int) -> tuple[str, bool]:
         raise UserError(f"round {round_id}'s English story cannot be generated: {e}") from e
 
 
-def _english_html(round_id: int) -> str | None:
-    """The English story as published: the GM's, or the generated one frozen now (growth points, names and the
-    pack may change later; a published page does not). A narration failure does not stop the publishing: the page
-    then writes the story when it is read."""
+def _english_md(round_id: int) -> str | None:
+    """The English story to publish: the GM's, or the generated one frozen now (growth points, names and the pack
+    may change later; a published page does not). A narration failure does not stop the publishing: the page then
+    writes the story when it is read."""
     try:
-        return reports.render_markdown(english_story(round_id)[0])
+        return english_story(round_id)[0]
     except UserError as e:
         log.warning("round %s: no English story published: %s", round_id, e)
         return None
 
 
+def _scenario_text(rnd: Round) -> str:
+    """The scenario's public face shown with its reports: its title and public text."""
+    scenario = Scenario.select(Scenario.title, Scenario.public_text).where(Scenario.id == rnd.scenario_id).get()
+    return f"{scenario.title}\n\n{scenario.public_text}"
+
+
+def _refuse_leaks(rnd: Round, intro: str, story: str, outro: str, story_en: str | None, doing: str) -> None:
+    parts = {
+        "intro": intro,
+        "story": story,
+        "outro": outro,
+        "story_en": story_en or "",
+        "scenario": _scenario_text(rnd),
+    }
+    found = leaks.check(rnd.id, parts)
+    if found:
+        raise LeakFound(found, doing)
+
+
+def _not_publishable(rnd: Round) -> InvalidState:
+    if rnd.state == PUBLISHED:
+        return InvalidState(f"round {rnd.id} is published already: correct its report instead")
+    return InvalidState(f"round {rnd.id} is {rnd.state}: only a resolved round can be published (resolve it first)")
+
+
 @retried
-def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
-    """Publish: the story (the draft as it stands, rendered and sanitised) and the English story, the seed, the
-    inputs. Characters that died in the round are marked dead (R-GAUGE-7) and every participant's player is
-    notified."""
+def publish_round(
+    round_id: int,
+    markdown: str | None = None,
+    *,
+    intro: str | None = None,
+    outro: str | None = None,
+    story_en: str | None = None,
+    actor_id: int | None = None,
+    clock: Clock = SYSTEM,
+) -> Round:
+    """Publish: the story (the draft as it stands, or with the parts given replacing its own, as `edit_report`
+    does), rendered and sanitised, and the English story, the seed, the inputs. Refused (LeakFound, nothing
+    changed, the parts given not saved) when the public text holds GM-secret text (`pbp.services.leaks`).
+    Characters that died in the round are marked dead (R-GAUGE-7), every participant's player is notified, and the
+    campaign's growth award (`set_growth_award`) goes to every character with an entry. The campaign's GMs only."""
+    parts = _checked_parts(markdown, intro, outro, story_en)
+    campaign_id = campaign_of(round_id)
+    gms.require_gm(campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
-        move_state(rnd, PUBLISHED, now, published_at=now)
+        if rnd.state != RESOLVED:
+            raise _not_publishable(rnd)
+        if parts:
+            Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
         report = Report.get(Report.round == round_id)
-        published = "\n\n".join(text for text in (report.intro_md, report.draft_md, report.outro_md) if text.strip())
-        html_en = _english_html(round_id)
+        story_en_md = _english_md(round_id)
+        _refuse_leaks(rnd, report.intro_md, report.draft_md, report.outro_md, story_en_md, "publication")
+        move_state(rnd, PUBLISHED, now, published_at=now)
+        published = _published_md(report.intro_md, report.draft_md, report.outro_md)
+        html_en = reports.render_markdown(story_en_md) if story_en_md is not None else None
         Report.update(published_md=published, html=report_html(report), html_en=html_en, updated_at=now).where(
             Report.round == round_id
         ).execute()
@@ -126,9 +227,106 @@ def publish_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
         dead = [cid for e in events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None]
         if dead:
             Character.update(alive=False, updated_at=now).where(Character.id.in_(dead)).execute()
+        awarded = _award_growth(rnd, campaign_id, actor_id=actor_id, now=now)
         notifications.notify_round("round.published", rnd, now, users=players_of(rnd.scenario_id))
-        audit.log("round.publish", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=PUBLISHED, dead=dead)
+        audit.log(
+            "round.publish", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=PUBLISHED, dead=dead,
+            awarded=awarded,
+        )  # fmt: skip
     return Round.get_by_id(round_id)
+
+
+def _award_growth(rnd: Round, campaign_id: int, *, actor_id: int | None, now: datetime) -> dict[str, int]:
+    """Inside publish_round's transaction: the campaign's growth award to every character with an entry in the
+    round (each grant logged); returns {character id: points}."""
+    points = Campaign.select(Campaign.growth_on_publish).where(Campaign.id == campaign_id).scalar() or 0
+    if points <= 0:
+        return {}
+    entered = [
+        e.character_id for e in Entry.select(Entry.character).where(Entry.round == rnd.id).order_by(Entry.character)
+    ]
+    reason = f"round {rnd.number} published (round:{rnd.id})"
+    for character_id in entered:
+        characters.add_growth_points(character_id, points, reason=reason, actor_id=actor_id, now=now)
+    return {str(cid): points for cid in entered}
+
+
+@retried
+def set_growth_award(campaign_id: int, points: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
+    """The campaign's growth award: growth points (成長点) every character with an entry gets when a round is
+    published (0: none). The campaign's GMs only; logged."""
+    get_or_fail(Campaign, campaign_id, "campaign")
+    gms.require_gm(campaign_id, actor_id)
+    if not isinstance(points, int) or not 0 <= points <= GROWTH_AWARD_MAX:
+        raise UserError(f"the growth award must be a whole number from 0 to {GROWTH_AWARD_MAX}", "points")
+    now = to_db(clock.now())
+    with write_transaction():
+        Campaign.update(growth_on_publish=points).where(Campaign.id == campaign_id).execute()
+        audit.log("campaign.growth_award", f"campaign:{campaign_id}", now, actor_id=actor_id, points=points)
+    return Campaign.get_by_id(campaign_id)
+
+
+@retried
+def correct_report(
+    round_id: int,
+    note: str,
+    markdown: str | None = None,
+    *,
+    intro: str | None = None,
+    outro: str | None = None,
+    story_en: str | None = None,
+    actor_id: int | None = None,
+    clock: Clock = SYSTEM,
+) -> ReportCorrection:
+    """Correct a published report: the parts given replace its own (an empty English story: the generated one,
+    written now; not given, or the generated story word for word, the English page stays as published), the page
+    is rendered again, and a correction with the GM's note (shown, dated, on the public page) keeps the text as it
+    was. Refused when nothing changes, and (LeakFound) when the corrected text holds GM-secret text. The
+    campaign's GMs only."""
+    why = checked_text(note, "note", REASON_LIMIT)
+    parts = _checked_parts(markdown, intro, outro, story_en)
+    gms.require_gm(campaign_of(round_id), actor_id)
+    now = to_db(clock.now())
+    with write_transaction():
+        rnd = lock_round(round_id)
+        if rnd.state != PUBLISHED:
+            raise InvalidState(f"round {round_id} is {rnd.state}: only a published report is corrected")
+        report = Report.get(Report.round == round_id)
+        as_generated = parts.get("story_en_md") and report.story_en_md is None
+        if as_generated and parts["story_en_md"] == (_generated_english(rnd) or "").strip():
+            del parts["story_en_md"]  # the English story as generated: the page stays as published
+        new = {column: parts[column] if column in parts else getattr(report, column) for column, _ in _PARTS}
+        html = render_parts(new["intro_md"], new["draft_md"], new["outro_md"])
+        if "story_en_md" in parts:
+            story_en_md = new["story_en_md"] or _generated_english(rnd)
+            html_en = reports.render_markdown(story_en_md) if story_en_md is not None else None
+        else:
+            story_en_md = report.story_en_md or reports.plain_text(report.html_en or "")
+            html_en = report.html_en
+        if html == report.html and html_en == report.html_en:
+            raise UserError("nothing to correct: the text is as published", "report")
+        _refuse_leaks(rnd, new["intro_md"], new["draft_md"], new["outro_md"], story_en_md, "the correction")
+        number = 1 + (
+            ReportCorrection.select(fn.MAX(ReportCorrection.number)).where(ReportCorrection.round == round_id).scalar()
+            or 0
+        )
+        correction = ReportCorrection.create(
+            round=round_id, number=number, note=why, corrected_at=now, corrected_by=actor_id,
+            old_md=report.published_md or "", old_html=report.html or "", old_html_en=report.html_en,
+        )  # fmt: skip
+        published = _published_md(new["intro_md"], new["draft_md"], new["outro_md"])
+        Report.update(
+            **new, published_md=published, html=html, html_en=html_en, corrected_at=now, updated_at=now
+        ).where(Report.round == round_id).execute()
+        changed = sorted(column for column in parts if parts[column] != getattr(report, column))
+        audit.log("report.correct", f"round:{round_id}", now, actor_id=actor_id, number=number, note=why, parts=changed)
+    return correction
+
+
+def corrections(round_id: int) -> list[ReportCorrection]:
+    """A round's corrections, oldest first."""
+    query = ReportCorrection.select().where(ReportCorrection.round == round_id).order_by(ReportCorrection.number)
+    return list(query)
 
 
 def round_bundle(round_id: int) -> dict[str, Any]:
@@ -160,4 +358,93 @@ def verify_round(round_id: int) -> str | None:
         return difference
     return chain_difference(
         bundle["encounter"], previous.state, number=bundle["round"]["number"], previous_number=previous.round.number
+    )
+
+
+@dataclass
+class Review:
+    """What the GM's report page shows of a resolved or published round: the texts (as typed, else as stored),
+    the pages they make (sanitised exactly as publishing does), the generated drafts they are compared with, which
+    language was edited, the corrections, and what the leak check finds."""
+
+    round: Round
+    intro: str
+    story: str
+    outro: str
+    story_en: str | None  # the GM's English story; None: the generated one
+    english: str | None  # the English story the page shows (the GM's or the generated one; None: not available)
+    html: str
+    html_en: str | None
+    generated: str | None  # the Japanese draft as generated at resolution (or now, for a round resolved before 0011)
+    generated_en: str | None
+    leaks: list[Leak]
+    corrections: list[ReportCorrection]
+
+    @property
+    def edited(self) -> bool:
+        return self.generated is not None and self.story.strip() != self.generated.strip()
+
+    @property
+    def edited_en(self) -> bool:
+        return self.story_en is not None
+
+    @property
+    def one_language_edited(self) -> str | None:
+        """ "ja" or "en" when only that language's story differs from the generated one, else None."""
+        if self.edited != self.edited_en:
+            return "ja" if self.edited else "en"
+        return None
+
+
+def review(
+    round_id: int,
+    markdown: str | None = None,
+    *,
+    intro: str | None = None,
+    outro: str | None = None,
+    story_en: str | None = None,
+    actor_id: int | None = None,
+) -> Review:
+    """The GM's view of a round's report with the parts given (as the GM typed them; None: as stored) in place of
+    the stored ones, changing nothing: the page as it would be published, the generated drafts, the corrections and
+    the leak check's finds. A resolved or published round only; the campaign's GMs only."""
+    parts = _checked_parts(markdown, intro, outro, story_en)
+    gms.require_gm(campaign_of(round_id), actor_id)
+    rnd = Round.get_by_id(round_id)
+    if rnd.state not in (RESOLVED, PUBLISHED):
+        raise InvalidState(f"round {round_id} is {rnd.state}: its report is written when it is resolved")
+    report = Report.get(Report.round == round_id)
+    texts = {column: parts[column] if column in parts else getattr(report, column) for column, _ in _PARTS}
+    generated = report.generated_md  # as the narrator wrote it at resolution, else written again now
+    if generated is None:
+        try:
+            generated = generated_story(rnd, Resolution.get(Resolution.round == round_id), "ja")
+        except ResolutionFailed:
+            generated = None
+    generated_en = _generated_english(rnd)
+    gm_english = texts["story_en_md"]
+    if gm_english is not None and gm_english.strip() == (generated_en or "").strip():
+        gm_english = None
+    english = gm_english or generated_en
+    if rnd.state == PUBLISHED and "story_en_md" not in parts and report.story_en_md is None and report.html_en:
+        html_en: str | None = report.html_en  # the generated English story, frozen when it was published
+    else:
+        html_en = reports.render_markdown(english) if english is not None else None
+    intro_md, story_md, outro_md = texts["intro_md"], texts["draft_md"], texts["outro_md"]
+    english_text = english or reports.plain_text(html_en or "")
+    parts_checked = {"intro": intro_md, "story": story_md, "outro": outro_md, "story_en": english_text,
+                     "scenario": _scenario_text(rnd)}  # fmt: skip
+    return Review(
+        round=rnd,
+        intro=intro_md,
+        story=story_md,
+        outro=outro_md,
+        story_en=gm_english,
+        english=english,
+        html=render_parts(intro_md, story_md, outro_md),
+        html_en=html_en,
+        generated=generated,
+        generated_en=generated_en,
+        leaks=leaks.check(round_id, parts_checked),
+        corrections=corrections(round_id),
     )

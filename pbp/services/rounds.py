@@ -530,9 +530,9 @@ def _store(
         ).execute()
     draft = _draft_report(rnd, scenario, {**columns, "seed_hash": done["seed_hash"]}, prose)
     if first:
-        Report.insert(round=rnd.id, draft_md=draft, updated_at=now).execute()
+        Report.insert(round=rnd.id, draft_md=draft, generated_md=draft, updated_at=now).execute()
     else:
-        Report.update(draft_md=draft, updated_at=now).where(Report.round == rnd.id).execute()
+        Report.update(draft_md=draft, generated_md=draft, updated_at=now).where(Report.round == rnd.id).execute()
 
 
 def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -> NoReturn:

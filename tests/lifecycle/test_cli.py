@@ -326,3 +326,18 @@ def test_growth_requests_are_listed_and_decided_as_the_campaigns_gm(instance: Pa
         assert GrowthRequest.get_by_id(request.id).decided_by.name == "gm"
     missing = pbp("growth", "list", "nowhere")
     assert missing.returncode == 2 and "no campaign 'nowhere'" in missing.stderr
+
+
+def test_publishing_text_with_a_gm_secret_is_refused_on_one_line_naming_where(instance: Path, tmp_path: Path):
+    """The leak check on the command line: `pbp round publish` exits 2 with the part and the text found; the round
+    stays resolved until the text is fixed."""
+    assert pbp("round", "resolve", "2", check=True).returncode == 0
+    intro = tmp_path / "intro.md"
+    intro.write_text("前口上。\n上流から古カガチが増援として現れる、とは誰も知らない。", encoding="utf-8")
+    assert pbp("round", "report", "2", "--intro", str(intro), check=True).returncode == 0
+    refused = pbp("round", "publish", "2")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "publication refused" in refused.stderr and "intro: '上流から古カガチが増援として現れる'" in refused.stderr
+    intro.write_text("前口上。", encoding="utf-8")
+    assert pbp("round", "report", "2", "--intro", str(intro), check=True).returncode == 0
+    assert pbp("round", "publish", "2", check=True).stdout.startswith("round 2: published")

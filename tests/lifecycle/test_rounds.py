@@ -179,7 +179,7 @@ def test_publishing_reveals_the_seed_and_freezes_the_round(world) -> None:
     assert report.published_md.startswith("# 多摩川") and "霧の中で" in report.html
     with pytest.raises(UserError, match="only a resolved, unpublished round"):
         rounds.override_check(rid, "r1-c1", 0, reason="too late", clock=world.clock)
-    with pytest.raises(UserError, match="cannot become published"):
+    with pytest.raises(UserError, match="published already: correct its report instead"):
         publishing.publish_round(rid, clock=world.clock)
 
 

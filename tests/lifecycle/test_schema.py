@@ -110,3 +110,27 @@ def test_0007_makes_every_campaign_gm_its_owner(db_url: str) -> None:
         assert [tuple(r) for r in rows] == [("owner",)]
         assert runner.down() == ["0007_campaign_gms"]
         assert "campaign_gm" not in database.get_tables()
+
+
+def test_0011_keeps_published_reports_and_campaigns_and_rolls_back(db_url: str) -> None:
+    """Reports and campaigns from before 0011: no correction, no generated draft kept (written again when asked),
+    no growth award; `down` drops the corrections table and the columns."""
+    database = pbp_db.bind(db_url)
+    with database.connection_context():
+        runner = migrations.runner(database)
+        names = [m.name for m in runner.migrations()]
+        before = names[names.index("0011_report_corrections_growth_award") - 1]
+        runner.up(target=before)
+        database.execute_sql(
+            "INSERT INTO campaign (slug, name, ruleset, pack_name, pack, timezone, entry_char_limit, policies,"
+            " created_at, hold_share) VALUES ('c', 'c', 'pool', 'c', '{}', 'UTC', 800, '{}',"
+            " '2026-01-01 00:00:00', 0.5)"
+        )
+        assert runner.up(target="0011_report_corrections_growth_award") == ["0011_report_corrections_growth_award"]
+        assert [tuple(r) for r in database.execute_sql("SELECT growth_on_publish FROM campaign").fetchall()] == [(0,)]
+        assert "report_correction" in database.get_tables()
+        assert {"corrected_at", "generated_md"} <= {c.name for c in database.get_columns("report")}
+        assert runner.down() == ["0011_report_corrections_growth_award"]
+        assert "report_correction" not in database.get_tables()
+        assert not {"corrected_at", "generated_md"} & {c.name for c in database.get_columns("report")}
+        assert "growth_on_publish" not in {c.name for c in database.get_columns("campaign")}

@@ -39,7 +39,7 @@ import pbp.services
 from pbp import db as pbp_db
 from pbp import migrations
 from pbp.engine import BadInput
-from pbp.errors import UserError
+from pbp.errors import InvalidState, UserError
 from pbp.models import AuditLog, Campaign, Character, Entry, GrowthRequest, Override, Report, Round, Scenario, User
 from pbp.paths import DEMO_PACK_DIR
 from pbp.services import accounts, campaigns, characters, entries, gms, notifications, publishing, rounds
@@ -122,6 +122,11 @@ def accepted(call: Callable[[], object], *texts: Any) -> bool:
         return False
     assert storable(texts), f"accepted text that is not text: {texts!r}"
     return True
+
+
+def lines(text: str) -> str:
+    """Report text as stored: every line break `\\n` (a browser sends `\\r\\n`)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def last_audit(action: str) -> dict[str, Any]:
@@ -296,6 +301,10 @@ INTERNAL = {
     "rounds.move_state": "the states are the lifecycle's constants",
     "rounds.generated_story": "the locale is 'ja' or 'en' from the code",
     "scenarios.lottery_order": "the seed is secrets.token_hex, drawn by close_signup",
+    "characters.add_growth_points": "the reason is grant_growth_points' (checked) or publish_round's own",
+    "leaks.check": "publishing passes the parts it checked (review, publish_round, correct_report: covered)",
+    "leaks.public_pack": "reads a pack stored after load_campaign checked it",
+    "publishing.render_parts": "publishing passes the parts it checked or stored",
 }
 
 
@@ -545,7 +554,46 @@ def test_report_edits_take_any_text(
     if accepted(edit, story, intro, outro, english):
         after = Report.get(Report.round == stage.resolved_round)
         for given_text, column in ((story, "draft_md"), (intro, "intro_md"), (outro, "outro_md")):
-            want = getattr(before, column) if given_text is None else given_text.strip()
+            want = getattr(before, column) if given_text is None else lines(given_text).strip()
             assert getattr(after, column) == want, column
-        want_en = before.story_en_md if english is None else (english.strip() or None)
+        want_en = before.story_en_md if english is None else (lines(english).strip() or None)
         assert after.story_en_md == want_en
+
+
+@covers("publishing.review", "publishing.publish_round", "publishing.correct_report")
+@FAST
+@given(story=st.none() | TEXT, intro=st.none() | TEXT, outro=st.none() | TEXT, english=st.none() | TEXT, note=TEXT)
+@example(story="物語\x00", intro=None, outro=None, english=None, note="x")
+@example(story="物語", intro="\ud800", outro=None, english=None, note="\x00")
+def test_reviews_publishing_and_corrections_take_any_text(
+    stage: Stage, story: str | None, intro: str | None, outro: str | None, english: str | None, note: str
+) -> None:
+    """The review changes nothing; publishing an open round is refused (text that is not text first, naming its
+    field); a correction of a published round stores its note and text, or refuses."""
+    w = stage.world
+    texts = {"intro": intro, "outro": outro, "story_en": english}
+    review = lambda: publishing.review(stage.resolved_round, story, **texts, actor_id=w.gm)  # noqa: E731
+    if accepted(review, story, intro, outro, english) and story is not None and story.strip():
+        assert publishing.review(stage.resolved_round, story, **texts, actor_id=w.gm).story == lines(story).strip()
+    with pytest.raises(UserError) as refused:
+        publishing.publish_round(stage.open_round, story, **texts, actor_id=w.gm, clock=w.clock)
+    text_ok = storable((story, intro, outro, english)) and (story is None or bool(story.strip()))
+    assert text_ok == isinstance(refused.value, InvalidState), refused.value
+    published = _published_round(stage)
+    correct = lambda: publishing.correct_report(published, note, story, **texts, actor_id=w.gm, clock=w.clock)  # noqa: E731
+    if accepted(correct, note, story, intro, outro, english):
+        assert publishing.corrections(published)[-1].note == note.strip()
+
+
+_PUBLISHED: dict[int, int] = {}
+
+
+def _published_round(stage: Stage) -> int:
+    """A published round of its own scenario (made once per stage)."""
+    if id(stage) not in _PUBLISHED:
+        w = stage.world
+        rid = w.new_round(scenario=w.new_scenario("published-texts"))
+        rounds.resolve_round(rid, clock=w.clock)
+        publishing.publish_round(rid, clock=w.clock)
+        _PUBLISHED[id(stage)] = rid
+    return _PUBLISHED[id(stage)]

@@ -10,7 +10,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Campaign, Character, Entry, GrowthRequest, Participation, User
+from pbp.models import Campaign, Character, Entry, GrowthRequest, Participation, ReportCorrection, User
 from pbp.services import gms
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
@@ -110,6 +110,26 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/gm/<slug:campaign>/", "GET"): ("/gm/demo/", None, GM_ONLY),
     ("/gm/<slug:campaign>/gms", "POST"): ("/gm/demo/gms", {"user_name": ""}, {**GM_ONLY, "GM": 422}),
     ("/gm/<slug:campaign>/gms/<row:user_id>/remove", "POST"): ("/gm/demo/gms/2/remove", {}, {**GM_ONLY, "GM": 404}),
+    # gm-publish: a round's report (round 1 is published, round 3 open: publishing it is refused, nothing changes)
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/report", "GET"): ("/gm/demo/rounds/1/report", None, GM_ONLY),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/report", "POST"): (
+        "/gm/demo/rounds/3/report",
+        {"action": "publish", "story": "x"},
+        {**GM_ONLY, "GM": 409},
+    ),
+    ("/gm/<slug:campaign>/growth", "GET"): ("/gm/demo/growth", None, GM_ONLY),
+    ("/gm/<slug:campaign>/growth/<row:request_id>", "POST"): (
+        "/gm/demo/growth/999",
+        {"decision": "approve"},
+        {**GM_ONLY, "GM": 404},
+    ),
+    ("/gm/<slug:campaign>/growth/award", "POST"): ("/gm/demo/growth/award", {"points": "-1"}, {**GM_ONLY, "GM": 422}),
+    # the text before a correction: public once there is one (the matrix's world has none)
+    ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/", "GET"): (
+        REPORT + "corrections/1/",
+        None,
+        everyone(404),
+    ),
 }
 
 
@@ -239,6 +259,21 @@ CSRF_CASES = {
         {},
         lambda app, client: _is_gm(app, "cogm"),
     ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/report": (
+        "GM",
+        {"action": "correct", "note": "forged", "story": "forged"},
+        lambda app, client: _corrections(app) == 0,
+    ),
+    "/gm/<slug:campaign>/growth/<row:request_id>": (
+        "GM",
+        {"decision": "approve", "r1-reason": "forged"},
+        lambda app, client: _decided_growth(app) == 0,
+    ),
+    "/gm/<slug:campaign>/growth/award": (
+        "GM",
+        {"points": "5"},
+        lambda app, client: _growth_award(app) == 0,
+    ),
 }
 
 
@@ -252,7 +287,25 @@ CSRF_URLS = {
     "/characters/<row:character_id>/growth": GROWTH,
     "/gm/<slug:campaign>/gms": "/gm/demo/gms",
     "/gm/<slug:campaign>/gms/<row:user_id>/remove": "/gm/demo/gms/{cogm}/remove",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/report": "/gm/demo/rounds/1/report",
+    "/gm/<slug:campaign>/growth/<row:request_id>": "/gm/demo/growth/1",
+    "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
 }
+
+
+def _corrections(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return ReportCorrection.select().count()
+
+
+def _decided_growth(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return GrowthRequest.select().where(GrowthRequest.status != "pending").count()
+
+
+def _growth_award(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return Campaign.get(Campaign.slug == "demo").growth_on_publish
 
 
 def _signed_up(app: Flask) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 
 import peewee
 
-from pbp.models import Campaign, Character, Report, Resolution, Round, Scenario
+from pbp.models import Campaign, Character, Report, ReportCorrection, Resolution, Round, Scenario
 from pbp.reports import plain_text, render_markdown
 from pbp.reports.battlemap import Arrow, MapView, battle_map
 from pbp.reports.dicelog import LogLine, dice_log
@@ -39,10 +39,20 @@ class ReportCard:
     scenario: str
     scenario_title: str
     published_at: datetime  # aware, UTC
+    updated_at: datetime  # aware, UTC: when it was last corrected, else published
     timezone: str
     excerpt: str
     participants: list[Participant]
     html: str  # the story as cached at publishing (rendered and sanitised then)
+
+
+@dataclass(frozen=True)
+class CorrectionNote:
+    """A correction of a published report as its page shows it: the GM's note and when (aware, UTC)."""
+
+    number: int
+    at: datetime
+    note: str
 
 
 @dataclass
@@ -56,6 +66,7 @@ class ReportPage(ReportCard):
     previous: int | None = None  # the scenario's published round before this one, by number
     next: int | None = None
     battlefield: str = ""  # the battlefield at the round's end as SVG ("" for a scene)
+    corrections: list[CorrectionNote] = field(default_factory=list)
 
 
 @dataclass
@@ -128,6 +139,7 @@ def _card(rnd: Round, locale: str, cls: type[ReportCard] = ReportCard, **extra: 
         scenario=scenario.slug,
         scenario_title=pack_name(pack, "scenarios", scenario.pack_scenario, locale, scenario.title),
         published_at=from_db(rnd.published_at),
+        updated_at=from_db(rnd.report.corrected_at or rnd.published_at),
         timezone=campaign.timezone,
         excerpt=excerpt(html),
         participants=_participants(rnd.resolution.encounter, locale),
@@ -245,6 +257,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
         previous=max((n for n in numbers if n < number), default=None),
         next=min((n for n in numbers if n > number), default=None),
         battlefield=_battlefield(res.state, res.events, names, map_title),
+        corrections=corrections_of(rnd.id),
     )
     assert isinstance(page, ReportPage)
     return page
@@ -259,6 +272,35 @@ def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard
     if rnd.report.html_en:  # frozen at publishing
         return _card(rnd, "en"), rnd.report.html_en, rnd.report.story_en_md is not None
     return _card(rnd, "en"), render_markdown(publishing.english_story(rnd.id)[0]), False
+
+
+def corrections_of(round_id: int) -> list[CorrectionNote]:
+    """A published round's corrections, oldest first."""
+    query = ReportCorrection.select(ReportCorrection.number, ReportCorrection.corrected_at, ReportCorrection.note)
+    rows = query.where(ReportCorrection.round == round_id).order_by(ReportCorrection.number)
+    return [CorrectionNote(c.number, from_db(c.corrected_at), c.note) for c in rows]
+
+
+@dataclass
+class OldVersion:
+    """A published report as it was before one of its corrections: the Japanese page and the English story."""
+
+    card: ReportCard
+    correction: CorrectionNote
+    html: str
+    html_en: str | None
+
+
+def old_version(campaign: str, scenario: str, number: int, correction: int, *, locale: str) -> OldVersion | None:
+    """The text a correction replaced (None: no such published round or correction)."""
+    rnd = _published().where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
+    if rnd is None:
+        return None
+    row = ReportCorrection.get_or_none(ReportCorrection.round == rnd.id, ReportCorrection.number == correction)
+    if row is None:
+        return None
+    note = CorrectionNote(row.number, from_db(row.corrected_at), row.note)
+    return OldVersion(_card(rnd, locale), note, row.old_html, row.old_html_en)
 
 
 def round_id_of(campaign: str, scenario: str, number: int) -> int | None:

@@ -105,8 +105,18 @@ def report_en(campaign: str, scenario: str, number: int) -> str:
     if found is None:
         abort(404)
     card, html, by_gm = found
+    corrections = queries.corrections_of(card.round_id)
     with force_locale("en"):
-        return render_template("blog/report_en.html", report=card, story=html, by_gm=by_gm)
+        return render_template("blog/report_en.html", report=card, story=html, by_gm=by_gm, corrections=corrections)
+
+
+@bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/")
+def correction(campaign: str, scenario: str, number: int, correction: int) -> str:
+    """A published report as it was before one of its corrections (the public page links it from the note)."""
+    found = queries.old_version(campaign, scenario, number, correction, locale=page_locale())
+    if found is None:
+        abort(404)
+    return render_template("blog/correction.html", report=found.card, old=found)
 
 
 @bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/bundle.json")

@@ -1,0 +1,212 @@
+"""The round's report in the GM's console (`/gm/<campaign>/rounds/<id>/report`): the draft in Japanese and English
+as Markdown, its preview (sanitised exactly as published), the diff against the generated draft, the leak check,
+publishing and, once published, corrections. Each action is one service call (`pbp.services.publishing`), which
+checks the GM again and has the last word."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+from wtforms import TextAreaField
+
+from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
+from pbp.models import Campaign, Round, Scenario
+from pbp.reports.diff import line_diff
+from pbp.services import publishing
+from pbp.services.clock import from_db
+from pbp.services.publishing import LeakFound, Review
+from pbp.services.rounds import PUBLISHED, RESOLVED
+from pbp.web.errors import error_page
+from pbp.web.gm import bp
+from pbp.web.gm.access import gm_campaign
+
+#: A part of the public text, as the leak check's finds name it.
+PARTS = {
+    "intro": _("the intro"),
+    "story": _("the Japanese story"),
+    "outro": _("the outro"),
+    "story_en": _("the English story"),
+    "scenario": _("the scenario's title and public text"),
+}
+#: What kind of secret a find is, with where it comes from (%(source)s).
+SECRETS = {
+    "gm_notes": _("GM notes of %(source)s"),
+    "enemy": _("enemy type %(source)s, not public and not yet on the field"),
+    "placed_enemy": _("enemy %(source)s, placed but not yet on the field"),
+    "gimmick": _("gimmick %(source)s, not public and not yet fired"),
+}
+#: A service's refusal names a part (`report` is the story): the form's field it is shown beside.
+FIELDS = {"report": "story", "intro": "intro", "outro": "outro", "English story": "story_en", "note": "note"}
+EXPIRED = _("Your session's security token expired while you wrote. Nothing was saved: press the button again.")
+
+
+class ReportForm(FlaskForm):
+    intro = TextAreaField(_("Intro"), description=_("Markdown, above the story (images allowed). Japanese page only."))
+    story = TextAreaField(_("Story (Japanese)"), description=_("Markdown: the generated draft, yours to edit."))
+    outro = TextAreaField(_("Outro"), description=_("Markdown, below the story (images allowed). Japanese page only."))
+    story_en = TextAreaField(
+        _("Story (English)"),
+        description=_(
+            "Markdown. Left as generated, or emptied, the English page tells the story written from the facts."
+        ),
+    )
+    note = TextAreaField(
+        _("Correction note"), description=_("Required: shown with today's date above the corrected report.")
+    )
+
+
+def _round(campaign: Campaign, round_id: int) -> Round:
+    """The campaign's round (404 for another campaign's), with its scenario."""
+    rnd = (
+        Round.select(Round, Scenario)
+        .join(Scenario)
+        .where(Round.id == round_id, Scenario.campaign == campaign.id)
+        .first()
+    )
+    if rnd is None:
+        abort(404)
+    return rnd
+
+
+def _texts(form: ReportForm) -> dict[str, str]:
+    return {
+        "markdown": form.story.data or "",
+        "intro": form.intro.data or "",
+        "outro": form.outro.data or "",
+        "story_en": form.story_en.data or "",
+    }
+
+
+def _fill(form: ReportForm, review: Review) -> None:
+    form.intro.data, form.story.data, form.outro.data = review.intro, review.story, review.outro
+    form.story_en.data = review.story_en if review.story_en is not None else (review.english or "")
+
+
+def _mark(text: str) -> Markup:
+    return Markup("<mark>{}</mark>").format(text)
+
+
+def _page(
+    campaign: Campaign,
+    rnd: Round,
+    form: ReportForm,
+    review: Review | None,
+    *,
+    status: int = 200,
+    refusal: str | None = None,
+    leaks: list[Any] | None = None,
+    previewed: bool = False,
+) -> tuple[str, int]:
+    diffs = []
+    if review is not None:
+        if review.generated is not None:
+            diffs.append(("ja", line_diff(review.generated, review.story)))
+        if review.story_en is not None and review.generated_en is not None:
+            diffs.append(("en", line_diff(review.generated_en, review.story_en)))
+    corrections = review.corrections if review is not None else publishing.corrections(rnd.id)
+    page = render_template(
+        "gm/report.html",
+        campaign=campaign,
+        rnd=rnd,
+        scenario=rnd.scenario,
+        form=form,
+        review=review,
+        diffs=diffs,
+        leaks=review.leaks if leaks is None and review is not None else (leaks or []),
+        refusal=refusal,
+        previewed=previewed,
+        corrections=[(c, from_db(c.corrected_at)) for c in corrections],
+        part_name=lambda part: PARTS.get(part, part),
+        secret_name=lambda secret: SECRETS.get(secret.kind, "%(source)s") % {"source": secret.source},
+        mark=_mark,
+        editable=rnd.state in (RESOLVED, PUBLISHED),
+        published=rnd.state == PUBLISHED,
+        done=request.args.get("done"),
+    )
+    return page, status
+
+
+def _review(rnd: Round, texts: dict[str, str] | None = None) -> Review | None:
+    """The page's review of the round: with the texts typed, else as stored; None when there is none to show (an
+    unresolved round, or typed text a service refuses: the refusal is shown instead)."""
+    if rnd.state not in (RESOLVED, PUBLISHED):
+        return None
+    try:
+        return publishing.review(rnd.id, **(texts or {}), actor_id=current_user.id)
+    except (Forbidden, NotFound):
+        raise
+    except UserError:
+        return None
+
+
+@bp.get("/<slug:campaign>/rounds/<row:round_id>/report")
+@login_required
+def report(campaign: str, round_id: int) -> tuple[str, int]:
+    found = gm_campaign(campaign)
+    rnd = _round(found, round_id)
+    form = ReportForm(formdata=None)
+    review = _review(rnd)
+    if review is not None:
+        _fill(form, review)
+    return _page(found, rnd, form, review)
+
+
+@bp.post("/<slug:campaign>/rounds/<row:round_id>/report")
+@login_required
+def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
+    """One form, four buttons (`action`): preview (changes nothing), save the draft, publish it (saved with the
+    text as typed), or correct the published report (with its note)."""
+    found = gm_campaign(campaign)
+    rnd = _round(found, round_id)
+    form = ReportForm()
+    action = request.form.get("action", "preview")
+    if action not in ("preview", "save", "publish", "correct"):
+        abort(400)
+    texts = _texts(form)
+    me = current_user.id
+    try:
+        if action == "preview":
+            if rnd.state not in (RESOLVED, PUBLISHED):
+                raise InvalidState(f"round {rnd.id} is {rnd.state}: its report is written when it is resolved")
+            review = publishing.review(rnd.id, **texts, actor_id=me)
+            return _page(found, rnd, form, review, previewed=True)
+        if action == "save":
+            publishing.edit_report(rnd.id, **texts, actor_id=me)
+        elif action == "publish":
+            publishing.publish_round(rnd.id, **texts, actor_id=me)
+        else:
+            publishing.correct_report(rnd.id, form.note.data or "", **texts, actor_id=me)
+    except (Forbidden, NotFound):
+        raise
+    except LeakFound as refusal:  # the leak check's section says it, in the page's language, with every find
+        return _page(found, rnd, form, _review(rnd, texts), status=422, leaks=refusal.leaks)
+    except UserError as refusal:
+        field = FIELDS.get(refusal.field or "")
+        if field:
+            form[field].errors = [str(refusal)]
+        status = 409 if isinstance(refusal, InvalidState | Conflict) else 422
+        message = None if field else str(refusal)
+        return _page(found, rnd, form, _review(rnd, texts), status=status, refusal=message)
+    done = {"save": "saved", "publish": "published", "correct": "corrected"}[action]
+    return redirect(url_for("gm.report", campaign=found.slug, round_id=rnd.id, done=done), 303)
+
+
+@bp.errorhandler(CSRFError)
+def _expired(error: CSRFError) -> tuple[str, int]:
+    """A long writing session outlived its CSRF token: the report page comes back with everything typed and a
+    fresh token (nothing saved); any other GM form gets the 400 page."""
+    args = request.view_args or {}
+    if request.endpoint != "gm.report_action" or not current_user.is_authenticated:
+        return error_page(400)
+    found = gm_campaign(args["campaign"])
+    rnd = _round(found, args["round_id"])
+    form = ReportForm()
+    body, _status = _page(found, rnd, form, None, refusal=str(EXPIRED))
+    return body, 400
