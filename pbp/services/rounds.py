@@ -345,6 +345,30 @@ def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     return encounter
 
 
+@dataclass(frozen=True)
+class EngineInputs:
+    """What the engine resolves a round from: the ruleset, ENCOUNTER.json, ORDERS.json (every unit's, the enemies'
+    default tactics included) and each unit's prose (what the story quotes)."""
+
+    ruleset: str
+    encounter: dict[str, Any]
+    orders: dict[str, Any]
+    prose: dict[str, str]
+
+
+def engine_inputs(rnd: Round, scenario: Scenario) -> EngineInputs:
+    """The one place a round's engine inputs are built: resolution and every preview read them from here, so what
+    the GM previews is what the round resolves from (save the seed)."""
+    try:
+        encounter = round_encounter(rnd, scenario)
+    except Exception as e:
+        raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
+    ruleset = scenario.campaign.ruleset
+    orders, prose = round_entries(rnd.id)
+    orders = find_ruleset(ruleset).default_orders(encounter, orders)  # the GM's enemies
+    return EngineInputs(ruleset, encounter, orders, prose)
+
+
 def round_entries(round_id: int) -> tuple[dict[str, Any], dict[str, str]]:
     """A round's entries in one read: ORDERS.json (every current entry's order, by unit id; PCs without entries do
     nothing) and each unit's prose (what the story quotes)."""
@@ -481,15 +505,9 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             lock_chain(claimed.scenario_id)  # no override of an earlier round until this one is stored
             _refuse_out_of_order(claimed, "resolved")  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
-            try:
-                encounter = round_encounter(claimed, scenario)
-            except Exception as e:
-                raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
-            ruleset = scenario.campaign.ruleset
-            orders, prose = round_entries(round_id)
-            orders = find_ruleset(ruleset).default_orders(encounter, orders)  # the GM's enemies
-            done = _engine(ruleset, encounter, orders, claimed.seed, _overrides_of(round_id))
-            _store(claimed, scenario, done, prose, now, first=True)
+            inputs = engine_inputs(claimed, scenario)
+            done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, claimed.seed, _overrides_of(round_id))
+            _store(claimed, scenario, done, inputs.prose, now, first=True)
             if not policy(scenario.campaign.policies, "publish_automatically"):
                 notifications.notify_round("round.resolved", claimed, now, users=gms.gm_ids(scenario.campaign.id))
             audit.log(
