@@ -27,9 +27,9 @@ def _register(args: list[str] | None = None) -> None:
     if (args or [])[:1] == ["engine"]:
         engine.register(cli)
         return
-    from pbp.cli import campaign, db, demo, growth, notify, pack, rounds, run, scheduler, site, verify
+    from pbp.cli import campaign, db, demo, growth, notify, pack, rounds, run, scenarios, scheduler, site, verify
 
-    for module in (engine, pack, db, campaign, rounds, growth, demo, verify, site, scheduler, run, notify):
+    for module in (engine, pack, db, campaign, scenarios, rounds, growth, demo, verify, site, scheduler, run, notify):
         module.register(cli)
 
 

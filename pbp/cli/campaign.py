@@ -20,12 +20,22 @@ def campaign() -> None:
 
 @campaign.command("load")
 @click.argument("directory")
-def load(directory: str) -> None:
-    """Load the pack in DIRECTORY (a path, or a name under campaigns/) as a campaign."""
+@click.option("--owner", help="user name of the campaign's owner (its GM; a reload naming another hands it over)")
+def load(directory: str, owner: str | None) -> None:
+    """Load the pack in DIRECTORY (a path, or a name under campaigns/) as a campaign, or upgrade the campaign to it
+    (refused, listing what breaks, when a running scenario or a sheet would not validate under it)."""
+    from pbp.errors import NotFound
+    from pbp.models import User
     from pbp.services.campaigns import load_campaign
 
     with open_db():
-        loaded = load_campaign(find_pack(directory).resolve())
+        gm_id = None
+        if owner is not None:
+            user = User.get_or_none(User.name == owner)
+            if user is None:
+                raise NotFound(f"no user {owner!r} (create the account first)")
+            gm_id = user.id
+        loaded = load_campaign(find_pack(directory).resolve(), gm_id=gm_id)
         count = loaded.scenarios.count()
     click.echo(f"campaign {loaded.slug} (id {loaded.id}): {loaded.name}, {count} scenarios")
 

@@ -7,6 +7,7 @@ import peewee
 
 from pbp.models.accounts import User
 from pbp.models.base import BaseModel, JSONField
+from pbp.models.campaigns import Campaign
 
 
 class Outbox(BaseModel):
@@ -41,6 +42,8 @@ class NotificationOptOut(BaseModel):
 
 class AuditLog(BaseModel):
     actor = peewee.ForeignKeyField(User, null=True)  # None: the scheduler or the command line
+    #: The campaign the action concerns (its GMs read the log, `/gm/<campaign>/audit`); None for none.
+    campaign = peewee.ForeignKeyField(Campaign, null=True, index=True)
     action = peewee.CharField(max_length=32)
     target = peewee.CharField(max_length=64)  # e.g. "round:12"
     detail = JSONField(default=dict)

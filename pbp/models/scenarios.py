@@ -23,6 +23,9 @@ class Scenario(BaseModel):
     signup_closed_at = peewee.DateTimeField(null=True)
     lottery_seed = peewee.CharField(max_length=64, null=True)
     created_at = peewee.DateTimeField()
+    #: pack: from the campaign pack's folder; console: created or imported in the GM's console (its entry is kept in
+    #: the campaign's stored pack under `scenarios.<slug>` and carried over when the pack is upgraded).
+    source = peewee.CharField(max_length=16, default="pack")
 
     class Meta:
         indexes = ((("campaign", "slug"), True),)

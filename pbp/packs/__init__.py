@@ -71,11 +71,19 @@ def _parse(file: Path) -> tuple[dict[str, Any], Problem | None]:
     if not file.is_file():
         return {}, Problem("", "is not a regular file (only regular *.toml files are read)", name)
     try:
-        parsed = tomllib.loads(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
     except OSError as e:
         return {}, Problem("", f"cannot read: {e.strerror}", name)
     except UnicodeDecodeError:
         return {}, Problem("", "must be UTF-8 text", name)
+    return parse_toml(text, name)
+
+
+def parse_toml(text: str, name: str) -> tuple[dict[str, Any], Problem | None]:
+    """TOML text (a pack file's, or a scenario the GM imports), or the problem with it, naming it `name`: its
+    syntax, or nesting deeper than `MAX_DEPTH`."""
+    try:
+        parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         return {}, Problem("", f"not valid TOML: {e}", name)
     except RecursionError:
@@ -230,5 +238,6 @@ __all__ = [
     "load_pack_by_id",
     "load_valid_pack",
     "pack_dir",
+    "parse_toml",
     "validate_pack_dir",
 ]

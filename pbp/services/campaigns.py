@@ -12,11 +12,12 @@ from typing import Any
 
 from pbp import packs
 from pbp.db import retried, write_transaction
-from pbp.engine import BadInput, Problem
+from pbp.engine import BadInput, Problem, find_ruleset
 from pbp.errors import Conflict, UserError
-from pbp.models import Campaign, Scenario, ScenarioSecret
+from pbp.models import Campaign, Character, Participation, Resolution, Round, Scenario, ScenarioSecret
 from pbp.services import audit, gms
-from pbp.services._common import first_non_text, get_or_fail
+from pbp.services._common import first_non_text, get_or_fail, locked
+from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 DEFAULT_TIMEZONE = "Asia/Tokyo"
@@ -28,40 +29,167 @@ PACK_POLICIES = ("several_pcs_per_player",)
 
 @retried
 def load_campaign(pack_dir: Path, *, gm_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
-    """Create or update the campaign that `pack_dir` describes; raises the packs' error on an invalid pack, or on
-    a string in it that is not text (a TOML `\\u0000` escape: PostgreSQL cannot store it)."""
+    """Create or update the campaign that `pack_dir` describes (the operator's `pbp campaign load`; `gm_id` becomes
+    its owner); raises the packs' error on an invalid pack, or on a string in it that is not text (a TOML `\\u0000`
+    escape: PostgreSQL cannot store it). Reloading a campaign is an upgrade: the console's scenarios are carried
+    over and the trial must pass (`upgrade_trial`)."""
+    loaded = _valid(pack_dir)
+    existing = Campaign.get_or_none(Campaign.slug == loaded.data["campaign"]["id"])
+    if existing is not None:
+        _refuse_breaks(existing, loaded)
+    return _apply(loaded, Path(pack_dir), existing, actor_id=gm_id, owner_id=gm_id, clock=clock)
+
+
+class PackRefused(UserError):
+    """A pack upgrade refused with every problem (`trial` False: the pack's own, by file and key; True: what the new
+    pack would break in the campaign as it is); nothing was changed."""
+
+    def __init__(self, problems: list[Problem], *, trial: bool):
+        self.problems, self.trial = problems, trial
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+@retried
+def upgrade_pack(campaign_id: int, pack_dir: Path, *, actor_id: int | None, clock: Clock = SYSTEM) -> Campaign:
+    """The owner upgrades the campaign's pack from its folder: the pack is validated (PackRefused with its
+    problems), then tried against the campaign (`upgrade_trial`: PackRefused listing what breaks), and only then
+    stored, with the scenarios written in the console carried over."""
+    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    gms.require_owner(campaign_id, actor_id)
+    try:
+        loaded = _valid(pack_dir)
+    except BadInput as refusal:
+        raise PackRefused(refusal.problems, trial=False) from None
+    if loaded.data["campaign"]["id"] != campaign.slug:
+        problem = Problem("campaign.id", f"is {loaded.data['campaign']['id']!r}, not this campaign's {campaign.slug!r}")
+        raise PackRefused(loaded.locate([problem]), trial=False)
+    _refuse_breaks(campaign, loaded)
+    return _apply(loaded, Path(pack_dir), campaign, actor_id=actor_id, owner_id=None, clock=clock)
+
+
+def _valid(pack_dir: Path) -> packs.Pack:
     loaded = packs.load_valid_pack(pack_dir)
-    pack = loaded.data
-    found = first_non_text(pack)
+    found = first_non_text(loaded.data)
     if found:
         raise BadInput(loaded.locate([Problem(found[0], f"{found[1]}: not text")]))
-    info: dict[str, Any] = pack["campaign"]
+    return loaded
+
+
+def _console_scenarios(campaign: Campaign) -> dict[str, Any]:
+    """The scenario entries written in the console (`pbp.services.authoring`), which the folder does not hold."""
+    slugs = Scenario.select(Scenario.pack_scenario).where(
+        Scenario.campaign == campaign.id, Scenario.source == "console"
+    )
+    stored = campaign.pack.get("scenarios") or {}
+    return {s.pack_scenario: stored[s.pack_scenario] for s in slugs if s.pack_scenario in stored}
+
+
+def _merged(campaign: Campaign, loaded: packs.Pack) -> dict[str, Any]:
+    return {**loaded.data, "scenarios": {**(loaded.data.get("scenarios") or {}), **_console_scenarios(campaign)}}
+
+
+def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
+    """What the new pack would break, each problem naming what: a console scenario whose slug the pack now uses or
+    which no longer validates; a scenario whose pack entry is gone; a scenario's current state (its last round's
+    end state, else the first round built from the pack with its joined characters) that the ruleset refuses; a
+    living character's sheet that no longer validates."""
+    ruleset = find_ruleset(str(loaded.data["campaign"]["ruleset"]))
+    folder = loaded.data.get("scenarios") or {}
+    console = _console_scenarios(campaign)
+    problems = [
+        Problem(f"scenarios.{slug}", "the new pack defines a scenario of this id, which the console's scenario has")
+        for slug in console
+        if slug in folder
+    ]
+    merged = _merged(campaign, loaded)
+    problems += [p for p in ruleset.validate_pack(merged) if any(p.path.startswith(f"scenarios.{s}") for s in console)]
+    for scenario in Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id):
+        where = f"scenario {scenario.slug}"
+        if scenario.pack_scenario not in merged["scenarios"]:
+            problems.append(Problem(where, f"the new pack has no scenario {scenario.pack_scenario!r}"))
+            continue
+        last = (
+            Resolution.select(Resolution.state).join(Round).where(Round.scenario == scenario.id)
+            .order_by(Round.number.desc()).first()
+        )  # fmt: skip
+        try:
+            state = (
+                last.state
+                if last is not None
+                else ruleset.build_encounter(merged, scenario.pack_scenario, _pcs(scenario))
+            )
+        except BadInput as e:
+            problems += [Problem(f"{where}: {p.path}" if p.path else where, p.message) for p in e.problems]
+            continue
+        problems += [Problem(f"{where}: {p.path}", p.message) for p in ruleset.validate_encounter(state, merged)]
+    for character in (
+        Character.select().where(Character.campaign == campaign.id, Character.alive).order_by(Character.id)
+    ):
+        where = f"character {character.name} ({character.id})"
+        problems += [
+            Problem(f"{where}: {p.path}", p.message) for p in ruleset.validate_character(merged, character.sheet)
+        ]
+    return problems
+
+
+def _pcs(scenario: Scenario) -> list[tuple[str, dict[str, Any]]]:
+    """The scenario's joined, living characters as the first round places them (`rounds.round_encounter`)."""
+    query = (
+        Character.select().join(Participation)
+        .where(Participation.scenario == scenario.id, Participation.status == "joined", Character.alive)
+        .order_by(Participation.id)
+    )  # fmt: skip
+    return [(unit_id(c.id), c.sheet) for c in query]
+
+
+def _refuse_breaks(campaign: Campaign, loaded: packs.Pack) -> None:
+    problems = upgrade_trial(campaign, loaded)
+    if problems:
+        raise PackRefused(problems, trial=True)
+
+
+def _apply(
+    loaded: packs.Pack,
+    pack_dir: Path,
+    existing: Campaign | None,
+    *,
+    actor_id: int | None,
+    owner_id: int | None,
+    clock: Clock,
+) -> Campaign:
+    """Store the pack (with the console's scenarios) as the campaign's, add its new scenarios, log it."""
+    info: dict[str, Any] = loaded.data["campaign"]
     now = to_db(clock.now())
     fields = {
         "name": info.get("ja") or info.get("en") or info["id"],
         "ruleset": info["ruleset"],
-        "pack_name": Path(pack_dir).name,
-        "pack": pack,
+        "pack_name": pack_dir.name,
         "timezone": info.get("time_zone", DEFAULT_TIMEZONE),
         "entry_char_limit": int(info.get("entry_limit", DEFAULT_ENTRY_LIMIT)),
     }
     # The policies the pack sets (R-FIX-18's several_pcs_per_player); the others keep what the GM set.
     settings = {name: info[name] for name in PACK_POLICIES if name in info}
-    existing = Campaign.get_or_none(Campaign.slug == info["id"])
     known = {s.slug for s in Scenario.select(Scenario.slug).join(Campaign).where(Campaign.slug == info["id"])}
     with write_transaction():
         if existing is None:
-            campaign = Campaign.create(slug=info["id"], gm=gm_id, created_at=now, policies=settings, **fields)
+            pack = loaded.data
+            campaign = Campaign.create(
+                slug=info["id"], gm=owner_id, created_at=now, policies=settings, pack=pack, **fields
+            )
+            action = "campaign.load"
         else:
-            campaign = existing
-            changes = {**fields, "policies": {**existing.policies, **settings}}
+            campaign = locked(Campaign, existing.id, "campaign")
+            pack = _merged(campaign, loaded)
+            changes = {**fields, "pack": pack, "policies": {**campaign.policies, **settings}}
             Campaign.update(**changes).where(Campaign.id == campaign.id).execute()
-        if gm_id:
-            gms.ensure_owner(campaign.id, gm_id, now)
-        for slug in pack.get("scenarios", {}):
+            campaign.pack = pack
+            action = "campaign.upgrade"
+        if owner_id:
+            gms.ensure_owner(campaign.id, owner_id, now)
+        for slug in loaded.data.get("scenarios", {}):
             if slug not in known:
                 add_scenario(campaign, slug, slug=slug, now=now)
-        audit.log("campaign.load", f"campaign:{campaign.id}", now, actor_id=gm_id, pack=str(pack_dir))
+        audit.log(action, f"campaign:{campaign.id}", now, actor_id=actor_id, pack=str(pack_dir))
     return Campaign.get_by_id(campaign.id)
 
 

@@ -15,7 +15,7 @@ import peewee
 from pbp.db import retried, write_transaction
 from pbp.errors import Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario, ScenarioSecret
-from pbp.services import audit
+from pbp.services import audit, gms
 from pbp.services._common import get_or_fail, locked
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
 from pbp.services.rounds import PUBLISHED, RESOLVED, policy
@@ -130,8 +130,10 @@ def _count(scenario_id: int, status: str) -> int:
 def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> list[int]:
     """At the sign-up deadline: applicants join, by a seeded lottery when there are more than free slots (the draw
     is `lottery_order(seed, applicants)[:free_slots]`, all logged); the rest are waitlisted. Returns the ids of the
-    characters who joined; closing an already closed sign-up changes nothing."""
+    characters who joined; closing an already closed sign-up changes nothing. The campaign's GMs (or the
+    scheduler, the operator) only."""
     scenario = get_or_fail(Scenario, scenario_id, "scenario")
+    gms.require_gm(scenario.campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
         if (

@@ -1,0 +1,276 @@
+"""Scenarios the GM writes in the console, by form or by importing a scenario TOML, and edits before its first round.
+
+A console scenario is a scenario entry of the campaign's pack like any other (docs/campaign-packs.md,
+`[scenarios.<id>]`): it is validated by the ruleset's own pack checks, stored in the campaign's pack under
+`scenarios.<slug>` (so rounds, the data pages and the narrator find it exactly as they find a pack scenario) and
+marked `source = console`, so upgrading the pack from its folder carries it over. Its GM notes go to the secret
+table like a pack scenario's, where the leak check reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from peewee import fn
+
+from pbp import packs
+from pbp.db import retried, write_transaction
+from pbp.engine import Problem, find_ruleset
+from pbp.errors import Conflict, InvalidState, UserError
+from pbp.models import Campaign, Participation, Round, Scenario, ScenarioSecret
+from pbp.services import audit, gms
+from pbp.services._common import get_or_fail, locked
+from pbp.services.campaigns import add_scenario
+from pbp.services.clock import SYSTEM, Clock, local_text, to_db
+from pbp.text import non_text
+
+PACK, CONSOLE = "pack", "console"
+#: Characters of a pasted or uploaded scenario TOML.
+TOML_LIMIT = 100_000
+#: Round states before a scenario's first round is under way: until then its setup may change.
+NOT_STARTED = ("draft", "cancelled")
+
+
+class ScenarioProblems(UserError):
+    """A scenario refused with every problem found, each naming its key (`enemies[0].type`, or in an imported
+    file `scenarios.<id>.enemies[0].type`); nothing was changed."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+def problems_of(pack: dict[str, Any], slug: str, spec: Any, *, prefix: str = "") -> list[Problem]:
+    """Every problem of scenario `spec` under slug `slug` in `pack`, by the ruleset's pack checks; each path starts
+    with `prefix` (empty: relative to the scenario, as the form names its fields)."""
+    problems = []
+    if not (isinstance(slug, str) and packs.SLUG.match(slug)):
+        problems.append(Problem(prefix.rstrip(".") or "slug", f"{slug!r} is not a scenario id ({packs.SLUG_RULE})"))
+    own = f"scenarios.{slug}"
+    trial = {**pack, "scenarios": {slug: spec}}
+    for p in find_ruleset(str(pack["campaign"]["ruleset"])).validate_pack(trial):
+        if p.path == own or p.path.startswith((f"{own}.", f"{own}[")):
+            problems.append(
+                Problem(prefix + p.path[len(own) + 1 :] if p.path != own else prefix.rstrip("."), p.message)
+            )
+    problems += [Problem(prefix + at, f"{why}: not text") for at, why in sorted(non_text(spec))]
+    return problems
+
+
+def parse_scenarios(text: str) -> dict[str, Any]:
+    """The scenarios of a scenario TOML (`[scenarios.<id>]` tables, the pack's format), or ScenarioProblems with the
+    file's own problems (syntax, size, no scenario, another top-level key)."""
+    if len(text) > TOML_LIMIT:
+        raise ScenarioProblems([Problem("", f"has {len(text)} characters, over the limit of {TOML_LIMIT}")])
+    parsed, problem = packs.parse_toml(text, "")
+    if problem is not None:
+        raise ScenarioProblems([Problem("", problem.message)])
+    problems = [Problem(key, "unknown top-level key (a scenario file holds [scenarios.<id>] tables)")
+                for key in parsed if key != "scenarios"]  # fmt: skip
+    scenarios = parsed.get("scenarios")
+    if not isinstance(scenarios, dict) or not scenarios:
+        problems.append(Problem("scenarios", "missing: write each scenario as a [scenarios.<id>] table"))
+    if problems:
+        raise ScenarioProblems(problems)
+    return scenarios  # type: ignore[no-any-return]  # a dict, checked above
+
+
+def _taken(campaign: Campaign, slug: str) -> bool:
+    """Whether a scenario of the campaign, or a scenario entry of its pack, already has this slug."""
+    exists = Scenario.select().where(Scenario.campaign == campaign.id, Scenario.slug == slug).exists()
+    return exists or slug in (campaign.pack.get("scenarios") or {})
+
+
+def _store(campaign: Campaign, slug: str, spec: dict[str, Any], deadline: datetime | None, now: datetime) -> Scenario:
+    """Inside the caller's transaction: the scenario entry into the campaign's pack, then its run (a console one)."""
+    campaign.pack = {**campaign.pack, "scenarios": {**(campaign.pack.get("scenarios") or {}), slug: spec}}
+    Campaign.update(pack=campaign.pack).where(Campaign.id == campaign.id).execute()
+    scenario = add_scenario(campaign, slug, slug=slug, now=now, signup_deadline=deadline)
+    Scenario.update(source=CONSOLE).where(Scenario.id == scenario.id).execute()
+    return Scenario.get_by_id(scenario.id)
+
+
+@retried
+def create_scenario(
+    campaign_id: int,
+    slug: str,
+    spec: dict[str, Any],
+    *,
+    signup_deadline: datetime | None = None,
+    actor_id: int | None,
+    clock: Clock = SYSTEM,
+) -> Scenario:
+    """The GM writes a new scenario (the form's): refused with every problem by its key, nothing stored."""
+    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    gms.require_gm(campaign_id, actor_id)
+    problems = problems_of(campaign.pack, slug, spec)
+    if not problems and _taken(campaign, slug):
+        problems.append(Problem("slug", f"the campaign already has a scenario {slug!r}"))
+    if problems:
+        raise ScenarioProblems(problems)
+    now = to_db(clock.now())
+    with write_transaction():
+        campaign = locked(Campaign, campaign_id, "campaign")  # the pack as it is now: another write may have added
+        if _taken(campaign, slug):
+            raise Conflict(f"the campaign already has a scenario {slug!r}", "slug")
+        scenario = _store(campaign, slug, spec, to_db(signup_deadline) if signup_deadline else None, now)
+        audit.log("scenario.create", f"scenario:{scenario.id}", now, actor_id=actor_id, source="form", slug=slug)
+    return scenario
+
+
+@retried
+def import_scenarios(campaign_id: int, text: str, *, actor_id: int | None, clock: Clock = SYSTEM) -> list[Scenario]:
+    """The GM imports a scenario TOML (`[scenarios.<id>]` tables): every problem of every scenario by its key,
+    and nothing imported unless there is none."""
+    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    gms.require_gm(campaign_id, actor_id)
+    found = parse_scenarios(text)
+    problems = []
+    for slug, spec in found.items():
+        problems += problems_of(campaign.pack, slug, spec, prefix=f"scenarios.{slug}.")
+        if _taken(campaign, slug):
+            problems.append(Problem(f"scenarios.{slug}", f"the campaign already has a scenario {slug!r}"))
+    if problems:
+        raise ScenarioProblems(problems)
+    now = to_db(clock.now())
+    made = []
+    with write_transaction():
+        campaign = locked(Campaign, campaign_id, "campaign")
+        for slug, spec in found.items():
+            if _taken(campaign, slug):
+                raise Conflict(f"the campaign already has a scenario {slug!r}")
+            made.append(_store(campaign, slug, spec, None, now))
+            audit.log("scenario.create", f"scenario:{made[-1].id}", now, actor_id=actor_id, source="toml", slug=slug)
+    return made
+
+
+def started(scenario_id: int) -> bool:
+    """Whether a round of the scenario has gone past draft (opened, or further): its setup is then fixed."""
+    return Round.select().where(Round.scenario == scenario_id, Round.state.not_in(NOT_STARTED)).exists()
+
+
+@retried
+def edit_scenario(
+    scenario_id: int,
+    spec: dict[str, Any],
+    *,
+    signup_deadline: datetime | None = None,
+    actor_id: int | None,
+    clock: Clock = SYSTEM,
+) -> Scenario:
+    """The GM changes a console scenario before its first round opens (a pack scenario changes in its folder, then
+    the pack is upgraded): the whole entry, checked like a new one; its sign-up deadline while sign-up is open."""
+    scenario = get_or_fail(Scenario, scenario_id, "scenario")
+    gms.require_gm(scenario.campaign_id, actor_id)
+    if scenario.source != CONSOLE:
+        raise InvalidState(
+            f"{scenario.slug} comes from the campaign pack: change it in the pack's folder, then upgrade the pack"
+        )
+    campaign = Campaign.get_by_id(scenario.campaign_id)
+    problems = problems_of(campaign.pack, scenario.slug, spec)
+    if problems:
+        raise ScenarioProblems(problems)
+    now = to_db(clock.now())
+    deadline = to_db(signup_deadline) if signup_deadline else None
+    with write_transaction():
+        scenario = locked(Scenario, scenario_id, "scenario")
+        if started(scenario_id):
+            raise InvalidState(f"{scenario.title} has begun (a round was opened): its setup is fixed")
+        joined = Participation.select().where(Participation.scenario == scenario_id, Participation.status == "joined")
+        campaign = locked(Campaign, scenario.campaign_id, "campaign")
+        slots = int(spec.get("slots", campaign.pack["campaign"].get("slots", 1)))
+        if joined.count() > slots:
+            raise UserError(f"{joined.count()} characters have joined, more than {slots} slots", "slots")
+        if deadline != scenario.signup_deadline and scenario.signup_closed_at is not None:
+            raise InvalidState("the sign-up is closed: its deadline no longer changes", "signup_deadline")
+        applied = Participation.select().where(Participation.scenario == scenario_id, Participation.status == "applied")
+        if deadline is None and applied.exists():
+            raise UserError("applicants wait for the lottery, which needs a sign-up deadline", "signup_deadline")
+        campaign.pack = {**campaign.pack, "scenarios": {**campaign.pack["scenarios"], scenario.slug: spec}}
+        Campaign.update(pack=campaign.pack).where(Campaign.id == campaign.id).execute()
+        starts = spec.get("pc_starts")
+        Scenario.update(
+            title=spec.get("ja") or spec.get("en") or scenario.slug,
+            kind=spec["kind"],
+            public_text=spec.get("description", ""),
+            slots=min(slots, len(starts)) if starts is not None else slots,
+            signup_deadline=deadline,
+        ).where(Scenario.id == scenario_id).execute()
+        ScenarioSecret.update(gm_notes=spec.get("gm_notes", ""), setup=spec).where(
+            ScenarioSecret.scenario == scenario_id
+        ).execute()
+        audit.log("scenario.edit", f"scenario:{scenario_id}", now, actor_id=actor_id, slug=scenario.slug)
+    return Scenario.get_by_id(scenario_id)
+
+
+def spec_of(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's entry as stored (what the edit form starts from)."""
+    setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup
+    return dict(setup or {})
+
+
+#: A scenario's state as the console and `pbp scenarios list` name it.
+SIGNUP_OPEN, SIGNUP_CLOSED, UNDER_WAY = "signup_open", "signup_closed", "under_way"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One scenario as listed: where it came from, its state, slots and sign-ups by status, its rounds."""
+
+    id: int
+    campaign: str
+    slug: str
+    title: str
+    kind: str
+    source: str
+    state: str
+    slots: int
+    signups: dict[str, int]
+    rounds: int
+    signup_deadline: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def summaries(campaign_ids: list[int] | None = None) -> list[Summary]:
+    """The scenarios of the given campaigns (every campaign's for None), by campaign and slug, in three queries."""
+    query = Scenario.select(Scenario, Campaign.slug, Campaign.timezone).join(Campaign)
+    if campaign_ids is not None:
+        query = query.where(Scenario.campaign.in_(campaign_ids))
+    rows = list(query.order_by(Campaign.slug, Scenario.slug))
+    ids = [s.id for s in rows]
+    signups: dict[int, dict[str, int]] = {i: {"joined": 0, "applied": 0, "waitlisted": 0} for i in ids}
+    counted = (
+        Participation.select(Participation.scenario, Participation.status, fn.COUNT(Participation.id).alias("n"))
+        .where(Participation.scenario.in_(ids))
+        .group_by(Participation.scenario, Participation.status)
+        .tuples()
+    )
+    for scenario_id, status, n in counted:
+        signups[scenario_id][status] = n
+    rounds: dict[int, list[str]] = {i: [] for i in ids}
+    for scenario_id, state in Round.select(Round.scenario, Round.state).where(Round.scenario.in_(ids)).tuples():
+        rounds[scenario_id].append(state)
+    return [
+        Summary(
+            s.id,
+            s.campaign.slug,
+            s.slug,
+            s.title,
+            s.kind,
+            s.source,
+            UNDER_WAY
+            if any(state not in NOT_STARTED for state in rounds[s.id])
+            else SIGNUP_CLOSED
+            if s.signup_closed_at
+            else SIGNUP_OPEN,
+            s.slots,
+            signups[s.id],
+            len(rounds[s.id]),
+            local_text(s.signup_deadline, s.campaign.timezone) if s.signup_deadline else None,
+        )
+        for s in rows
+    ]
