@@ -59,9 +59,9 @@ def problems_of(pack: dict[str, Any], slug: str, spec: Any, *, prefix: str = "")
     return problems
 
 
-def parse_scenarios(text: str) -> dict[str, Any]:
-    """The scenarios of a scenario TOML (`[scenarios.<id>]` tables, the pack's format), or ScenarioProblems with the
-    file's own problems (syntax, size, no scenario, another top-level key)."""
+def parse_scenarios(text: str) -> tuple[dict[str, Any], list[Problem]]:
+    """The scenarios of a scenario TOML (`[scenarios.<id>]` tables, the pack's format) and the file's own problems
+    (another top-level key); ScenarioProblems when there is nothing to check further (syntax, size, no scenario)."""
     if len(text) > TOML_LIMIT:
         raise ScenarioProblems([Problem("", f"has {len(text)} characters, over the limit of {TOML_LIMIT}")])
     parsed, problem = packs.parse_toml(text, "")
@@ -71,10 +71,10 @@ def parse_scenarios(text: str) -> dict[str, Any]:
                 for key in parsed if key != "scenarios"]  # fmt: skip
     scenarios = parsed.get("scenarios")
     if not isinstance(scenarios, dict) or not scenarios:
-        problems.append(Problem("scenarios", "missing: write each scenario as a [scenarios.<id>] table"))
-    if problems:
-        raise ScenarioProblems(problems)
-    return scenarios  # type: ignore[no-any-return]  # a dict, checked above
+        raise ScenarioProblems(
+            [*problems, Problem("scenarios", "missing: write each scenario as a [scenarios.<id>] table")]
+        )
+    return scenarios, problems
 
 
 def _taken(campaign: Campaign, slug: str) -> bool:
@@ -126,8 +126,7 @@ def import_scenarios(campaign_id: int, text: str, *, actor_id: int | None, clock
     and nothing imported unless there is none."""
     campaign = get_or_fail(Campaign, campaign_id, "campaign")
     gms.require_gm(campaign_id, actor_id)
-    found = parse_scenarios(text)
-    problems = []
+    found, problems = parse_scenarios(text)
     for slug, spec in found.items():
         problems += problems_of(campaign.pack, slug, spec, prefix=f"scenarios.{slug}.")
         if _taken(campaign, slug):

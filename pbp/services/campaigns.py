@@ -50,10 +50,12 @@ class PackRefused(UserError):
 
 
 @retried
-def upgrade_pack(campaign_id: int, pack_dir: Path, *, actor_id: int | None, clock: Clock = SYSTEM) -> Campaign:
+def upgrade_pack(
+    campaign_id: int, pack_dir: Path, *, actor_id: int | None, apply: bool = True, clock: Clock = SYSTEM
+) -> Campaign:
     """The owner upgrades the campaign's pack from its folder: the pack is validated (PackRefused with its
     problems), then tried against the campaign (`upgrade_trial`: PackRefused listing what breaks), and only then
-    stored, with the scenarios written in the console carried over."""
+    stored, with the scenarios written in the console carried over. `apply` False stops after the trial."""
     campaign = get_or_fail(Campaign, campaign_id, "campaign")
     gms.require_owner(campaign_id, actor_id)
     try:
@@ -64,6 +66,8 @@ def upgrade_pack(campaign_id: int, pack_dir: Path, *, actor_id: int | None, cloc
         problem = Problem("campaign.id", f"is {loaded.data['campaign']['id']!r}, not this campaign's {campaign.slug!r}")
         raise PackRefused(loaded.locate([problem]), trial=False)
     _refuse_breaks(campaign, loaded)
+    if not apply:
+        return campaign
     return _apply(loaded, Path(pack_dir), campaign, actor_id=actor_id, owner_id=None, clock=clock)
 
 

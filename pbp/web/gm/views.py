@@ -3,13 +3,13 @@ co-GMs). Each view: the door (`gm_campaign`), a query or a service call, a page.
 
 from __future__ import annotations
 
-from flask import abort, redirect, render_template, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from pbp.errors import Forbidden, UserError
 from pbp.models import Campaign
-from pbp.services import gms
+from pbp.services import authoring, gms
 from pbp.web.forms import ActionForm, CoGmForm, show_refusal
 from pbp.web.gm import bp, queries
 from pbp.web.gm.access import gm_campaign
@@ -36,6 +36,8 @@ def _campaign_page(campaign: Campaign, form: CoGmForm, status: int = 200) -> tup
         is_owner=is_owner,
         form=form,
         action_form=ActionForm(),
+        summaries={row.id: row for row in authoring.summaries([campaign.id])},
+        done=request.args.get("done"),
     )
     return page, status
 

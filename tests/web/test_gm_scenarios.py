@@ -1,0 +1,335 @@
+"""Scenarios in the GM's console (issue 10, item 2): written by form or imported from a scenario TOML (every
+problem by its key, nothing stored on any), edited before the first round, the sign-up closed; a console scenario
+plays like a pack scenario and its GM notes never reach a player's page or the blog. The pack upgrade with its
+trial and the audit log are in tests/web/test_gm_pack_audit.py."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from html import unescape
+
+import pytest
+from flask.testing import FlaskClient
+
+from pbp import db as pbp_db
+from pbp.models import AuditLog, Campaign, Character, Round, Scenario, ScenarioSecret
+from pbp.services import publishing, rounds, scenarios
+from pbp.services.clock import FixedClock
+from pbp.services.demo import PLAYERS, DemoPC, open_round_with_entries
+from pbp.web import database
+from tests.web.conftest import csrf_token, log_in, make_app
+from tests.web.world import START, World, add_rival_campaign, build_world
+
+NEW = "/gm/demo/scenarios/new"
+IMPORT = "/gm/demo/scenarios/import"
+SECRET = "伏兵は北の堤防の陰に三体"
+
+#: A battle as the form sends it: two enemies, rough ground, a timed-status gimmick.
+BATTLE = {
+    "slug": "night_raid",
+    "ja": "夜襲",
+    "en": "Night raid",
+    "kind": "battle",
+    "slots": "2",
+    "description": "**夜**の河川敷。<script>alert(1)</script>",
+    "gm_notes": SECRET,
+    "pc_starts": "0, 0\n10, 0",
+    "enemies-0-id": "e1",
+    "enemies-0-type": "kagachi",
+    "enemies-0-x": "40",
+    "enemies-0-y": "0",
+    "enemies-1-id": "e2",
+    "enemies-1-type": "kagachi",
+    "enemies-1-x": "45",
+    "enemies-1-y": "10",
+    "terrain-0-ja": "泥濘",
+    "terrain-0-en": "Mud",
+    "terrain-0-x1": "20",
+    "terrain-0-y1": "-10",
+    "terrain-0-x2": "30",
+    "terrain-0-y2": "10",
+    "terrain-0-rough": "0.5",
+    "gimmicks-0-id": "smoke",
+    "gimmicks-0-ja": "煙幕",
+    "gimmicks-0-en": "Smoke",
+    "gimmicks-0-timing": "round_start",
+    "gimmicks-0-kind": "status",
+    "gimmicks-0-status": "stun",
+    "gimmicks-0-on": "area",
+    "gimmicks-0-rounds": "1",
+    "gimmicks-0-x1": "35",
+    "gimmicks-0-y1": "-5",
+    "gimmicks-0-x2": "50",
+    "gimmicks-0-y2": "15",
+}
+
+
+@pytest.fixture
+def world(tmp_path) -> World:
+    """A fresh world per test (these tests add scenarios): one published round, one open."""
+    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True)
+    add_rival_campaign(built, tmp_path)
+    return built
+
+
+def _as(world: World, name: str) -> FlaskClient:
+    client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute").test_client()
+    assert log_in(client, name).status_code == 303
+    return client
+
+
+def _post(client: FlaskClient, url: str, data: dict[str, str], token_from: str | None = None):
+    return client.post(url, data={**data, "csrf_token": csrf_token(client, token_from or url)})
+
+
+def _db(world: World):
+    return pbp_db.using(database.of(make_app(world.url)))
+
+
+def _scenario(world: World, slug: str) -> Scenario | None:
+    with _db(world):
+        return Scenario.get_or_none(Scenario.slug == slug)
+
+
+def test_the_form_creates_a_battle_that_is_a_pack_scenario_in_all_but_its_source(world):
+    gm = _as(world, "gm")
+    assert gm.get(NEW).status_code == 200
+    response = _post(gm, NEW, BATTLE)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    with _db(world):
+        made = Scenario.get(Scenario.slug == "night_raid")
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+        secret = ScenarioSecret.get(ScenarioSecret.scenario == made.id)
+        logged = AuditLog.get(AuditLog.action == "scenario.create")
+    assert (made.source, made.kind, made.slots, made.title) == ("console", "battle", 2, "夜襲")
+    assert spec["enemies"][1] == {"id": "e2", "type": "kagachi", "position": [45, 10]}
+    assert spec["terrain"] == [{"ja": "泥濘", "en": "Mud", "rect": [[20, -10], [30, 10]], "rough": 0.5}]
+    assert spec["gimmicks"][0]["effects"] == [{"kind": "status", "id": "stun", "on": "area", "rounds": 1}]
+    assert secret.gm_notes == SECRET and secret.setup == spec
+    assert logged.campaign_id == made.campaign_id and logged.detail["source"] == "form"
+    page = gm.get("/gm/demo/").get_data(as_text=True)
+    assert "night_raid" in page and "/gm/demo/scenarios/night_raid/edit" in page
+
+
+def test_a_refused_form_names_every_problem_beside_its_field_and_keeps_the_input(world):
+    gm = _as(world, "gm")
+    bad = {**BATTLE, "slug": "tama_river", "enemies-1-type": "", "terrain-0-rough": "2", "gimmicks-0-status": ""}
+    response = _post(gm, NEW, bad)
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 422
+    assert "enemies[1].type" in page and "terrain[0].rough" in page and "gimmicks[0].effects[0].id" in page
+    assert "already has a scenario 'tama_river'" in page or "slug" in page
+    assert 'value="夜襲"' in page and SECRET in page  # what was typed stays (the GM's own page)
+    assert re.search(r'class="scen-cell invalid">\s*<label for="terrain-0-rough"', page)
+    assert _scenario(world, "night_raid") is None
+
+
+def test_a_taken_slug_is_refused(world):
+    response = _post(_as(world, "gm"), NEW, {**BATTLE, "slug": "tama_river"})
+    assert response.status_code == 422 and "already has a scenario" in unescape(response.get_data(as_text=True))
+
+
+TOML_OK = """
+[scenarios.ambush]
+ja = "待ち伏せ"
+en = "Ambush"
+kind = "battle"
+slots = 2
+description = "橋の上で。"
+gm_notes = "増援は三ラウンド目に来る"
+pc_starts = [[0, 0], [5, 0]]
+[[scenarios.ambush.enemies]]
+id = "k1"
+type = "kagachi"
+position = [30, 0]
+
+[scenarios.briefing]
+ja = "作戦会議"
+en = "Briefing"
+kind = "scene"
+[[scenarios.briefing.checks]]
+id = "plan"
+skill = "知覚"
+need = 2
+ja = "地図を読む"
+en = "Read the map"
+success = { ja = "抜け道を見つけた", en = "A way round" }
+failure = { ja = "何も見つからない", en = "Nothing" }
+"""
+
+TOML_BAD = """
+[scenarios.ambush]
+ja = "待ち伏せ"
+kind = "battle"
+slots = 2
+pc_starts = [[0, 0]]
+[[scenarios.ambush.enemies]]
+id = "k1"
+type = "no_such_enemy"
+position = [30, 0]
+
+[scenarios.briefing]
+ja = "作戦会議"
+en = "Briefing"
+kind = "scene"
+pc_starts = [[0, 0]]
+
+[weapons.x]
+ja = "x"
+"""
+
+
+def test_a_toml_import_with_several_errors_lists_every_one_and_imports_nothing(world):
+    gm = _as(world, "gm")
+    with _db(world):
+        before = (Scenario.select().count(), Campaign.get(Campaign.slug == "demo").pack)
+    response = _post(gm, IMPORT, {"toml": TOML_BAD})
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 422
+    for key in (
+        "weapons",  # not a scenario file's key
+        "scenarios.ambush.en",  # missing
+        "scenarios.ambush.enemies[0].type",  # unknown enemy type
+        "scenarios.ambush.pc_starts",  # fewer starts than slots
+        "scenarios.briefing.pc_starts",  # a battle key in a scene
+        "scenarios.briefing.checks",  # a scene without checks
+    ):
+        assert f"<code>{key}</code>" in page, key
+    assert TOML_BAD.strip()[:20] in page  # the text pasted stays
+    with _db(world):
+        assert (Scenario.select().count(), Campaign.get(Campaign.slug == "demo").pack) == before
+        assert not AuditLog.select().where(AuditLog.action == "scenario.create").exists()
+
+
+def test_a_toml_syntax_error_is_one_problem(world):
+    response = _post(_as(world, "gm"), IMPORT, {"toml": "[scenarios.x\nja = 1"})
+    assert response.status_code == 422 and "not valid TOML" in response.get_data(as_text=True)
+
+
+def test_a_toml_import_adds_every_scenario_uploaded_or_pasted(world):
+    gm = _as(world, "gm")
+    from io import BytesIO
+
+    data = {"csrf_token": csrf_token(gm, IMPORT), "file": (BytesIO(TOML_OK.encode()), "s.toml")}
+    response = gm.post(IMPORT, data=data, content_type="multipart/form-data")
+    assert response.status_code == 303
+    with _db(world):
+        made = {s.slug: s for s in Scenario.select().where(Scenario.source == "console")}
+        assert set(made) == {"ambush", "briefing"} and made["briefing"].kind == "scene"
+        assert ScenarioSecret.get(ScenarioSecret.scenario == made["ambush"].id).gm_notes == "増援は三ラウンド目に来る"
+        assert scenarios.scenario_checks(made["briefing"])[0]["id"] == "plan"
+    again = _post(gm, IMPORT, {"toml": TOML_OK})
+    assert again.status_code == 422 and "already has a scenario" in again.get_data(as_text=True)
+
+
+def test_gm_notes_never_reach_a_player_page_or_the_blog(world):
+    gm = _as(world, "gm")
+    assert _post(gm, NEW, BATTLE).status_code == 303
+    player = _as(world, "player1")
+    page = player.get("/campaigns/demo/scenarios/night_raid/").get_data(as_text=True)
+    assert "夜襲" in page and "<strong>夜</strong>" in page  # the public text, as sanitised Markdown
+    assert SECRET not in page and "<script>alert" not in page
+    for url in ("/", "/blog/", "/blog/demo/", "/campaigns/demo/data/gimmicks/", "/campaigns/demo/data/search?q=伏兵"):
+        assert SECRET not in player.get(url).get_data(as_text=True), url
+
+
+def test_the_gm_notes_of_a_console_scenario_are_a_leak_the_check_refuses(world):
+    gm = _as(world, "gm")
+    assert _post(gm, NEW, BATTLE).status_code == 303
+    with _db(world):
+        rnd = Round.get(Round.state == "open")
+        published = Round.get(Round.state == "published")
+    from pbp.services import leaks
+
+    with _db(world):
+        finds = leaks.check(published.id, {"story": f"そして{SECRET}。"})
+    assert finds and finds[0].secret.kind == "gm_notes" and finds[0].secret.source == "night_raid"
+    assert rnd.id != published.id
+
+
+def test_a_console_scenario_resolves_a_round_like_a_pack_scenario(world):
+    """rounds.round_encounter builds round 1 from the console's entry; rounds.resolve_round resolves it."""
+    gm = _as(world, "gm")
+    assert _post(gm, NEW, {**BATTLE, "slug": "night_raid"}).status_code == 303
+    clock = FixedClock(START + timedelta(days=10))
+    with _db(world):
+        campaign = Campaign.get(Campaign.slug == "demo")
+        made = Scenario.get(Scenario.slug == "night_raid")
+        pcs = []
+        for name, (pc, order) in PLAYERS.items():
+            character = Character.get_by_id(world.characters[pc])
+            scenarios.join_scenario(made.id, character.id, user_id=character.owner_id, clock=clock)
+            pcs.append(DemoPC(character.owner_id, character.id, pc, order))
+        round_id = open_round_with_entries(made.id, campaign.gm_id, pcs, timedelta(hours=1), clock=clock)
+        encounter = rounds.round_encounter(Round.get_by_id(round_id), made)
+        assert [u["id"] for u in encounter["units"] if u["side"] == "enemy"] == ["e1", "e2"]
+        assert encounter["terrain"] == [{"rect": [[20, -10], [30, 10]], "rough": 0.5}]
+        assert encounter["gimmicks"][0]["id"] == "smoke"
+        clock.advance(2 * 3600)
+        outcome = rounds.resolve_round(round_id, clock=clock)
+        assert Round.get_by_id(round_id).state == "resolved", outcome
+        publishing.publish_round(round_id, actor_id=campaign.gm_id, clock=clock)
+    blog = _as(world, "player2").get("/blog/demo/night_raid/round-1/").get_data(as_text=True)
+    assert "夜襲" in blog and SECRET not in blog
+
+
+def test_edit_before_the_first_round_then_refused_once_a_round_opened(world):
+    gm = _as(world, "gm")
+    assert _post(gm, NEW, BATTLE).status_code == 303
+    edit = "/gm/demo/scenarios/night_raid/edit"
+    page = gm.get(edit).get_data(as_text=True)
+    assert 'value="e2"' in page and SECRET in page
+    changed = {k: v for k, v in BATTLE.items() if k != "slug"} | {"ja": "夜襲・改", "enemies-1-x": "60"}
+    assert _post(gm, edit, changed).status_code == 303
+    with _db(world):
+        made = Scenario.get(Scenario.slug == "night_raid")
+        assert made.title == "夜襲・改"
+        assert Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]["enemies"][1]["position"] == [60, 10]
+        rid = rounds.create_round(made.id, START + timedelta(days=30)).id
+        rounds.open_round(rid)
+    refused = _post(gm, edit, {**changed, "ja": "三度目"})
+    assert refused.status_code == 409 and "its setup is fixed" in unescape(refused.get_data(as_text=True))
+    assert _scenario(world, "night_raid").title == "夜襲・改"
+
+
+def test_a_pack_scenario_is_edited_in_its_folder_not_in_the_console(world):
+    gm = _as(world, "gm")
+    assert "change it in the pack" in gm.get("/gm/demo/scenarios/hangar_eve/edit").get_data(as_text=True)
+    refused = _post(gm, "/gm/demo/scenarios/hangar_eve/edit", {"ja": "x", "en": "x", "kind": "scene"})
+    assert refused.status_code == 409
+    assert _scenario(world, "hangar_eve").title != "x"
+
+
+def test_closing_the_sign_up_from_the_console(world):
+    gm = _as(world, "gm")
+    url = "/gm/demo/scenarios/hangar_eve/close-signup"
+    assert _post(gm, url, {}, "/gm/demo/").status_code == 303
+    assert _scenario(world, "hangar_eve").signup_closed_at is not None
+    assert _post(gm, url, {}, "/gm/demo/").status_code == 409
+    with _db(world):
+        assert AuditLog.get(AuditLog.action == "scenario.signup_closed").actor.name == "gm"
+
+
+def test_a_gm_of_another_campaign_or_a_player_changes_nothing(world):
+    for name in ("gm2", "player1"):
+        client = _as(world, name)
+        token = csrf_token(client, "/me")
+        assert client.post(NEW, data={**BATTLE, "csrf_token": token}).status_code == 403
+        assert client.post(IMPORT, data={"toml": TOML_OK, "csrf_token": token}).status_code == 403
+        assert client.post("/gm/demo/scenarios/hangar_eve/close-signup", data={"csrf_token": token}).status_code == 403
+    assert _scenario(world, "night_raid") is None and _scenario(world, "ambush") is None
+    assert _scenario(world, "hangar_eve").signup_closed_at is None
+
+
+def test_the_services_check_the_gm_themselves(world):
+    from pbp.errors import Forbidden
+    from pbp.services import authoring
+
+    with _db(world):
+        campaign = Campaign.get(Campaign.slug == "demo")
+        stranger = Character.get_by_id(1).owner_id  # player1
+        with pytest.raises(Forbidden):
+            authoring.import_scenarios(campaign.id, TOML_OK, actor_id=stranger)
+        with pytest.raises(Forbidden):
+            scenarios.close_signup(Scenario.get(Scenario.slug == "hangar_eve").id, actor_id=stranger)
