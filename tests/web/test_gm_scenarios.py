@@ -257,7 +257,7 @@ def test_a_console_scenario_resolves_a_round_like_a_pack_scenario(world):
         campaign = Campaign.get(Campaign.slug == "demo")
         made = Scenario.get(Scenario.slug == "night_raid")
         pcs = []
-        for name, (pc, order) in PLAYERS.items():
+        for pc, order in PLAYERS.values():
             character = Character.get_by_id(world.characters[pc])
             scenarios.join_scenario(made.id, character.id, user_id=character.owner_id, clock=clock)
             pcs.append(DemoPC(character.owner_id, character.id, pc, order))
@@ -285,7 +285,8 @@ def test_edit_before_the_first_round_then_refused_once_a_round_opened(world):
     with _db(world):
         made = Scenario.get(Scenario.slug == "night_raid")
         assert made.title == "夜襲・改"
-        assert Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]["enemies"][1]["position"] == [60, 10]
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+        assert spec["enemies"][1]["position"] == [60, 10]
         rid = rounds.create_round(made.id, START + timedelta(days=30)).id
         rounds.open_round(rid)
     refused = _post(gm, edit, {**changed, "ja": "三度目"})
