@@ -10,7 +10,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Campaign, Character, Entry, GrowthRequest, Participation, ReportCorrection, User
+from pbp.models import (
+    AuditLog,
+    Campaign,
+    Character,
+    Entry,
+    GrowthRequest,
+    Participation,
+    ReportCorrection,
+    Scenario,
+    User,
+)
 from pbp.services import gms
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
@@ -124,6 +134,37 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {**GM_ONLY, "GM": 404},
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): ("/gm/demo/growth/award", {"points": "-1"}, {**GM_ONLY, "GM": 422}),
+    # gm-scen: scenarios written in the console, the pack (its owner only), the audit log
+    ("/gm/<slug:campaign>/scenarios/new", "GET"): ("/gm/demo/scenarios/new", None, GM_ONLY),
+    ("/gm/<slug:campaign>/scenarios/new", "POST"): (
+        "/gm/demo/scenarios/new",
+        {"slug": "bad slug", "kind": "scene"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    ("/gm/<slug:campaign>/scenarios/import", "GET"): ("/gm/demo/scenarios/import", None, GM_ONLY),
+    ("/gm/<slug:campaign>/scenarios/import", "POST"): (
+        "/gm/demo/scenarios/import",
+        {"toml": "not = [toml"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/edit", "GET"): (
+        "/gm/demo/scenarios/tama_river/edit",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/edit", "POST"): (
+        "/gm/demo/scenarios/tama_river/edit",
+        {"ja": "x", "en": "x", "kind": "scene"},
+        {**GM_ONLY, "GM": 409},
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup", "POST"): (
+        "/gm/demo/scenarios/no_such/close-signup",
+        {},
+        {**GM_ONLY, "GM": 404},
+    ),
+    ("/gm/<slug:campaign>/pack", "GET"): ("/gm/demo/pack", None, GM_ONLY),
+    ("/gm/<slug:campaign>/pack", "POST"): ("/gm/demo/pack", {"action": "check"}, GM_ONLY),
+    ("/gm/<slug:campaign>/audit", "GET"): ("/gm/demo/audit", None, GM_ONLY),
     # the text before a correction: public once there is one (the matrix's world has none)
     ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/", "GET"): (
         REPORT + "corrections/1/",
@@ -274,6 +315,45 @@ CSRF_CASES = {
         {"points": "5"},
         lambda app, client: _growth_award(app) == 0,
     ),
+    "/gm/<slug:campaign>/scenarios/new": (
+        "GM",
+        {
+            "slug": "forged",
+            "ja": "偽",
+            "en": "Forged",
+            "kind": "scene",
+            "checks-0-id": "c",
+            "checks-0-ja": "c",
+            "checks-0-en": "c",
+            "checks-0-skill": "知覚",
+            "checks-0-need": "1",
+            "checks-0-success_ja": "s",
+            "checks-0-success_en": "s",
+            "checks-0-failure_ja": "f",
+            "checks-0-failure_en": "f",
+        },
+        lambda app, client: _scenario_named(app, "forged") is None,
+    ),  # fmt: skip
+    "/gm/<slug:campaign>/scenarios/import": (
+        "GM",
+        {"toml": '[scenarios.forged]\nja = "偽"\nen = "Forged"\nkind = "scene"\n'},
+        lambda app, client: _scenario_named(app, "forged") is None,
+    ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/edit": (
+        "GM",
+        {"ja": "偽", "en": "Forged", "kind": "scene"},
+        lambda app, client: _scenario_named(app, "hangar_eve").title != "偽",
+    ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup": (
+        "GM",
+        {},
+        lambda app, client: _scenario_named(app, "hangar_eve").signup_closed_at is None,
+    ),
+    "/gm/<slug:campaign>/pack": (
+        "GM",
+        {"action": "upgrade"},
+        lambda app, client: not _upgraded(app),
+    ),
 }
 
 
@@ -290,7 +370,22 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/rounds/<row:round_id>/report": "/gm/demo/rounds/1/report",
     "/gm/<slug:campaign>/growth/<row:request_id>": "/gm/demo/growth/1",
     "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
+    "/gm/<slug:campaign>/scenarios/new": "/gm/demo/scenarios/new",
+    "/gm/<slug:campaign>/scenarios/import": "/gm/demo/scenarios/import",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/edit": "/gm/demo/scenarios/hangar_eve/edit",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup": "/gm/demo/scenarios/hangar_eve/close-signup",
+    "/gm/<slug:campaign>/pack": "/gm/demo/pack",
 }
+
+
+def _scenario_named(app: Flask, slug: str) -> Scenario | None:
+    with pbp_db.using(database.of(app)):
+        return Scenario.get_or_none(Scenario.slug == slug)
+
+
+def _upgraded(app: Flask) -> bool:
+    with pbp_db.using(database.of(app)):
+        return AuditLog.select().where(AuditLog.action == "campaign.upgrade").exists()
 
 
 def _corrections(app: Flask) -> int:
