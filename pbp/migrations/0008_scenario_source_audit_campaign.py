@@ -33,6 +33,7 @@ def up(migrator, db):
 
 def down(migrator, db):
     migrator.migrate(
+        migrator.drop_index("audit_log", "audit_log_campaign_id"),
         migrator.drop_column("audit_log", "campaign_id"),
         migrator.drop_column("scenario", "source"),
     )

@@ -134,3 +134,41 @@ def test_0011_keeps_published_reports_and_campaigns_and_rolls_back(db_url: str) 
         assert "report_correction" not in database.get_tables()
         assert not {"corrected_at", "generated_md"} & {c.name for c in database.get_columns("report")}
         assert "growth_on_publish" not in {c.name for c in database.get_columns("campaign")}
+
+
+def test_0008_files_earlier_audit_rows_under_their_campaign_and_rolls_back(db_url: str) -> None:
+    """Audit rows from before 0008 get the campaign their target names (a campaign, a scenario, a round, a
+    character; none for anything else); every scenario is from its pack; `down` drops both columns."""
+    database = pbp_db.bind(db_url)
+    with database.connection_context():
+        runner = migrations.runner(database)
+        runner.up(target="0007_campaign_gms")
+        sql = database.execute_sql
+        sql("INSERT INTO \"user\" (name, display_name, password_hash, created_at, session_version)"
+            " VALUES ('g', 'g', 'x', '2026-01-01 00:00:00', 1)")  # fmt: skip
+        for slug in ("a", "b"):
+            sql("INSERT INTO campaign (slug, name, ruleset, pack_name, pack, timezone, entry_char_limit, policies,"
+                f" created_at, hold_share) VALUES ('{slug}', 'c', 'pool', 'c', '{{}}', 'UTC', 800, '{{}}',"
+                " '2026-01-01 00:00:00', 0.5)")  # fmt: skip
+        sql("INSERT INTO scenario (campaign_id, slug, pack_scenario, title, kind, public_text, slots, created_at)"
+            " SELECT id, 's', 's', 's', 'battle', '', 4, '2026-01-01' FROM campaign WHERE slug = 'b'")  # fmt: skip
+        sql("INSERT INTO round (scenario_id, number, state, deadline, failures)"
+            " SELECT id, 1, 'draft', '2026-01-02 00:00:00', 0 FROM scenario")  # fmt: skip
+        ids = {
+            "a": sql("SELECT id FROM campaign WHERE slug = 'a'").fetchone()[0],
+            "b": sql("SELECT id FROM campaign WHERE slug = 'b'").fetchone()[0],
+            "s": sql("SELECT id FROM scenario").fetchone()[0],
+            "r": sql("SELECT id FROM round").fetchone()[0],
+        }
+        targets = [f"campaign:{ids['a']}", f"scenario:{ids['s']}", f"round:{ids['r']}", "user:1", "round:999"]
+        for target in targets:
+            sql("INSERT INTO audit_log (action, target, detail, at) VALUES ('x', %s, '{}', '2026-01-01 00:00:00')"
+                .replace("%s", f"'{target}'"))  # fmt: skip
+        assert runner.up(target="0008_scenario_source_audit_campaign") == ["0008_scenario_source_audit_campaign"]
+        rows = sql("SELECT target, campaign_id FROM audit_log ORDER BY id").fetchall()
+        expected = [ids["a"], ids["b"], ids["b"], None, None]
+        assert [tuple(r) for r in rows] == list(zip(targets, expected, strict=True))
+        assert [tuple(r) for r in sql("SELECT source FROM scenario").fetchall()] == [("pack",)]
+        assert runner.down() == ["0008_scenario_source_audit_campaign"]
+        assert "campaign_id" not in {c.name for c in database.get_columns("audit_log")}
+        assert "source" not in {c.name for c in database.get_columns("scenario")}

@@ -75,6 +75,7 @@ def world(tmp_path) -> World:
 
 def _as(world: World, name: str) -> FlaskClient:
     client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute").test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"  # the assertions read the English messages
     assert log_in(client, name).status_code == 303
     return client
 

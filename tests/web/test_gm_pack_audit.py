@@ -1,0 +1,157 @@
+"""The campaign's pack upgraded from its folder by its owner (validated, then tried against the campaign: nothing
+changes on a refusal), and the audit log its GMs read (issue 10, items 2 and 8)."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+from html import unescape
+
+import pytest
+from flask.testing import FlaskClient
+
+from pbp import db as pbp_db
+from pbp.models import AuditLog, Campaign, Scenario
+from pbp.paths import DEMO_PACK_DIR
+from pbp.services import audit
+from pbp.web import database
+from tests.web.conftest import csrf_token, log_in, make_app
+from tests.web.world import START, World, add_rival_campaign, build_world
+
+PACK = "/gm/demo/pack"
+AUDIT = "/gm/demo/audit"
+SCENE = """
+[scenarios.briefing]
+ja = "作戦会議"
+en = "Briefing"
+kind = "scene"
+[[scenarios.briefing.checks]]
+id = "plan"
+skill = "知覚"
+need = 2
+ja = "地図を読む"
+en = "Read the map"
+success = { ja = "抜け道", en = "A way round" }
+failure = { ja = "なし", en = "Nothing" }
+"""
+
+
+@pytest.fixture
+def world(tmp_path) -> World:
+    """A fresh world per test whose demo pack is a copy under tmp_path/packs/demo (the console's PACKS_DIR)."""
+    packs = tmp_path / "packs"
+    shutil.copytree(DEMO_PACK_DIR, packs / "demo")
+    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True, pack_dir=packs / "demo")
+    add_rival_campaign(built, tmp_path)
+    return built
+
+
+@pytest.fixture
+def folder(world: World, tmp_path):
+    return tmp_path / "packs" / "demo"
+
+
+def _as(world: World, name: str, tmp_path) -> FlaskClient:
+    app = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute", PACKS_DIR=str(tmp_path / "packs"))
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"  # the assertions read the English messages
+    assert log_in(client, name).status_code == 303
+    return client
+
+
+def _db(world: World):
+    return pbp_db.using(database.of(make_app(world.url)))
+
+
+def _pack(world: World) -> dict:
+    with _db(world):
+        return Campaign.get(Campaign.slug == "demo").pack
+
+
+def _upgrade(client: FlaskClient, action: str = "upgrade"):
+    return client.post(PACK, data={"action": action, "csrf_token": csrf_token(client, PACK)})
+
+
+def _rename_laser(folder) -> None:
+    weapons = folder / "weapons.toml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace("照準レーザー", "指示レーザー"), encoding="utf-8")
+
+
+def test_the_owner_checks_then_upgrades_and_the_console_scenarios_stay(world, folder, tmp_path):
+    gm = _as(world, "gm", tmp_path)
+    imported = gm.post("/gm/demo/scenarios/import", data={"toml": SCENE, "csrf_token": csrf_token(gm, PACK)})
+    assert imported.status_code == 303
+    _rename_laser(folder)
+    checked = _upgrade(gm, "check")
+    assert checked.status_code == 200 and "can be upgraded" in checked.get_data(as_text=True)
+    assert _pack(world)["weapons"]["marker_laser"]["ja"] == "照準レーザー"  # a check changes nothing
+    assert _upgrade(gm).status_code == 303
+    pack = _pack(world)
+    assert pack["weapons"]["marker_laser"]["ja"] == "指示レーザー"
+    assert "briefing" in pack["scenarios"] and "tama_river" in pack["scenarios"]
+    with _db(world):
+        logged = AuditLog.get(AuditLog.action == "campaign.upgrade")
+        assert logged.actor.name == "gm" and logged.campaign.slug == "demo"
+
+
+def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path):
+    before = _pack(world)
+    weapons = folder / "weapons.toml"
+    weapons.write_text(weapons.read_text(encoding="utf-8").replace('skill = "射撃"', 'skill = "狙撃"', 1), "utf-8")
+    (folder / "oops.toml").write_text("[items\n", encoding="utf-8")
+    response = _upgrade(_as(world, "gm", tmp_path))
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 422 and "the pack has 2 problems" in page
+    assert "weapons.beam_rifle.skill</code> unknown skill '狙撃'" in page
+    assert "oops.toml" in page and "not valid TOML" in page
+    assert _pack(world) == before
+
+
+def test_the_trial_refuses_a_pack_that_breaks_a_running_scenario_or_a_sheet(world, folder, tmp_path):
+    """The new pack has no tama_river (a round of it is under way) and prices the targeting laser, on aoi's sheet,
+    beyond her 陳情 (R-GEAR-2): refused, each listed, nothing changed."""
+    before = _pack(world)
+    (folder / "scenarios.toml").unlink()
+    (folder / "characters.toml").unlink()  # the ready-made sheets would break the pack itself
+    weapons = folder / "weapons.toml"
+    text = weapons.read_text(encoding="utf-8")
+    start = text.index("[weapons.marker_laser]")
+    weapons.write_text(text[:start] + text[start:].replace("cost = 4", "cost = 40", 1), encoding="utf-8")
+    response = _upgrade(_as(world, "gm", tmp_path))
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 422
+    assert "scenario tama_river" in page and "the new pack has no scenario 'tama_river'" in page
+    assert "the new pack would break 3 things" in page  # hangar_eve (not begun) is gone too
+    assert "<code>character 葵 (1): weapons</code> weapons cost 41" in page and "R-GEAR-2" in page
+    assert _pack(world) == before
+    with _db(world):
+        assert not AuditLog.select().where(AuditLog.action == "campaign.upgrade").exists()
+
+
+def test_the_pack_page_is_the_owners(world, tmp_path):
+    cogm = _as(world, "cogm", tmp_path)
+    assert cogm.get(PACK).status_code == 403
+    assert cogm.post(PACK, data={"action": "upgrade", "csrf_token": csrf_token(cogm, "/gm/demo/")}).status_code == 403
+    assert 'href="/gm/demo/pack"' not in cogm.get("/gm/demo/").get_data(as_text=True)
+    assert 'href="/gm/demo/pack"' in _as(world, "gm", tmp_path).get("/gm/demo/").get_data(as_text=True)
+
+
+def test_the_audit_log_is_the_campaigns_newest_first_and_paged(world, tmp_path):
+    with _db(world):
+        demo = Campaign.get(Campaign.slug == "demo")
+        scenario = Scenario.get(Scenario.campaign == demo.id, Scenario.slug == "tama_river")
+        later = START.replace(tzinfo=None) + timedelta(days=50)
+        for i in range(audit.PAGE_SIZE + 5):
+            audit.log("test.mark", f"scenario:{scenario.id}", later + timedelta(seconds=i), n=i)
+        rival = Campaign.get(Campaign.slug == "rival")
+        assert AuditLog.select().where(AuditLog.campaign == rival.id).exists()
+    cogm = _as(world, "cogm", tmp_path)
+    first = cogm.get(AUDIT).get_data(as_text=True)
+    assert first.index(f"n={audit.PAGE_SIZE + 4}<") < first.index("n=5<")
+    assert "n=4<" not in first and 'href="/gm/demo/audit?page=2"' in first
+    second = cogm.get(AUDIT + "?page=2").get_data(as_text=True)
+    assert "n=4<" in second and "round.open" in second and "campaign.load" in second
+    assert "rival" not in second.split("<main", 1)[1]  # the other campaign's load is not in this log
+    assert cogm.get(AUDIT + "?page=99").status_code == 404 and cogm.get(AUDIT + "?page=x").status_code == 404
+    assert _as(world, "gm2", tmp_path).get(AUDIT).status_code == 403
+    assert _as(world, "player1", tmp_path).get(AUDIT).status_code == 403
