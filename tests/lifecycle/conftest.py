@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -153,3 +155,22 @@ def meanwhile(monkeypatch: pytest.MonkeyPatch) -> Callable[[ModuleType, Callable
         monkeypatch.setattr(module, "write_transaction", racing)
 
     return arrange
+
+
+@pytest.fixture
+def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An instance folder holding the demo (SQLite, the embedded default)."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    folder = tmp_path / "instance"
+    monkeypatch.setenv("PBP_INSTANCE", str(folder))
+    assert pbp("demo", "--deadline-in", "600", cwd=tmp_path).returncode == 0
+    return folder
+
+
+def pbp(
+    *args: str, cwd: Path | None = None, check: bool = False, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run the command line in a fresh interpreter from `cwd` (never the project root), `stdin` on its input."""
+    return subprocess.run(
+        [sys.executable, "-m", "pbp", *args], capture_output=True, text=True, cwd=cwd or "/", check=check, input=stdin
+    )

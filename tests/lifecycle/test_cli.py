@@ -6,33 +6,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
-import pytest
-
 from pbp import migrations
-
-
-@pytest.fixture
-def instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An instance folder holding the demo (SQLite, the embedded default)."""
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    folder = tmp_path / "instance"
-    monkeypatch.setenv("PBP_INSTANCE", str(folder))
-    assert pbp("demo", "--deadline-in", "600", cwd=tmp_path).returncode == 0
-    return folder
-
-
-def pbp(
-    *args: str, cwd: Path | None = None, check: bool = False, stdin: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run the command line in a fresh interpreter from `cwd` (never the project root), `stdin` on its input."""
-    return subprocess.run(
-        [sys.executable, "-m", "pbp", *args], capture_output=True, text=True, cwd=cwd or "/", check=check, input=stdin
-    )
+from tests.lifecycle.conftest import pbp
 
 
 def _listing() -> list[dict]:

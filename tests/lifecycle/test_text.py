@@ -9,6 +9,8 @@ is not text must be refused, and what is accepted reads back equal. They cover (
 
 - accounts: `create_user` (login name, password, display name), `name_taken`, `authenticate`;
 - campaigns: `create_scenario` (pack scenario, slug), `set_policy` (policy name);
+- authoring: `create_scenario`, `edit_scenario` (slug, names, GM notes), `import_scenarios`, `parse_scenarios` and
+  `problems_of` (a scenario TOML's text);
 - characters: `create_character` and `edit_character` (every text of the sheet), `request_growth` (skill names,
   note), `decide_growth` (reason), `grant_growth_points` (reason), `character_id_of` (a unit id);
 - entries: `save_entry` (prose, the strings in the order);
@@ -24,6 +26,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
+import json
 import pkgutil
 import re
 import shutil
@@ -42,7 +46,17 @@ from pbp.engine import BadInput
 from pbp.errors import InvalidState, UserError
 from pbp.models import AuditLog, Campaign, Character, Entry, GrowthRequest, Override, Report, Round, Scenario, User
 from pbp.paths import DEMO_PACK_DIR
-from pbp.services import accounts, campaigns, characters, entries, gms, notifications, publishing, rounds
+from pbp.services import (
+    accounts,
+    authoring,
+    campaigns,
+    characters,
+    entries,
+    gms,
+    notifications,
+    publishing,
+    rounds,
+)
 from pbp.services.clock import FixedClock
 from tests.lifecycle.conftest import BACKENDS, FAST_HASHER, START, World, empty_database, make_world
 from tests.lifecycle.test_cli import pbp as run_pbp
@@ -284,6 +298,7 @@ def covers(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
 #: Public service functions that take a str only from the code itself, never from a user; each says from where.
 INTERNAL = {
     "audit.log": "the action and target are the calling service's constants and row ids",
+    "audit.campaign_of": "the target is audit.log's, the calling service's constant and row id",
     "notifications.queue": "the kind is the calling service's constant, the payload the rows' values",
     "notifications.notify_round": "the kind is the calling service's constant",
     "notifications.message": "the kind and locale are the outbox row's, written by the code",
@@ -386,6 +401,42 @@ def test_campaign_services_take_any_text(stage: Stage, pack_scenario: str, slug:
         assert Scenario.get(Scenario.campaign == w.campaign, Scenario.slug == slug).pack_scenario == pack_scenario
     if accepted(lambda: campaigns.set_policy(w.campaign, policy, value, clock=w.clock), policy):
         assert Campaign.get_by_id(w.campaign).policies[policy] is value
+
+
+#: A scene the authoring test writes with arbitrary names and notes.
+SCENE = {
+    "kind": "scene",
+    "checks": [{"id": "c", "ja": "c", "en": "c", "skill": "知覚", "need": 1,
+                "success": {"ja": "s", "en": "s"}, "failure": {"ja": "f", "en": "f"}}],
+}  # fmt: skip
+_SERIAL = itertools.count()
+
+
+@covers(
+    "authoring.create_scenario",
+    "authoring.edit_scenario",
+    "authoring.import_scenarios",
+    "authoring.parse_scenarios",
+    "authoring.problems_of",
+)
+@FAST
+@given(name=TEXT, notes=TEXT, slug=TEXT | st.from_regex(r"[a-z0-9_-]{1,12}", fullmatch=True), toml=TEXT)
+@example(name="夜\x00", notes="\ud800", slug="s\x00", toml='[scenarios.x]\nja = "\\u0000"')
+def test_scenario_authoring_takes_any_text(stage: Stage, name: str, notes: str, slug: str, toml: str) -> None:
+    w = stage.world
+    spec = {**SCENE, "ja": name, "en": "en", "gm_notes": notes}
+    slug = f"{slug}{next(_SERIAL)}" if slug.isascii() and slug.isalnum() else slug  # a fresh one, unless a trap
+    if accepted(lambda: authoring.create_scenario(w.campaign, slug, spec, actor_id=None, clock=w.clock), name, notes):
+        made = Scenario.get(Scenario.campaign == w.campaign, Scenario.slug == slug)
+        assert made.title == (name or "en") and made.source == "console"
+        assert Campaign.get_by_id(w.campaign).pack["scenarios"][slug]["gm_notes"] == notes
+        edited = {**spec, "en": name, "ja": "ja"}
+        if accepted(lambda: authoring.edit_scenario(made.id, edited, actor_id=None, clock=w.clock), name):
+            assert Campaign.get_by_id(w.campaign).pack["scenarios"][slug]["en"] == name
+    quoted = json.dumps(name, ensure_ascii=False)
+    file = f'[scenarios.t{next(_SERIAL)}]\nja = {quoted}\nen = {quoted}\nkind = "scene"\n'
+    for text in (toml, file):
+        accepted(lambda text=text: authoring.import_scenarios(w.campaign, text, actor_id=None, clock=w.clock), text)
 
 
 @covers("notifications.set_email", "notifications.set_preference", "notifications.set_webhook")
