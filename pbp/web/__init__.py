@@ -40,6 +40,7 @@ DEFAULTS: dict[str, Any] = {
     "SCHEDULER_STALE_AFTER": 300,  # seconds since the scheduler's last tick after which /healthz says degraded
     "CLOCK": None,  # None: the system's clock; tests set a pbp.services.clock.FixedClock (deadlines, entries)
     "ROUND_OVERDUE_AFTER": 900,  # seconds past its deadline after which an unresolved round makes /healthz degraded
+    "PACKS_DIR": None,  # the folder of campaign packs the GM console upgrades from; None: the project's campaigns/
 }
 #: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
 STATIC_EXPORT = "pbp.static_export"

@@ -218,8 +218,8 @@ def close_signup(campaign: str, scenario: str) -> Response:
 
 
 def pack_folder(campaign: Campaign) -> Path:
-    """The campaign's pack folder: its pack's name under `PACKS_DIR` (default campaigns/); the console reads no
-    other folder."""
+    """The campaign's pack folder: its pack's name under `PACKS_DIR` (None: the project's campaigns/); the console
+    reads no other folder."""
     name = Campaign.select(Campaign.pack_name).where(Campaign.id == campaign.id).get().pack_name
     return Path(current_app.config.get("PACKS_DIR") or CAMPAIGNS_DIR) / name
 
