@@ -77,6 +77,13 @@ def parse_scenarios(text: str) -> tuple[dict[str, Any], list[Problem]]:
     return scenarios, problems
 
 
+def _past(deadline: datetime | None, now: datetime) -> list[Problem]:
+    """A sign-up deadline set in the past would close the sign-up at the scheduler's next tick: refused."""
+    if deadline is not None and to_db(deadline) <= now:
+        return [Problem("signup_deadline", "is in the past: a sign-up deadline is a time still to come")]
+    return []
+
+
 def _taken(campaign: Campaign, slug: str) -> bool:
     """Whether a scenario of the campaign, or a scenario entry of its pack, already has this slug."""
     exists = Scenario.select().where(Scenario.campaign == campaign.id, Scenario.slug == slug).exists()
@@ -105,12 +112,12 @@ def create_scenario(
     """The GM writes a new scenario (the form's): refused with every problem by its key, nothing stored."""
     campaign = get_or_fail(Campaign, campaign_id, "campaign")
     gms.require_gm(campaign_id, actor_id)
-    problems = problems_of(campaign.pack, slug, spec)
+    now = to_db(clock.now())
+    problems = problems_of(campaign.pack, slug, spec) + _past(signup_deadline, now)
     if not problems and _taken(campaign, slug):
         problems.append(Problem("slug", f"the campaign already has a scenario {slug!r}"))
     if problems:
         raise ScenarioProblems(problems)
-    now = to_db(clock.now())
     with write_transaction():
         campaign = locked(Campaign, campaign_id, "campaign")  # the pack as it is now: another write may have added
         if _taken(campaign, slug):
@@ -168,11 +175,12 @@ def edit_scenario(
             f"{scenario.slug} comes from the campaign pack: change it in the pack's folder, then upgrade the pack"
         )
     campaign = Campaign.get_by_id(scenario.campaign_id)
-    problems = problems_of(campaign.pack, scenario.slug, spec)
-    if problems:
-        raise ScenarioProblems(problems)
     now = to_db(clock.now())
     deadline = to_db(signup_deadline) if signup_deadline else None
+    moved = signup_deadline if deadline != scenario.signup_deadline else None
+    problems = problems_of(campaign.pack, scenario.slug, spec) + _past(moved, now)
+    if problems:
+        raise ScenarioProblems(problems)
     with write_transaction():
         scenario = locked(Scenario, scenario_id, "scenario")
         if started(scenario_id):

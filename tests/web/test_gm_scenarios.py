@@ -229,7 +229,7 @@ def test_gm_notes_never_reach_a_player_page_or_the_blog(world):
     assert _post(gm, NEW, BATTLE).status_code == 303
     player = _as(world, "player1")
     page = player.get("/campaigns/demo/scenarios/night_raid/").get_data(as_text=True)
-    assert "夜襲" in page and "<strong>夜</strong>" in page  # the public text, as sanitised Markdown
+    assert "Night raid" in page and "<strong>夜</strong>" in page  # the public text, as sanitised Markdown
     assert SECRET not in page and "<script>alert" not in page
     for url in ("/", "/blog/", "/blog/demo/", "/campaigns/demo/data/gimmicks/", "/campaigns/demo/data/search?q=伏兵"):
         assert SECRET not in player.get(url).get_data(as_text=True), url
@@ -272,7 +272,7 @@ def test_a_console_scenario_resolves_a_round_like_a_pack_scenario(world):
         assert Round.get_by_id(round_id).state == "resolved", outcome
         publishing.publish_round(round_id, actor_id=campaign.gm_id, clock=clock)
     blog = _as(world, "player2").get("/blog/demo/night_raid/round-1/").get_data(as_text=True)
-    assert "夜襲" in blog and SECRET not in blog
+    assert "Night raid" in blog and SECRET not in blog
 
 
 def test_edit_before_the_first_round_then_refused_once_a_round_opened(world):
@@ -335,3 +335,20 @@ def test_the_services_check_the_gm_themselves(world):
             authoring.import_scenarios(campaign.id, TOML_OK, actor_id=stranger)
         with pytest.raises(Forbidden):
             scenarios.close_signup(Scenario.get(Scenario.slug == "hangar_eve").id, actor_id=stranger)
+
+
+def test_a_sign_up_deadline_in_the_past_or_checks_in_a_battle_are_refused(world):
+    """The world's clock is the system's: 2020 is past. A battle's checks are reported, not silently dropped."""
+    bad = {**BATTLE, "signup_deadline": "2020-01-01T09:00", "checks-0-id": "look", "checks-0-skill": "知覚"}
+    response = _post(_as(world, "gm"), NEW, bad)
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 422
+    assert "<code>signup_deadline</code> is in the past" in page
+    assert "<code>checks</code> does not belong in a battle scenario" in page
+    assert _scenario(world, "night_raid") is None
+
+
+def test_a_sign_up_deadline_is_taken_in_the_campaigns_time_zone(world):
+    response = _post(_as(world, "gm"), NEW, {**BATTLE, "signup_deadline": "2099-01-01T09:00"})
+    assert response.status_code == 303
+    assert str(_scenario(world, "night_raid").signup_deadline) == "2099-01-01 00:00:00"  # 09:00 in Asia/Tokyo

@@ -200,41 +200,41 @@ def spec_of(form: ScenarioForm) -> tuple[dict[str, Any], dict[str, list[int]]]:
     if (form.slots.data or "").strip():
         spec["slots"] = _value(form.slots.data)
     rows: dict[str, list[int]] = {"enemies": [], "terrain": [], "gimmicks": [], "checks": []}
-    battle = spec["kind"] == "battle"
-    if battle:
+    # Every list filled in is sent, whatever the kind: the checks name a battle's `checks` (or a scene's enemies)
+    # as not belonging, rather than the form dropping what was typed.
+    if (form.pc_starts.data or "").strip():
         spec["pc_starts"] = _starts(form.pc_starts.data or "")
-        for i, row in enumerate(form.enemies):
+    makers = {"enemies": _enemy, "terrain": _terrain, "gimmicks": _gimmick, "checks": _check}
+    for key, make in makers.items():
+        for i, row in enumerate(form[key]):
             if not _blank(row.form):
-                enemy: dict[str, Any] = {"position": _point(row.form.x.data, row.form.y.data)}
-                for key in ("id", "type", "name", "en"):
-                    _put(enemy, key, row.form[key].data)
-                spec.setdefault("enemies", []).append(enemy)
-                rows["enemies"].append(i)
-        for i, row in enumerate(form.terrain):
-            if not _blank(row.form):
-                f = row.form
-                place: dict[str, Any] = {"rect": [_point(f.x1.data, f.y1.data), _point(f.x2.data, f.y2.data)]}
-                _put(place, "ja", f.ja.data)
-                _put(place, "en", f.en.data)
-                place["rough"] = _value(f.rough.data)
-                spec.setdefault("terrain", []).append(place)
-                rows["terrain"].append(i)
-        for i, row in enumerate(form.gimmicks):
-            if not _blank(row.form):
-                spec.setdefault("gimmicks", []).append(_gimmick(row.form))
-                rows["gimmicks"].append(i)
-    else:
-        for i, row in enumerate(form.checks):
-            if not _blank(row.form):
-                f = row.form
-                check: dict[str, Any] = {"need": _value(f.need.data)}
-                for key in ("id", "ja", "en", "skill"):
-                    _put(check, key, f[key].data)
-                check["success"] = {"ja": (f.success_ja.data or "").strip(), "en": (f.success_en.data or "").strip()}
-                check["failure"] = {"ja": (f.failure_ja.data or "").strip(), "en": (f.failure_en.data or "").strip()}
-                spec.setdefault("checks", []).append(check)
-                rows["checks"].append(i)
+                spec.setdefault(key, []).append(make(row.form))
+                rows[key].append(i)
     return spec, rows
+
+
+def _enemy(f: Form) -> dict[str, Any]:
+    enemy: dict[str, Any] = {"position": _point(f.x.data, f.y.data)}
+    for key in ("id", "type", "name", "en"):
+        _put(enemy, key, f[key].data)
+    return enemy
+
+
+def _terrain(f: Form) -> dict[str, Any]:
+    place: dict[str, Any] = {"rect": [_point(f.x1.data, f.y1.data), _point(f.x2.data, f.y2.data)]}
+    _put(place, "ja", f.ja.data)
+    _put(place, "en", f.en.data)
+    place["rough"] = _value(f.rough.data)
+    return place
+
+
+def _check(f: Form) -> dict[str, Any]:
+    check: dict[str, Any] = {"need": _value(f.need.data)}
+    for key in ("id", "ja", "en", "skill"):
+        _put(check, key, f[key].data)
+    check["success"] = {"ja": (f.success_ja.data or "").strip(), "en": (f.success_en.data or "").strip()}
+    check["failure"] = {"ja": (f.failure_ja.data or "").strip(), "en": (f.failure_en.data or "").strip()}
+    return check
 
 
 def _gimmick(f: Form) -> dict[str, Any]:

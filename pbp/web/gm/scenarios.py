@@ -68,6 +68,7 @@ def _form_page(
     refusal: str | None = None,
     status: int = 200,
     whole: bool = True,
+    locked: bool = False,
 ) -> tuple[str, int]:
     set_choices(form, _pack(campaign), str(get_locale()))
     page = render_template(
@@ -78,6 +79,7 @@ def _form_page(
         problems=problems or [],
         refusal=refusal,
         whole=whole,
+        locked=locked,
     )
     return page, status
 
@@ -132,7 +134,7 @@ def edit_scenario(campaign: str, scenario: str) -> tuple[str, int]:
         refusal = str(_("This scenario comes from the campaign pack: change it in the pack's folder, then upgrade."))
     elif authoring.started(row.id):
         refusal = str(_("This scenario has begun (a round was opened): its setup is fixed."))
-    return _form_page(found, form, scenario=row, refusal=refusal, whole=representable(spec))
+    return _form_page(found, form, scenario=row, refusal=refusal, whole=representable(spec), locked=bool(refusal))
 
 
 @bp.post("/<slug:campaign>/scenarios/<slug:scenario>/edit")
