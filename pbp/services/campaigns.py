@@ -6,6 +6,7 @@ campaign keeps playing by the numbers it was loaded with. Reloading updates the 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -95,8 +96,8 @@ def _merged(campaign: Campaign, loaded: packs.Pack) -> dict[str, Any]:
 def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
     """What the new pack would break, each problem naming what: a console scenario whose slug the pack now uses or
     which no longer validates; a scenario whose pack entry is gone; a scenario's current state (its last round's
-    end state, else the first round built from the pack with its joined characters) that the ruleset refuses; a
-    living character's sheet that no longer validates."""
+    end state, else the starting state the GM set or the first round built from the pack with its joined characters)
+    that the ruleset refuses; a living character's sheet that no longer validates."""
     ruleset = find_ruleset(str(loaded.data["campaign"]["ruleset"]))
     folder = loaded.data.get("scenarios") or {}
     console = _console_scenarios(campaign)
@@ -106,7 +107,8 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
         if slug in folder
     ]
     merged = _merged(campaign, loaded)
-    problems += [p for p in ruleset.validate_pack(merged) if any(p.path.startswith(f"scenarios.{s}") for s in console)]
+    mine = {f"scenarios.{slug}" for slug in console}
+    problems += [p for p in ruleset.validate_pack(merged) if re.sub(r"^(scenarios\.[^.\[]+).*", r"\1", p.path) in mine]
     for scenario in Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id):
         where = f"scenario {scenario.slug}"
         if scenario.pack_scenario not in merged["scenarios"]:
@@ -116,11 +118,12 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
             Resolution.select(Resolution.state).join(Round).where(Round.scenario == scenario.id)
             .order_by(Round.number.desc()).first()
         )  # fmt: skip
+        start = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).encounter_state
         try:
             state = (
                 last.state
                 if last is not None
-                else ruleset.build_encounter(merged, scenario.pack_scenario, _pcs(scenario))
+                else start or ruleset.build_encounter(merged, scenario.pack_scenario, _pcs(scenario))
             )
         except BadInput as e:
             problems += [Problem(f"{where}: {p.path}" if p.path else where, p.message) for p in e.problems]
