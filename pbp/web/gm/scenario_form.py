@@ -130,7 +130,7 @@ class ImportForm(FlaskForm):
     toml = TextAreaField(
         _("Scenario TOML"),
         validators=[Optional(), Length(max=100_000)],
-        description=_("One or more [scenarios.<id>] tables, as in a campaign pack's scenarios.toml."),
+        description=_("One or more scenario tables, as in a campaign pack's scenarios.toml."),
     )
     file = FileField(_("…or upload a .toml file"))
 
