@@ -352,3 +352,16 @@ def test_a_sign_up_deadline_is_taken_in_the_campaigns_time_zone(world):
     response = _post(_as(world, "gm"), NEW, {**BATTLE, "signup_deadline": "2099-01-01T09:00"})
     assert response.status_code == 303
     assert str(_scenario(world, "night_raid").signup_deadline) == "2099-01-01 00:00:00"  # 09:00 in Asia/Tokyo
+
+
+def test_an_expired_token_brings_the_form_back_with_everything_typed(world):
+    """A long writing session: the form comes back (400) with what was typed and a fresh token; nothing saved."""
+    gm = _as(world, "gm")
+    gm.get(NEW)
+    response = gm.post(NEW, data=BATTLE)  # no token: as if it had expired
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and "security token expired" in page
+    assert SECRET in page and 'value="e2"' in page and 'name="csrf_token"' in page
+    imported = gm.post(IMPORT, data={"toml": TOML_OK})
+    assert imported.status_code == 400 and "[scenarios.ambush]" in imported.get_data(as_text=True)
+    assert _scenario(world, "night_raid") is None and _scenario(world, "ambush") is None

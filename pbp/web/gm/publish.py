@@ -24,7 +24,7 @@ from pbp.services.clock import from_db
 from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED
 from pbp.web.errors import error_page
-from pbp.web.gm import bp
+from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import gm_campaign
 
 #: A part of the public text, as the leak check's finds name it.
@@ -203,6 +203,8 @@ def _expired(error: CSRFError) -> tuple[str, int]:
     """A long writing session outlived its CSRF token: the report page comes back with everything typed and a
     fresh token (nothing saved); any other GM form gets the 400 page."""
     args = request.view_args or {}
+    if request.endpoint in EXPIRED_PAGES and current_user.is_authenticated:
+        return EXPIRED_PAGES[request.endpoint]()
     if request.endpoint != "gm.report_action" or not current_user.is_authenticated:
         return error_page(400)
     found = gm_campaign(args["campaign"])

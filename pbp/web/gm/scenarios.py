@@ -25,8 +25,9 @@ from pbp.services.authoring import ScenarioProblems
 from pbp.services.campaigns import PackRefused
 from pbp.services.clock import local_text
 from pbp.web.forms import ActionForm
-from pbp.web.gm import bp
+from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import gm_campaign
+from pbp.web.gm.publish import EXPIRED
 from pbp.web.gm.scenario_form import ImportForm, ScenarioForm, fill, place_problems, representable, set_choices, spec_of
 
 #: What the console calls a scenario's state (`authoring.summaries`).
@@ -214,6 +215,26 @@ def close_signup(campaign: str, scenario: str) -> Response:
         abort(409)
     scenarios.close_signup(row.id, actor_id=current_user.id)
     return redirect(url_for("gm.campaign", campaign=found.slug, done="closed", _anchor=f"scenario-{row.slug}"), 303)
+
+
+def _expired_form() -> tuple[str, int]:
+    """The scenario form (new or edit) back with everything typed, after its CSRF token expired: nothing saved."""
+    args = request.view_args or {}
+    found = gm_campaign(args["campaign"])
+    row = _scenario(found, args["scenario"]) if "scenario" in args else None
+    body, _status = _form_page(found, ScenarioForm(), scenario=row, refusal=str(EXPIRED))
+    return body, 400
+
+
+def _expired_import() -> tuple[str, int]:
+    """The import form back with the TOML pasted, after its CSRF token expired: nothing imported."""
+    found = gm_campaign((request.view_args or {})["campaign"])
+    return _import_page(found, ImportForm(), [Problem("", str(EXPIRED))], 400)
+
+
+EXPIRED_PAGES.update(
+    {"gm.create_scenario": _expired_form, "gm.save_scenario": _expired_form, "gm.import_scenarios": _expired_import}
+)
 
 
 # ---- the pack ----------------------------------------------------------------------------------------------------
