@@ -685,9 +685,7 @@ def override_check(
         try:
             done = _engine(stored.ruleset, stored.encounter, stored.orders, rnd.seed, overrides)
             if check in done["unused"]:
-                raise NotFound(
-                    f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)", "check"
-                )
+                raise NotFound(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)", "check")
             Override.delete().where(Override.round == round_id, Override.check == check).execute()
             Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
             _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False)

@@ -10,7 +10,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Campaign, Character, Entry, GrowthRequest, Participation, ReportCorrection, User
+from pbp.models import (
+    Campaign,
+    Character,
+    Entry,
+    GrowthRequest,
+    Override,
+    Participation,
+    ReportCorrection,
+    Round,
+    User,
+)
 from pbp.services import gms
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
@@ -124,6 +134,29 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {**GM_ONLY, "GM": 404},
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): ("/gm/demo/growth/award", {"points": "-1"}, {**GM_ONLY, "GM": 422}),
+    # gm-rounds: a round's dashboard, its actions, its review (round 3 is open: a preview) and overrides, a new round
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/", "GET"): ("/gm/demo/rounds/3/", None, GM_ONLY),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/", "POST"): (
+        "/gm/demo/rounds/3/",
+        {"action": "open"},  # the open round opens no more: refused, nothing changes
+        {**GM_ONLY, "GM": 409},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/review", "GET"): ("/gm/demo/rounds/1/review", None, GM_ONLY),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/override", "POST"): (
+        "/gm/demo/rounds/1/override",
+        {"check": "r1-c1", "successes": "1", "reason": "x"},  # published: refused, nothing changes
+        {**GM_ONLY, "GM": 409},
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", "GET"): (
+        "/gm/demo/scenarios/tama_river/rounds/new",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", "POST"): (
+        "/gm/demo/scenarios/tama_river/rounds/new",
+        {"deadline": "2000-01-01T00:00"},
+        {**GM_ONLY, "GM": 422},
+    ),
     # the text before a correction: public once there is one (the matrix's world has none)
     ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/", "GET"): (
         REPORT + "corrections/1/",
@@ -264,6 +297,21 @@ CSRF_CASES = {
         {"action": "correct", "note": "forged", "story": "forged"},
         lambda app, client: _corrections(app) == 0,
     ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/": (
+        "GM",
+        {"action": "cancel", "reason": "forged"},
+        lambda app, client: _round_state(app, 3) == "open",
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/override": (
+        "GM",
+        {"check": "r1-c1", "successes": "5", "reason": "forged"},
+        lambda app, client: _overrides(app) == 0,
+    ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": (
+        "GM",
+        {"deadline": "2099-01-01T00:00"},
+        lambda app, client: _rounds(app) == 3,
+    ),
     "/gm/<slug:campaign>/growth/<row:request_id>": (
         "GM",
         {"decision": "approve", "r1-reason": "forged"},
@@ -289,6 +337,9 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/gms/<row:user_id>/remove": "/gm/demo/gms/{cogm}/remove",
     "/gm/<slug:campaign>/rounds/<row:round_id>/report": "/gm/demo/rounds/1/report",
     "/gm/<slug:campaign>/growth/<row:request_id>": "/gm/demo/growth/1",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/": "/gm/demo/rounds/3/",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/override": "/gm/demo/rounds/2/override",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": "/gm/demo/scenarios/tama_river/rounds/new",
     "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
 }
 
@@ -296,6 +347,21 @@ CSRF_URLS = {
 def _corrections(app: Flask) -> int:
     with pbp_db.using(database.of(app)):
         return ReportCorrection.select().count()
+
+
+def _round_state(app: Flask, round_id: int) -> str:
+    with pbp_db.using(database.of(app)):
+        return Round.get_by_id(round_id).state
+
+
+def _overrides(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return Override.select().count()
+
+
+def _rounds(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return Round.select().count()
 
 
 def _decided_growth(app: Flask) -> int:

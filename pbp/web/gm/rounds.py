@@ -169,7 +169,9 @@ def order_words(order: dict[str, Any], names: Names) -> list[str]:
         elif kind == "reload":
             text = gettext("reload %(weapon)s", weapon=weapon)
         elif kind == "swap":
-            text = gettext("swap %(weapon)s for %(other)s", weapon=weapon, other=names.of("weapons", action.get("with")))
+            text = gettext(
+                "swap %(weapon)s for %(other)s", weapon=weapon, other=names.of("weapons", action.get("with"))
+            )
         elif kind == "ability":
             text = gettext("use the ability %(ability)s", ability=names.of("abilities", action.get("id")))
             if action.get("target"):
@@ -220,7 +222,12 @@ def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
 
 
 def _dashboard(
-    campaign: Campaign, rnd: Round, form: RoundActionForm | None = None, *, status: int = 200, refusal: str | None = None
+    campaign: Campaign,
+    rnd: Round,
+    form: RoundActionForm | None = None,
+    *,
+    status: int = 200,
+    refusal: str | None = None,
 ) -> tuple[str, int]:
     try:
         units = {u["id"]: u for u in rounds.round_encounter(rnd, rounds.round_context(rnd)).get("units", [])}
