@@ -577,7 +577,14 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
 
 
 def _store(
-    rnd: Round, scenario: Scenario, done: dict[str, Any], prose: dict[str, str], now: datetime, *, first: bool
+    rnd: Round,
+    scenario: Scenario,
+    done: dict[str, Any],
+    prose: dict[str, str],
+    now: datetime,
+    *,
+    first: bool,
+    actor_id: int | None = None,
 ) -> None:
     """The resolution row (whose state the next round starts from) and the draft report: inside the caller's
     transaction."""
@@ -608,7 +615,7 @@ def _store(
     changes = {"generated_md": draft, **({} if edited else {"draft_md": draft})}
     Report.update(updated_at=now, **changes).where(Report.round == rnd.id).execute()
     if edited and draft.strip() != report.generated_md.strip():
-        audit.log("report.regenerated", f"round:{rnd.id}", now, kept_edited_draft=True)
+        audit.log("report.regenerated", f"round:{rnd.id}", now, actor_id=actor_id, kept_edited_draft=True)
 
 
 def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -> NoReturn:
@@ -688,7 +695,7 @@ def override_check(
                 raise NotFound(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)", "check")
             Override.delete().where(Override.round == round_id, Override.check == check).execute()
             Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
-            _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False)
+            _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False, actor_id=actor_id)
         except ResolutionFailed as e:
             raise UserError(f"the override cannot be applied: {e}") from e
         audit.log(

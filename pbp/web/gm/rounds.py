@@ -62,6 +62,8 @@ DONE = {
 #: The deadline's furthest reach, either way (as on the command line).
 DEADLINE_REACH = timedelta(days=10 * 365)
 DEADLINE_HINT = _("In the campaign's time zone, e.g. 2026-12-24T21:00.")
+#: The longest deadline text read (an ISO 8601 time with seconds, fraction and offset fits).
+DEADLINE_LIMIT = 40
 
 
 class RoundActionForm(FlaskForm):
@@ -69,11 +71,15 @@ class RoundActionForm(FlaskForm):
 
     action = HiddenField()
     reason = StringField(_("Reason"), [Optional(), Length(max=REASON_LIMIT)])
-    deadline = StringField(_("New deadline"), [Optional()], description=DEADLINE_HINT)
+    deadline = StringField(_("New deadline"), [Optional(), Length(max=DEADLINE_LIMIT)], description=DEADLINE_HINT)
 
 
 class NewRoundForm(FlaskForm):
-    deadline = StringField(_("Deadline"), [InputRequired(message=_("Fill this in."))], description=DEADLINE_HINT)
+    deadline = StringField(
+        _("Deadline"),
+        [InputRequired(message=_("Fill this in.")), Length(max=DEADLINE_LIMIT)],
+        description=DEADLINE_HINT,
+    )
 
 
 class OverrideForm(FlaskForm):
