@@ -6,6 +6,7 @@ battlefield, and the override form) and a new round for a scenario. Every action
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -363,6 +364,7 @@ class Review:
     battlefield: Markup
     checks: list[str]
     overrides: list[dict[str, Any]]
+    weapon: Callable[[str], str]  # a weapon's name in the page's language
     version: int | None = None
 
 
@@ -382,6 +384,7 @@ def _review(rnd: Round, encounter: dict[str, Any], events: list[dict[str, Any]],
         battlefield=Markup(svg),  # noqa: S704 - battle_map escapes every text it draws
         checks=checks,
         overrides=[],
+        weapon=lambda wid: names.of("weapons", wid),
     )
 
 
