@@ -96,6 +96,60 @@ def create(scenario_id: int, deadline_at: str | None, deadline_in: int | None) -
         _show(rounds.create_round(scenario_id, _deadline(deadline_at, deadline_in, tz)))
 
 
+@round_group.command("show")
+@click.argument("round_id", type=ROW_ID)
+def show(round_id: int) -> None:
+    """What the GM reviews: state, deadline, every entry (unit, orders, prose) and, once resolved, the dice log with
+    the check ids an override names."""
+    from pbp.models import Campaign, Resolution, Round, Scenario
+    from pbp.reports.dicelog import dice_log
+    from pbp.reports.narrative import Names
+    from pbp.services import rounds
+
+    with open_db():
+        rnd = Round.get_or_none(Round.id == round_id)
+        if rnd is None:
+            raise UserError(f"no round {round_id}")
+        scenario = Scenario.get_by_id(rnd.scenario_id)
+        orders, prose = rounds.round_entries(round_id)
+        missing, joined = rounds.missing_entries(round_id, rnd.scenario_id)
+        res = Resolution.get_or_none(Resolution.round == round_id)
+        pack = Campaign.select(Campaign.pack).where(Campaign.id == scenario.campaign_id).scalar() or {}
+    _show(rnd)
+    click.echo(f"scenario {scenario.slug}, round number {rnd.number}")
+    click.echo(f"entries: {joined - missing} of {joined} joined characters")
+    for order in orders["orders"]:
+        unit = order["unit"]
+        said = json.dumps({k: v for k, v in order.items() if k != "unit"}, ensure_ascii=False, sort_keys=True)
+        click.echo(f"  {unit}: {said}")
+        for line in (prose.get(unit) or "").splitlines():
+            click.echo(f"    | {line}")
+    if res is None:
+        return
+    names = Names("en", pack, {u["id"]: u for u in res.encounter.get("units", [])}, scenario.pack_scenario)
+    click.echo(f"dice log (resolution version {res.version}):")
+    for line in dice_log(res.events, names):
+        event = line.event
+        if line.type == "attack":
+            head = f"{event.get('attacker')} -> {event.get('target')} ({event.get('weapon')})"
+            hit = f"hit, margin {event.get('margin')}, damage {event.get('damage')}" if event.get("hit") else "evaded"
+            outcome = "no roll (heat)" if event.get("skipped") else hit
+            click.echo(f"  attack {head}: {outcome}")
+        elif line.type == "damage":
+            click.echo(f"  damage {event.get('unit')}: {event.get('amount')} to {event.get('gauge')}")
+        for roll in line.rolls:
+            pool = f" {roll.pool}d6<={roll.level}" if roll.pool is not None else ""
+            mods = "".join(f" {m.value} ({m.source})" for m in roll.modifiers)
+            need = f" / {roll.need} needed" if roll.need is not None else ""
+            click.echo(
+                f"    [{roll.check or '-'}] {roll.unit} {roll.skill}{pool}{mods}: {roll.dice} -> "
+                f"{roll.successes} successes{need}"
+            )
+        for o in line.overrides:
+            was, now = o.get("was"), o.get("now")
+            click.echo(f"    override [{o.get('check')}]: {was} -> {now} successes, reason: {o.get('reason')}")
+
+
 @round_group.command("open")
 @click.argument("round_id", type=ROW_ID)
 def open_(round_id: int) -> None:

@@ -44,6 +44,13 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         ),
         "en": ("[{scenario}] Round {number} is open", "Round {number} takes entries until {deadline}."),
     },
+    "round.extended": {
+        "ja": (
+            "【{scenario}】第{number}ラウンドの締切変更",
+            "第{number}ラウンドの締切が {deadline} に変更されました。",
+        ),
+        "en": ("[{scenario}] Round {number} has a new deadline", "Round {number} now takes entries until {deadline}."),
+    },
     "round.reminder": {
         "ja": (
             "【{scenario}】締切まであと{hours}時間",

@@ -15,7 +15,7 @@ from pbp import reports
 from pbp.db import retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import InvalidState, UserError
-from pbp.models import Campaign, Character, Entry, Report, ReportCorrection, Resolution, Round, Scenario
+from pbp.models import AuditLog, Campaign, Character, Entry, Report, ReportCorrection, Resolution, Round, Scenario
 from pbp.reports.leaks import Leak
 from pbp.services import audit, characters, gms, leaks, notifications
 from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail
@@ -379,6 +379,9 @@ class Review:
     generated_en: str | None
     leaks: list[Leak]
     corrections: list[ReportCorrection]
+    #: When an override last wrote the generated draft again while the GM's edited draft was kept, unless the GM
+    #: saved the draft since (naive UTC, as stored): the diff then shows the override's changes as well as the GM's.
+    regenerated_at: datetime | None = None
 
     @property
     def edited(self) -> bool:
@@ -447,4 +450,16 @@ def review(
         generated_en=generated_en,
         leaks=leaks.check(round_id, parts_checked),
         corrections=corrections(round_id),
+        regenerated_at=_regenerated_since_edit(round_id) if rnd.state == RESOLVED else None,
     )
+
+
+def _regenerated_since_edit(round_id: int) -> datetime | None:
+    """When the generated draft was last written again under the GM's edited draft (`rounds._store` logs it as
+    `report.regenerated`), if the GM has not saved the draft since."""
+    target = f"round:{round_id}"
+    rows = AuditLog.select(AuditLog.id, AuditLog.action, AuditLog.at).where(
+        AuditLog.target == target, AuditLog.action.in_(("report.regenerated", "report.edit"))
+    )
+    last = rows.order_by(AuditLog.id.desc()).first()
+    return last.at if last is not None and last.action == "report.regenerated" else None

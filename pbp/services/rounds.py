@@ -105,6 +105,17 @@ def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
         raise Conflict(f"round {rnd.id} changed meanwhile (it is {now_state} now); nothing done")
 
 
+def campaign_of(round_id: int) -> int:
+    """The campaign a round belongs to (a NotFound for no round)."""
+    rnd = get_or_fail(Round, round_id, "round")
+    return Scenario.select(Scenario.campaign).where(Scenario.id == rnd.scenario_id).scalar()
+
+
+def require_round_gm(round_id: int, actor_id: int | None) -> None:
+    """Refuse anyone but the GMs of the round's campaign (the operator, `actor_id` None, passes)."""
+    gms.require_gm(campaign_of(round_id), actor_id)
+
+
 def lock_round(round_id: int) -> Round:
     """The round row inside a write transaction, locked (see `locked`)."""
     return locked(Round, round_id, "round")
@@ -156,7 +167,8 @@ def _loggable(changes: dict[str, Any]) -> dict[str, Any]:
 @retried
 def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """A draft round (the scenario's next number) with its deadline (an aware datetime, stored in UTC)."""
-    get_or_fail(Scenario, scenario_id, "scenario")
+    scenario = get_or_fail(Scenario, scenario_id, "scenario")
+    gms.require_gm(scenario.campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
         last = Round.select(Round.number).where(Round.scenario == scenario_id).order_by(Round.number.desc()).first()
@@ -170,6 +182,7 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
     """Open a draft round for entries: draw its secret seed, once, and store its sha256, shown until publishing
     reveals the seed (a seed drawn again would be dice drawn again). The players of the joined characters are
     notified."""
+    require_round_gm(round_id, actor_id)
     seed = secrets.token_hex(32)
     now = to_db(clock.now())
     with write_transaction():
@@ -221,6 +234,7 @@ def players_of(scenario_id: int) -> set[int]:
 @retried
 def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """No more entries (an open round only: a quarantined round goes back through `release_round`)."""
+    require_round_gm(round_id, actor_id)
     if get_or_fail(Round, round_id, "round").state == QUARANTINED:
         raise InvalidState(f"round {round_id} is quarantined: release it to try again")
     return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", stamp="closed_at")
@@ -230,6 +244,7 @@ def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SY
 def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """The GM's hand: a held round neither takes entries nor resolves until released."""
     why = checked_text(reason, "reason", REASON_LIMIT)
+    require_round_gm(round_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
@@ -241,6 +256,7 @@ def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock
 @retried
 def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Back to the state the hold interrupted (a quarantined round goes back to closed for another attempt)."""
+    require_round_gm(round_id, actor_id)
     rnd = get_or_fail(Round, round_id, "round")
     if rnd.state == QUARANTINED:
         return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.release", failures=0)
@@ -251,11 +267,13 @@ def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
 
 @retried
 def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
-    """A new deadline (draft, open, held or closed rounds; a closed round opens again when it lies ahead)."""
+    """A new deadline (draft, open, held or closed rounds; a closed round opens again when it lies ahead). The
+    players of the joined characters are told the new deadline."""
     new = to_db(deadline)
     now = to_db(clock.now())
     if new <= now:
-        raise UserError("the new deadline must lie in the future")
+        raise UserError("the new deadline must lie in the future", "deadline")
+    require_round_gm(round_id, actor_id)
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state not in (DRAFT, OPEN, HELD, CLOSED):
@@ -275,13 +293,16 @@ def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = No
             from_deadline=iso_utc(rnd.deadline),
             deadline=iso_utc(new),
         )
-    return Round.get_by_id(round_id)
+        extended = Round.get_by_id(round_id)
+        notifications.notify_round("round.extended", extended, now, users=players_of(rnd.scenario_id))
+    return extended
 
 
 @retried
 def cancel_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Drop a round that will not be played (logged with the reason)."""
     why = checked_text(reason, "reason", REASON_LIMIT)
+    require_round_gm(round_id, actor_id)
     return _transition(round_id, CANCELLED, actor_id=actor_id, clock=clock, action="round.cancel", reason=why)
 
 
@@ -367,6 +388,36 @@ def engine_inputs(rnd: Round, scenario: Scenario) -> EngineInputs:
     orders, prose = round_entries(rnd.id)
     orders = find_ruleset(ruleset).default_orders(encounter, orders)  # the GM's enemies
     return EngineInputs(ruleset, encounter, orders, prose)
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A dry run of an unresolved round: what it would resolve from, and one outcome with a throwaway seed."""
+
+    inputs: EngineInputs
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+#: The states a round can be previewed in: every state before its resolution.
+PREVIEWABLE = (DRAFT, OPEN, CLOSED, HELD, QUARANTINED)
+
+
+def preview_round(round_id: int, *, actor_id: int | None = None) -> Preview:
+    """Resolve an unresolved round as it stands (`engine_inputs`, the entries so far) with a throwaway seed, so the
+    GM sees what the orders and the enemies' tactics do before the deadline. Nothing is stored or changed, and the
+    round's own seed is never used: its dice stay secret and unspent. The campaign's GMs only."""
+    require_round_gm(round_id, actor_id)
+    rnd = Round.get_by_id(round_id)
+    if rnd.state not in PREVIEWABLE:
+        raise InvalidState(f"round {round_id} is {rnd.state}: only a round not yet resolved can be previewed")
+    _refuse_out_of_order(rnd, "previewed")
+    try:
+        inputs = engine_inputs(rnd, round_context(rnd))
+        done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, secrets.token_hex(32), [])
+    except ResolutionFailed as e:
+        raise UserError(f"round {round_id} cannot be previewed: {e}") from e
+    return Preview(inputs, done["events"], done["state"])
 
 
 def round_entries(round_id: int) -> tuple[dict[str, Any], dict[str, str]]:
@@ -484,6 +535,7 @@ def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
 def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> ResolveOutcome:
     """Resolve a round exactly once (the GM's hand or the scheduler's): an open round is closed first; a resolved or
     published one is left alone ("already"). Missing entries do not stop it: units without entries do nothing."""
+    require_round_gm(round_id, actor_id)
     rnd = get_or_fail(Round, round_id, "round")
     if rnd.state in (RESOLVED, PUBLISHED):
         return ResolveOutcome(round_id, "already", f"round {round_id} is already {rnd.state}")
@@ -525,7 +577,14 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
 
 
 def _store(
-    rnd: Round, scenario: Scenario, done: dict[str, Any], prose: dict[str, str], now: datetime, *, first: bool
+    rnd: Round,
+    scenario: Scenario,
+    done: dict[str, Any],
+    prose: dict[str, str],
+    now: datetime,
+    *,
+    first: bool,
+    actor_id: int | None = None,
 ) -> None:
     """The resolution row (whose state the next round starts from) and the draft report: inside the caller's
     transaction."""
@@ -549,8 +608,14 @@ def _store(
     draft = _draft_report(rnd, scenario, {**columns, "seed_hash": done["seed_hash"]}, prose)
     if first:
         Report.insert(round=rnd.id, draft_md=draft, generated_md=draft, updated_at=now).execute()
-    else:
-        Report.update(draft_md=draft, generated_md=draft, updated_at=now).where(Report.round == rnd.id).execute()
+        return
+    report = Report.get(Report.round == rnd.id)
+    # A draft the GM edited is the GM's: only the generated draft (what the diff compares with) is written again.
+    edited = report.generated_md is not None and report.draft_md.strip() != report.generated_md.strip()
+    changes = {"generated_md": draft, **({} if edited else {"draft_md": draft})}
+    Report.update(updated_at=now, **changes).where(Report.round == rnd.id).execute()
+    if edited and draft.strip() != report.generated_md.strip():
+        audit.log("report.regenerated", f"round:{rnd.id}", now, actor_id=actor_id, kept_edited_draft=True)
 
 
 def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -> NoReturn:
@@ -605,6 +670,7 @@ def override_check(
     check = checked_text(check, "check", 32)
     if not -OVERRIDE_LIMIT <= successes <= OVERRIDE_LIMIT:
         raise UserError(f"successes must be between -{OVERRIDE_LIMIT} and {OVERRIDE_LIMIT}, got {successes}")
+    require_round_gm(round_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
@@ -626,10 +692,10 @@ def override_check(
         try:
             done = _engine(stored.ruleset, stored.encounter, stored.orders, rnd.seed, overrides)
             if check in done["unused"]:
-                raise NotFound(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)")
+                raise NotFound(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)", "check")
             Override.delete().where(Override.round == round_id, Override.check == check).execute()
             Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
-            _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False)
+            _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False, actor_id=actor_id)
         except ResolutionFailed as e:
             raise UserError(f"the override cannot be applied: {e}") from e
         audit.log(
@@ -746,7 +812,7 @@ def guard(round_id: int, *, clock: Clock = SYSTEM) -> bool:
             Campaign.select(Campaign.id, Campaign.hold_share).join(Scenario).where(Scenario.id == rnd.scenario_id)
         )
         campaign = campaign.get()
-        if not joined or missing / joined <= campaign.hold_share:
+        if not too_many_missing(missing, joined, campaign.hold_share):
             return False
         move_state(rnd, HELD, now, held_from=rnd.state, guard_held_at=now)
         why = f"{missing} of {joined} characters have no entry at the deadline"
@@ -754,6 +820,35 @@ def guard(round_id: int, *, clock: Clock = SYSTEM) -> bool:
         users = gms.gm_ids(campaign.id)
         notifications.notify_round("round.held", rnd, now, users=users, missing=missing, joined=joined)
     return True
+
+
+def too_many_missing(missing: int, joined: int, hold_share: float) -> bool:
+    """The guard's rule: more than `hold_share` of the joined characters have no entry."""
+    return bool(joined) and missing / joined > hold_share
+
+
+@dataclass(frozen=True)
+class GuardVerdict:
+    """What the missing-entries guard makes of a round as its entries stand now (the GM's dashboard shows it)."""
+
+    missing: int
+    joined: int
+    hold_share: float
+    #: The guard already held this round for its current deadline (it holds once: a release resolves it).
+    spent: bool
+    #: The scheduler would hold the round, were its deadline now: it takes entries or waits to resolve, the guard is
+    #: not spent and too many entries are missing.
+    would_hold: bool
+
+
+def guard_verdict(round_id: int) -> GuardVerdict:
+    """The guard's verdict on a round as it stands, changing nothing (`guard` is what acts at the deadline)."""
+    rnd = get_or_fail(Round, round_id, "round")
+    missing, joined = missing_entries(rnd.id, rnd.scenario_id)
+    share = Campaign.select(Campaign.hold_share).join(Scenario).where(Scenario.id == rnd.scenario_id).scalar()
+    spent = rnd.guard_held_at is not None
+    would = rnd.state in (OPEN, CLOSED) and not spent and too_many_missing(missing, joined, share)
+    return GuardVerdict(missing, joined, share, spent, would)
 
 
 def to_publish() -> list[int]:

@@ -22,6 +22,7 @@ INVALID = 422
 #: Each kind's label on the page (`notifications.KINDS`).
 LABELS = {
     "round.opened": _("A round of my scenario opens"),
+    "round.extended": _("The deadline of a round of my scenario moves"),
     "round.reminder": _("Reminders before a deadline while I have no entry"),
     "round.published": _("A round's report is published"),
     "round.resolved": _("GM: a round is resolved and waits for my review"),

@@ -16,8 +16,10 @@ from pbp.models import (
     Character,
     Entry,
     GrowthRequest,
+    Override,
     Participation,
     ReportCorrection,
+    Round,
     Scenario,
     User,
 )
@@ -165,6 +167,29 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/gm/<slug:campaign>/pack", "GET"): ("/gm/demo/pack", None, GM_ONLY),
     ("/gm/<slug:campaign>/pack", "POST"): ("/gm/demo/pack", {"action": "check"}, GM_ONLY),
     ("/gm/<slug:campaign>/audit", "GET"): ("/gm/demo/audit", None, GM_ONLY),
+    # gm-rounds: a round's dashboard, its actions, its review (round 3 is open: a preview) and overrides, a new round
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/", "GET"): ("/gm/demo/rounds/3/", None, GM_ONLY),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/", "POST"): (
+        "/gm/demo/rounds/3/",
+        {"action": "open"},  # the open round opens no more: refused, nothing changes
+        {**GM_ONLY, "GM": 409},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/review", "GET"): ("/gm/demo/rounds/1/review", None, GM_ONLY),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/override", "POST"): (
+        "/gm/demo/rounds/1/override",
+        {"check": "r1-c1", "successes": "1", "reason": "x"},  # published: refused, nothing changes
+        {**GM_ONLY, "GM": 409},
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", "GET"): (
+        "/gm/demo/scenarios/tama_river/rounds/new",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", "POST"): (
+        "/gm/demo/scenarios/tama_river/rounds/new",
+        {"deadline": "2000-01-01T00:00"},
+        {**GM_ONLY, "GM": 422},
+    ),
     # the text before a correction: public once there is one (the matrix's world has none)
     ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/", "GET"): (
         REPORT + "corrections/1/",
@@ -305,6 +330,21 @@ CSRF_CASES = {
         {"action": "correct", "note": "forged", "story": "forged"},
         lambda app, client: _corrections(app) == 0,
     ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/": (
+        "GM",
+        {"action": "cancel", "reason": "forged"},
+        lambda app, client: _round_state(app, 3) == "open",
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/override": (
+        "GM",
+        {"check": "r1-c1", "successes": "5", "reason": "forged"},
+        lambda app, client: _overrides(app) == 0,
+    ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": (
+        "GM",
+        {"deadline": "2099-01-01T00:00"},
+        lambda app, client: _rounds(app) == 3,
+    ),
     "/gm/<slug:campaign>/growth/<row:request_id>": (
         "GM",
         {"decision": "approve", "r1-reason": "forged"},
@@ -369,6 +409,9 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/gms/<row:user_id>/remove": "/gm/demo/gms/{cogm}/remove",
     "/gm/<slug:campaign>/rounds/<row:round_id>/report": "/gm/demo/rounds/1/report",
     "/gm/<slug:campaign>/growth/<row:request_id>": "/gm/demo/growth/1",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/": "/gm/demo/rounds/3/",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/override": "/gm/demo/rounds/2/override",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": "/gm/demo/scenarios/tama_river/rounds/new",
     "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
     "/gm/<slug:campaign>/scenarios/new": "/gm/demo/scenarios/new",
     "/gm/<slug:campaign>/scenarios/import": "/gm/demo/scenarios/import",
@@ -391,6 +434,21 @@ def _upgraded(app: Flask) -> bool:
 def _corrections(app: Flask) -> int:
     with pbp_db.using(database.of(app)):
         return ReportCorrection.select().count()
+
+
+def _round_state(app: Flask, round_id: int) -> str:
+    with pbp_db.using(database.of(app)):
+        return Round.get_by_id(round_id).state
+
+
+def _overrides(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return Override.select().count()
+
+
+def _rounds(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return Round.select().count()
 
 
 def _decided_growth(app: Flask) -> int:

@@ -203,9 +203,11 @@ def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict
     return {"title": cards[0].scenario_title, "public_text": rows[0].scenario.public_text}, cards
 
 
-def _battlefield(state: dict[str, Any], events: list[dict[str, Any]], names: Names, title: str) -> str:
+def battlefield(
+    state: dict[str, Any], events: list[dict[str, Any]], names: Names, title: str, *, everyone: bool = False
+) -> str:
     """The battlefield at the round's end, the round's moves as arrows; only the PCs' gauges and statuses are shown
-    (the enemies' are not public). A scene (no positions) has none."""
+    (the enemies' are not public), or every unit's for the GM (`everyone`). A scene (no positions) has none."""
     if not any(u.get("position") for u in state.get("units", [])):
         return ""
     arrows = [
@@ -216,7 +218,7 @@ def _battlefield(state: dict[str, Any], events: list[dict[str, Any]], names: Nam
     statuses = lexicon(state.get("ruleset") or "pool", names.locale)["statuses"]
     view = MapView(
         arrows=arrows,
-        public=lambda u: u.get("side") == "pc",
+        public=lambda u: everyone or u.get("side") == "pc",
         name=names.unit,
         status_name=lambda sid: str(statuses.get(sid, sid)),
         title=title,
@@ -256,7 +258,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
         unit_names={uid: names.unit(uid) for uid in units},
         previous=max((n for n in numbers if n < number), default=None),
         next=min((n for n in numbers if n > number), default=None),
-        battlefield=_battlefield(res.state, res.events, names, map_title),
+        battlefield=battlefield(res.state, res.events, names, map_title),
         corrections=corrections_of(rnd.id),
     )
     assert isinstance(page, ReportPage)

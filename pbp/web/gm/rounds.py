@@ -1,0 +1,476 @@
+"""A round in the GM's console: its dashboard (`/gm/<campaign>/rounds/<id>/`: state, deadline, the entries against
+the participants, the guard's verdict, the lifecycle's buttons), its review (`.../review`: before resolution a
+dry-run preview with a throwaway seed, after it the dice log with check ids, every unit before and after, the
+battlefield, and the override form) and a new round for a scenario. Every action is one call of
+`pbp.services.rounds`, which checks the GM again and has the last word."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask import abort, redirect, render_template, request, url_for
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
+from pbp.models import Campaign, Character, Entry, Participation, Resolution, Round, Scenario, User
+from pbp.reports import render_markdown
+from pbp.reports.dicelog import LogLine, dice_log
+from pbp.reports.narrative import Names, lexicon
+from pbp.reports.unitstate import UnitRow, unit_table
+from pbp.services import rounds
+from pbp.services._common import REASON_LIMIT
+from pbp.services.characters import unit_id
+from pbp.services.clock import from_db
+from pbp.web.blog.queries import battlefield, character_names
+from pbp.web.clock import app_clock
+from pbp.web.gm import bp
+from pbp.web.gm.access import gm_campaign
+from pbp.web.i18n import page_locale
+
+#: The lifecycle's buttons on the dashboard, each with the states it is offered in (the service decides).
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "open": (rounds.DRAFT,),
+    "close": (rounds.OPEN,),
+    "resolve": (rounds.OPEN, rounds.CLOSED),
+    "hold": (rounds.DRAFT, rounds.OPEN, rounds.CLOSED),
+    "release": (rounds.HELD, rounds.QUARANTINED),
+    "extend": (rounds.DRAFT, rounds.OPEN, rounds.HELD, rounds.CLOSED),
+    "cancel": (rounds.DRAFT, rounds.OPEN, rounds.CLOSED, rounds.HELD, rounds.QUARANTINED),
+}
+#: What the dashboard says after an action succeeded.
+DONE = {
+    "open": _("The round is open for entries; its players are told."),
+    "close": _("The round takes no more entries."),
+    "resolve": _("The round is resolved: review it, then edit and publish its report."),
+    "hold": _("The round is held: it neither takes entries nor resolves until released."),
+    "release": _("The round is released."),
+    "extend": _("The deadline is moved; the players are told."),
+    "cancel": _("The round is cancelled."),
+    "created": _("The round is created as a draft: open it to take entries."),
+    "overridden": _("The override is recorded and the round resolved again with the same dice."),
+}
+#: The deadline's furthest reach, either way (as on the command line).
+DEADLINE_REACH = timedelta(days=10 * 365)
+DEADLINE_HINT = _("In the campaign's time zone, e.g. 2026-12-24T21:00.")
+#: The longest deadline text read (an ISO 8601 time with seconds, fraction and offset fits).
+DEADLINE_LIMIT = 40
+
+
+class RoundActionForm(FlaskForm):
+    """The dashboard's buttons: `action`, with the reason (hold, cancel) or the new deadline (extend) it needs."""
+
+    action = HiddenField()
+    reason = StringField(_("Reason"), [Optional(), Length(max=REASON_LIMIT)])
+    deadline = StringField(_("New deadline"), [Optional(), Length(max=DEADLINE_LIMIT)], description=DEADLINE_HINT)
+
+
+class NewRoundForm(FlaskForm):
+    deadline = StringField(
+        _("Deadline"),
+        [InputRequired(message=_("Fill this in.")), Length(max=DEADLINE_LIMIT)],
+        description=DEADLINE_HINT,
+    )
+
+
+class OverrideForm(FlaskForm):
+    """One check's new result, and the reason published beside it in the dice log (R-GM-1)."""
+
+    check = SelectField(_("Check"), validate_choice=False)
+    successes = IntegerField(
+        _("New successes"),
+        [
+            InputRequired(message=_("A whole number of successes.")),
+            NumberRange(-rounds.OVERRIDE_LIMIT, rounds.OVERRIDE_LIMIT),
+        ],
+    )
+    reason = TextAreaField(
+        _("Reason"),
+        [InputRequired(message=_("Fill this in.")), Length(max=REASON_LIMIT)],
+        description=_("Published with the dice log."),
+    )
+
+
+def parse_deadline(text: str, timezone: str, now: datetime) -> datetime:
+    """A deadline typed in the campaign's time zone (or with an offset), in UTC; a ValueError says what is wrong."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=ZoneInfo(timezone))
+        moment = moment.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise ValueError(gettext("Not a date and time such as 2026-12-24T21:00.")) from None
+    if abs(moment - now) > DEADLINE_REACH:
+        raise ValueError(gettext("Choose a time within ten years of now."))
+    return moment
+
+
+def _round(campaign: Campaign, round_id: int) -> Round:
+    """The campaign's round (404 for another campaign's), with its scenario."""
+    rnd = (
+        Round.select(Round, Scenario)
+        .join(Scenario)
+        .where(Round.id == round_id, Scenario.campaign == campaign.id)
+        .first()
+    )
+    if rnd is None:
+        abort(404)
+    return rnd
+
+
+def _names(rnd: Round, units: dict[str, dict[str, Any]]) -> Names:
+    locale = page_locale()
+    pack = Campaign.select(Campaign.pack).where(Campaign.id == rnd.scenario.campaign_id).scalar() or {}
+    return Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
+
+
+# ---- the dashboard ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class EntryRow:
+    """A participant of the round and its entry, if any: its orders in words and its prose as the blog renders it."""
+
+    character: str
+    player: str
+    unit: str
+    received: bool
+    saved_at: datetime | None = None
+    orders: list[str] | None = None
+    prose: Markup | None = None
+
+
+def _where(toward: Any, names: Names) -> str:
+    if isinstance(toward, list | tuple) and len(toward) == 2:
+        return gettext("the point (%(x)s, %(y)s)", x=toward[0], y=toward[1])
+    return names.unit(str(toward)) if toward else gettext("nowhere in particular")
+
+
+def order_words(order: dict[str, Any], names: Names) -> list[str]:
+    """An entry's orders as sentences in the page's language, one per action slot (minor, major)."""
+    said = []
+    for slot in ("minor", "major"):
+        action = order.get(slot)
+        if not action:
+            continue
+        kind = action.get("type")
+        weapon = names.of("weapons", action.get("weapon"))
+        item = names.of("items", action.get("item")) if action.get("item") else None
+        if kind == "attack":
+            targets = ", ".join(names.unit(t) for t in action.get("targets") or [])
+            text = gettext("attack %(targets)s with %(weapon)s", targets=targets, weapon=weapon)
+        elif kind in ("move", "full_move"):
+            text = gettext("move toward %(where)s", where=_where(action.get("toward"), names))
+        elif kind == "leave":
+            text = gettext("leave the engagement toward %(where)s", where=_where(action.get("toward"), names))
+        elif kind == "reload":
+            text = gettext("reload %(weapon)s", weapon=weapon)
+        elif kind == "swap":
+            text = gettext(
+                "swap %(weapon)s for %(other)s", weapon=weapon, other=names.of("weapons", action.get("with"))
+            )
+        elif kind == "ability":
+            text = gettext("use the ability %(ability)s", ability=names.of("abilities", action.get("id")))
+            if action.get("target"):
+                text += gettext(" on %(target)s", target=names.unit(action["target"]))
+        elif kind == "recover":
+            text = gettext("try to recover from %(status)s", status=names.of("statuses", action.get("status")))
+        elif kind == "check":
+            text = gettext("attempt the check %(label)s", label=action.get("label", ""))
+        else:
+            text = str(kind)
+        if item:
+            text += gettext(" (using %(item)s)", item=item)
+        said.append(gettext("Major: %(text)s", text=text) if slot == "major" else gettext("Minor: %(text)s", text=text))
+    return said or [gettext("nothing")]
+
+
+def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
+    """The round's joined characters in the order they joined, each with its entry or marked missing, then any entry
+    of a character no longer joined."""
+    joined = [
+        p.character_id
+        for p in Participation.select(Participation.character)
+        .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
+        .order_by(Participation.id)
+    ]
+    entries = {
+        e.character_id: e
+        for e in Entry.select(Entry.character, Entry.order, Entry.prose, Entry.saved_at).where(Entry.round == rnd.id)
+    }
+    ids = [*joined, *sorted(cid for cid in entries if cid not in joined)]
+    characters = {c.id: c for c in Character.select(Character, User).join(User).where(Character.id.in_(ids))}
+    rows = []
+    for c in (characters[cid] for cid in ids):
+        uid = unit_id(c.id)
+        entry = entries.get(c.id)
+        rows.append(
+            EntryRow(
+                character=names.display.get(uid) or c.name,
+                player=c.owner.display_name or c.owner.name,
+                unit=uid,
+                received=entry is not None,
+                saved_at=from_db(entry.saved_at) if entry else None,
+                orders=order_words(entry.order, names) if entry else None,
+                prose=Markup(render_markdown(entry.prose)) if entry and entry.prose.strip() else None,  # noqa: S704
+            )
+        )
+    return rows
+
+
+def _dashboard(
+    campaign: Campaign,
+    rnd: Round,
+    form: RoundActionForm | None = None,
+    *,
+    status: int = 200,
+    refusal: str | None = None,
+) -> tuple[str, int]:
+    try:
+        units = {u["id"]: u for u in rounds.round_encounter(rnd, rounds.round_context(rnd)).get("units", [])}
+    except Exception:  # a broken scenario must not hide the entries: the names fall back to ids
+        units = {}
+    names = _names(rnd, units)
+    rows = entry_rows(rnd, names)
+    page = render_template(
+        "gm/round.html",
+        campaign=campaign,
+        rnd=rnd,
+        scenario=rnd.scenario,
+        deadline=from_db(rnd.deadline),
+        rows=rows,
+        received=sum(r.received for r in rows),
+        verdict=rounds.guard_verdict(rnd.id),
+        actions=[a for a, states in ACTIONS.items() if rnd.state in states],
+        form=form or RoundActionForm(formdata=None),
+        refusal=refusal,
+        done=DONE.get(request.args.get("done", "")),
+        reviewable=rnd.state in (*rounds.PREVIEWABLE, rounds.RESOLVED, rounds.PUBLISHED),
+    )
+    return page, status
+
+
+@bp.get("/<slug:campaign>/rounds/<row:round_id>/")
+@login_required
+def round_dashboard(campaign: str, round_id: int) -> tuple[str, int]:
+    found = gm_campaign(campaign)
+    return _dashboard(found, _round(found, round_id))
+
+
+def _refused(refusal: UserError) -> int:
+    return 409 if isinstance(refusal, InvalidState | Conflict) else 422
+
+
+@bp.post("/<slug:campaign>/rounds/<row:round_id>/")
+@login_required
+def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
+    """One of the lifecycle's moves (`action`), through its service."""
+    found = gm_campaign(campaign)
+    rnd = _round(found, round_id)
+    form = RoundActionForm()
+    action = form.action.data or ""
+    if action not in ACTIONS:
+        abort(400)
+    if not form.validate_on_submit():
+        return _dashboard(found, rnd, form, status=422)
+    me = current_user.id
+    reason = (form.reason.data or "").strip()
+    try:
+        if action in ("hold", "cancel") and not reason:
+            form.reason.errors = [gettext("Say why: the reason is logged.")]
+            return _dashboard(found, rnd, form, status=422)
+        if action == "extend":
+            try:
+                deadline = parse_deadline(form.deadline.data or "", found.timezone, app_clock().now())
+            except ValueError as e:
+                form.deadline.errors = [str(e)]
+                return _dashboard(found, rnd, form, status=422)
+            if deadline <= app_clock().now():
+                form.deadline.errors = [gettext("The new deadline must lie in the future.")]
+                return _dashboard(found, rnd, form, status=422)
+            rounds.extend_round(rnd.id, deadline, actor_id=me, clock=app_clock())
+        elif action == "open":
+            rounds.open_round(rnd.id, actor_id=me, clock=app_clock())
+        elif action == "close":
+            rounds.close_round(rnd.id, actor_id=me, clock=app_clock())
+        elif action == "resolve":
+            outcome = rounds.resolve_round(rnd.id, actor_id=me, clock=app_clock())
+            if outcome.status == "busy":
+                raise Conflict(outcome.message)
+        elif action == "hold":
+            rounds.hold_round(rnd.id, reason=reason, actor_id=me, clock=app_clock())
+        elif action == "release":
+            rounds.release_round(rnd.id, actor_id=me, clock=app_clock())
+        else:
+            rounds.cancel_round(rnd.id, reason=reason, actor_id=me, clock=app_clock())
+    except (Forbidden, NotFound):
+        raise
+    except UserError as refusal:
+        return _dashboard(found, _round(found, round_id), form, status=_refused(refusal), refusal=str(refusal))
+    return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done=action), 303)
+
+
+# ---- a new round ----------------------------------------------------------------------------------------------------
+
+
+def _scenario(campaign: Campaign, slug: str) -> Scenario:
+    scenario = Scenario.get_or_none(Scenario.campaign == campaign.id, Scenario.slug == slug)
+    if scenario is None:
+        abort(404)
+    return scenario
+
+
+@bp.route("/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", methods=["GET", "POST"])
+@login_required
+def new_round(campaign: str, scenario: str) -> Response | str | tuple[str, int]:
+    """A draft round for the scenario (its next number) with the deadline typed in the campaign's time zone."""
+    found = gm_campaign(campaign)
+    where = _scenario(found, scenario)
+    form = NewRoundForm()
+    if form.validate_on_submit():
+        try:
+            deadline = parse_deadline(form.deadline.data or "", found.timezone, app_clock().now())
+            if deadline <= app_clock().now():
+                raise ValueError(gettext("The deadline must lie in the future."))
+        except ValueError as e:
+            form.deadline.errors = [str(e)]
+        else:
+            rnd = rounds.create_round(where.id, deadline, actor_id=current_user.id, clock=app_clock())
+            return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done="created"), 303)
+    page = render_template("gm/round_new.html", campaign=found, scenario=where, form=form)
+    return (page, 422) if request.method == "POST" else page
+
+
+# ---- the review ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Review:
+    """What the review page shows of a round's resolution, stored or previewed."""
+
+    log: list[LogLine]
+    unit_names: dict[str, str]
+    units: list[UnitRow]
+    battlefield: Markup
+    checks: list[str]
+    overrides: list[dict[str, Any]]
+    weapon: Callable[[str], str]  # a weapon's name in the page's language
+    version: int | None = None
+
+
+def _review(rnd: Round, encounter: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]) -> Review:
+    units = {u["id"]: u for u in encounter.get("units", [])}
+    for u in state.get("units", []):  # units that came during the round (reinforcements) are named too
+        units.setdefault(u["id"], u)
+    names = _names(rnd, units)
+    log = dice_log(events, names)
+    checks = [r.check for line in log for r in line.rolls if r.check]
+    title = gettext("The battlefield at the round's end")
+    svg = battlefield(state, events, names, title, everyone=True)
+    return Review(
+        log=log,
+        unit_names={uid: names.unit(uid) for uid in units},
+        units=unit_table(encounter, state),
+        battlefield=Markup(svg),  # noqa: S704 - battle_map escapes every text it draws
+        checks=checks,
+        overrides=[],
+        weapon=lambda wid: names.of("weapons", wid),
+    )
+
+
+def _review_page(
+    campaign: Campaign,
+    rnd: Round,
+    form: OverrideForm | None = None,
+    *,
+    status: int = 200,
+    refusal: str | None = None,
+) -> tuple[str, int]:
+    review = preview = None
+    problem = None
+    if rnd.state in (rounds.RESOLVED, rounds.PUBLISHED):
+        res = Resolution.get(Resolution.round == rnd.id)
+        review = _review(rnd, res.encounter, res.events, res.state)
+        review.overrides, review.version = list(res.overrides or []), res.version
+    elif rnd.state in rounds.PREVIEWABLE:
+        try:
+            dry = rounds.preview_round(rnd.id, actor_id=current_user.id)
+        except (Forbidden, NotFound):
+            raise
+        except UserError as e:
+            problem = str(e)
+        else:
+            preview = _review(rnd, dry.inputs.encounter, dry.events, dry.state)
+    form = form or OverrideForm(formdata=None)
+    shown = review or preview
+    form.check.choices = [("", gettext("Choose a check"))] + [(c, c) for c in (shown.checks if shown else [])]
+    page = render_template(
+        "gm/round_review.html",
+        campaign=campaign,
+        rnd=rnd,
+        scenario=rnd.scenario,
+        review=review,
+        preview=preview,
+        report=shown,
+        problem=problem,
+        form=form,
+        overridable=rnd.state == rounds.RESOLVED,
+        refusal=refusal,
+        done=DONE.get(request.args.get("done", "")),
+    )
+    return page, status
+
+
+@bp.get("/<slug:campaign>/rounds/<row:round_id>/review")
+@login_required
+def round_review(campaign: str, round_id: int) -> tuple[str, int]:
+    found = gm_campaign(campaign)
+    return _review_page(found, _round(found, round_id))
+
+
+@bp.post("/<slug:campaign>/rounds/<row:round_id>/override")
+@login_required
+def round_override(campaign: str, round_id: int) -> Response | tuple[str, int]:
+    """Override one check of a resolved round (`rounds.override_check`: recorded, re-resolved with the same dice)."""
+    found = gm_campaign(campaign)
+    rnd = _round(found, round_id)
+    form = OverrideForm()
+    if not form.validate_on_submit():
+        return _review_page(found, rnd, form, status=422)
+    if not form.check.data:
+        form.check.errors = [gettext("Choose the check to override.")]
+        return _review_page(found, rnd, form, status=422)
+    try:
+        rounds.override_check(
+            rnd.id,
+            form.check.data,
+            int(form.successes.data or 0),
+            reason=form.reason.data or "",
+            actor_id=current_user.id,
+            clock=app_clock(),
+        )
+    except Forbidden:
+        raise
+    except UserError as refusal:
+        field = {"reason": form.reason, "check": form.check}.get(refusal.field or "")
+        if field is not None:
+            field.errors = [str(refusal)]
+        message = None if field is not None else str(refusal)
+        return _review_page(found, rnd, form, status=_refused(refusal), refusal=message)
+    return redirect(url_for("gm.round_review", campaign=found.slug, round_id=rnd.id, done="overridden"), 303)
+
+
+@bp.app_template_global("status_word")
+def status_word(status_id: str, ruleset: str = "pool") -> str:
+    """A bad status's name in the page's language."""
+    return str(lexicon(ruleset, page_locale())["statuses"].get(status_id, status_id))
