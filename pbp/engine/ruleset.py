@@ -75,6 +75,14 @@ class Ruleset(Protocol):
         """Every reason a well-formed order can never succeed this round (the server refuses it on save)."""
         ...
 
+    def apply_gm_actions(
+        self, encounter: dict[str, Any], actions: list[dict[str, Any]]
+    ) -> dict[str, Any] | list[Problem]:
+        """The encounter after the GM's actions between rounds (a new object), or the list of every Problem found
+        (paths `encounter...`, `actions[i]...`); never raises on any JSON input. Pure: the same input gives the
+        same output, so `verify` can re-apply a published round's actions."""
+        ...
+
     def resolve(
         self,
         encounter: dict[str, Any],

@@ -87,6 +87,13 @@ class PoolRuleset:
         """`encounter` and `order` are valid (the caller validated them)."""
         return legal.refusals(_trusted(encounter), cast(Order, order), checks)
 
+    def apply_gm_actions(
+        self, encounter: dict[str, Any], actions: list[dict[str, Any]]
+    ) -> dict[str, Any] | list[Problem]:
+        from pbp.engine.pool.gm_actions import apply_gm_actions
+
+        return cast("dict[str, Any] | list[Problem]", apply_gm_actions(encounter, actions))
+
     def resolve(
         self,
         encounter: dict[str, Any],
