@@ -345,19 +345,25 @@ def round_bundle(round_id: int) -> dict[str, Any]:
         overrides=res.overrides,
         events=res.events,
         state=res.state,
+        start=res.start,
+        gm_actions=res.gm_actions,
     )
 
 
 def verify_round(round_id: int) -> str | None:
-    """Re-run a published round from its stored inputs and revealed seed, and check that it starts from the final
-    state the scenario's previous round stored: None, or the first difference."""
+    """Re-run a published round from its stored inputs and revealed seed (its GM actions re-applied), and check that
+    it starts (before the GM's actions) from the final state the scenario's previous round stored: None, or the
+    first difference."""
     bundle = round_bundle(round_id)
     difference = verify_bundle(bundle)
     previous = previous_resolution(Round.get_by_id(round_id))
     if difference or previous is None:
         return difference
     return chain_difference(
-        bundle["encounter"], previous.state, number=bundle["round"]["number"], previous_number=previous.round.number
+        bundle.get("start", bundle["encounter"]),
+        previous.state,
+        number=bundle["round"]["number"],
+        previous_number=previous.round.number,
     )
 
 
