@@ -59,6 +59,12 @@ class Ruleset(Protocol):
         """The encounter of a scenario's first round, with the PCs `pcs` ([(unit id, character sheet)])."""
         ...
 
+    def reinforcement(
+        self, pack: dict[str, Any], enemy_type: str, unit_id: str, position: list[float]
+    ) -> dict[str, Any]:
+        """A unit of the pack's enemy type `enemy_type` (a GM's reinforcement); BadInput for an unknown type."""
+        ...
+
     def default_orders(
         self, encounter: dict[str, Any], orders: dict[str, Any], sides: tuple[str, ...] = ("enemy",)
     ) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from pbp.models import Campaign, Character, Entry, EntryRevision, Participation,
 from pbp.services._common import get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.rounds import OPEN, round_context, round_encounter
+from pbp.services.rounds import OPEN, round_context, shaped_encounter
 from pbp.services.scenarios import scenario_checks
 
 
@@ -98,7 +98,7 @@ def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock =
     if joined is None:
         raise Forbidden(f"{character.name} is not taking part in this scenario")
     campaign = Campaign.get_by_id(scenario.campaign_id)
-    encounter = round_encounter(rnd, scenario)
+    encounter = shaped_encounter(rnd, scenario).encounter  # the round's starting state after the GM's actions
     unit = unit_id(character_id)
     if not any(u["id"] == unit for u in encounter["units"]):
         raise InvalidState(f"{character.name} is not on this round's map")

@@ -15,7 +15,17 @@ from pbp import reports
 from pbp.db import retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import InvalidState, UserError
-from pbp.models import Campaign, Character, Entry, Report, ReportCorrection, Resolution, Round, Scenario
+from pbp.models import (
+    Campaign,
+    Character,
+    Entry,
+    GmAction,
+    Report,
+    ReportCorrection,
+    Resolution,
+    Round,
+    Scenario,
+)
 from pbp.reports.leaks import Leak
 from pbp.services import audit, characters, gms, leaks, notifications
 from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail
@@ -223,8 +233,7 @@ def publish_round(
         Report.update(published_md=published, html=report_html(report), html_en=html_en, updated_at=now).where(
             Report.round == round_id
         ).execute()
-        events = Resolution.get(Resolution.round == round_id).events
-        dead = [cid for e in events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None]
+        dead = _fallen(rnd, Resolution.get(Resolution.round == round_id))
         if dead:
             Character.update(alive=False, updated_at=now).where(Character.id.in_(dead)).execute()
         awarded = _award_growth(rnd, campaign_id, actor_id=actor_id, now=now)
@@ -327,6 +336,23 @@ def corrections(round_id: int) -> list[ReportCorrection]:
     """A round's corrections, oldest first."""
     query = ReportCorrection.select().where(ReportCorrection.round == round_id).order_by(ReportCorrection.number)
     return list(query)
+
+
+def _fallen(rnd: Round, res: Resolution) -> list[int]:
+    """The characters who fell in the round (R-GAUGE-7: killed in it, or by a GM's action before it), save those a
+    GM action of a later round of the scenario already revives."""
+
+    def dead(encounter: dict[str, Any]) -> set[int]:
+        units = encounter.get("units", [])
+        return {cid for u in units if u.get("dead") and (cid := character_id_of(u["id"])) is not None}
+
+    revived = {
+        character_id_of(a.payload.get("unit", ""))
+        for a in GmAction.select(GmAction.payload)
+        .join(Round)
+        .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, GmAction.kind == "revive")
+    }
+    return sorted(dead(res.state) - dead(res.start or res.encounter) - revived)
 
 
 def round_bundle(round_id: int) -> dict[str, Any]:
