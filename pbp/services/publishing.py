@@ -352,7 +352,8 @@ def _fallen(rnd: Round, res: Resolution) -> list[int]:
         .join(Round)
         .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, GmAction.kind == "revive")
     }
-    return sorted(dead(res.state) - dead(res.start or res.encounter) - revived)
+    died = {cid for e in res.events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None}
+    return sorted((died | dead(res.state) - dead(res.start or res.encounter)) - revived)
 
 
 def round_bundle(round_id: int) -> dict[str, Any]:
