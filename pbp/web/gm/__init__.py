@@ -5,4 +5,4 @@ from flask import Blueprint
 
 bp = Blueprint("gm", __name__, url_prefix="/gm")
 
-from pbp.web.gm import access, growth, labels, publish, views  # noqa: E402,F401  (routes register on import)
+from pbp.web.gm import access, growth, labels, publish, shaping, views  # noqa: E402,F401  (routes register on import)
