@@ -10,7 +10,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Campaign, Character, Entry, GrowthRequest, Participation, ReportCorrection, User
+from pbp.models import (
+    Campaign,
+    Character,
+    Entry,
+    GmAction,
+    GmOrder,
+    GrowthRequest,
+    Participation,
+    ReportCorrection,
+    User,
+)
 from pbp.services import gms
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
@@ -124,6 +134,28 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {**GM_ONLY, "GM": 404},
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): ("/gm/demo/growth/award", {"points": "-1"}, {**GM_ONLY, "GM": 422}),
+    # gm-shape: the open round 3's GM actions and an enemy's order (a bad action or order is refused, 422)
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions", "GET"): ("/gm/demo/rounds/3/actions", None, GM_ONLY),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions", "POST"): (
+        "/gm/demo/rounds/3/actions",
+        {"kind": "retreat", "unit": "nobody", "reason": "x"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete", "POST"): (
+        "/gm/demo/rounds/3/actions/999/delete",
+        {},
+        {**GM_ONLY, "GM": 404},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>", "GET"): (
+        "/gm/demo/rounds/3/orders/kagachi1",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>", "POST"): (
+        "/gm/demo/rounds/3/orders/kagachi1",
+        {"minor": "nonsense"},
+        {**GM_ONLY, "GM": 422},
+    ),
     # the text before a correction: public once there is one (the matrix's world has none)
     ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/", "GET"): (
         REPORT + "corrections/1/",
@@ -274,6 +306,21 @@ CSRF_CASES = {
         {"points": "5"},
         lambda app, client: _growth_award(app) == 0,
     ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions": (
+        "GM",
+        {"kind": "retreat", "unit": "kagachi1", "reason": "forged"},
+        lambda app, client: _shaping(app) == (0, 0),
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete": (
+        "GM",
+        {},
+        lambda app, client: _shaping(app) == (0, 0),
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>": (
+        "GM",
+        {"minor": "", "major": ""},
+        lambda app, client: _shaping(app) == (0, 0),
+    ),
 }
 
 
@@ -290,7 +337,16 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/rounds/<row:round_id>/report": "/gm/demo/rounds/1/report",
     "/gm/<slug:campaign>/growth/<row:request_id>": "/gm/demo/growth/1",
     "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions": "/gm/demo/rounds/3/actions",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete": "/gm/demo/rounds/3/actions/1/delete",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>": "/gm/demo/rounds/3/orders/kagachi1",
 }
+
+
+def _shaping(app: Flask) -> tuple[int, int]:
+    """How many GM actions and enemy orders there are."""
+    with pbp_db.using(database.of(app)):
+        return GmAction.select().count(), GmOrder.select().count()
 
 
 def _corrections(app: Flask) -> int:
