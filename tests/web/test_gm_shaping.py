@@ -4,14 +4,18 @@ the link from the campaign overview. The open round of the world is round 2."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
 from pbp.models import GmAction, GmOrder
+from pbp.services import publishing, rounds
+from pbp.services.clock import FixedClock
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
-from tests.web.world import World, add_rival_campaign, build_world
+from tests.web.world import START, World, add_rival_campaign, build_world
 
 ACTIONS = "/gm/demo/rounds/2/actions"
 
@@ -129,3 +133,20 @@ def test_an_enemy_order_from_the_players_fields(world):
     assert refused.status_code == 422 and 'id="err-full_move_toward"' in refused.get_data(as_text=True)
     assert _post(gm, url, {"clear": "1"}).status_code == 303 and _counts(world) == (0, 0)
     assert gm.get("/gm/demo/rounds/2/orders/pc1").status_code == 404
+
+
+def test_the_published_report_shows_the_gm_actions_with_their_reasons(world):
+    gm = _as(world, "gm")
+    _post(gm, ACTIONS, {"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "300", "y": "20",
+                        "reason": "上流から増援"})  # fmt: skip
+    _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi2", "reason": "傷ついて退く"})
+    app = make_app(world.url)
+    with pbp_db.using(database.of(app)):
+        clock = FixedClock(START + timedelta(days=30))
+        assert rounds.resolve_round(2, clock=clock).status == "resolved"
+        publishing.publish_round(2, clock=clock)
+    page = app.test_client().get("/blog/demo/tama_river/round-2/").get_data(as_text=True)
+    section = page.split('<ol class="gm-actions">', 1)[1].split("</ol>", 1)[0]
+    assert "理由：上流から増援" in section and "理由：傷ついて退く" in section and "増援：" in section
+    english = make_app(world.url, LOCALE="en").test_client().get("/blog/demo/tama_river/round-2/")
+    assert "retreats — reason: 傷ついて退く" in english.get_data(as_text=True)
