@@ -86,10 +86,10 @@ def test_a_status_is_removed_and_an_action_deleted(world):
     ("data", "message"),
     [
         ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "0", "y": "0"}, "is on"),
-        ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "east", "y": "0"}, "A whole number."),
+        ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "east", "y": "0"}, "整数で入力してください。"),
         ({"kind": "retreat", "unit": "nobody"}, "no unit &#39;nobody&#39;"),
         ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "99"}, "outside 0..5"),
-        ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "x"}, "A whole number."),
+        ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "x"}, "整数で入力してください。"),
         ({"kind": "revive", "unit": "kagachi1"}, "is not dead"),
         ({"kind": "remove_unit", "unit": "hayachi1"}, "order: unknown unit &#39;hayachi1&#39;"),  # an entry targets it
     ],
@@ -105,7 +105,7 @@ def test_a_refused_action_stands_beside_its_field_keeps_the_input_and_changes_no
 def test_a_reinforcement_off_the_map_is_refused(world):
     page = _post(_as(world, "gm"), ACTIONS, {"kind": "add_unit", "enemy": "kagachi", "id": "k9", "x": "150000",
                                              "y": "0", "reason": "r"})  # fmt: skip
-    assert page.status_code == 422 and "Between" in page.get_data(as_text=True) and _counts(world) == (0, 0)
+    assert page.status_code == 422 and "の間で入力" in page.get_data(as_text=True) and _counts(world) == (0, 0)
 
 
 def test_a_reason_is_required(world):
