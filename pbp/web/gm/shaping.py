@@ -20,10 +20,11 @@ from pbp.reports.narrative import Names
 from pbp.services import shaping
 from pbp.services.entry_desk import OrderDesk
 from pbp.services.shaping import ShapingDesk
+from pbp.web.blog.queries import pack_name
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import page_locale
-from pbp.web.player.entries import percent
+from pbp.web.player.entries import battlefield, percent
 from pbp.web.player.orders import COORDINATE_LIMIT, FormData, form_of, order_of
 
 #: The kinds of GM action, as the page names them.
@@ -48,6 +49,12 @@ class ShapeForm(FlaskForm):
 def _names(desk: ShapingDesk) -> Names:
     units = {u["id"]: u for u in [*desk.shaped.start["units"], *desk.shaped.encounter["units"]]}
     return Names(page_locale(), desk.campaign.pack, units, desk.scenario.pack_scenario)
+
+
+def _title(desk: ShapingDesk) -> str:
+    """The scenario's title in the page's language."""
+    scenario = desk.scenario
+    return pack_name(desk.campaign.pack, "scenarios", scenario.pack_scenario, page_locale(), scenario.title)
 
 
 def _desk(campaign: str, round_id: int) -> ShapingDesk:
@@ -103,6 +110,7 @@ def _actions_page(
         "gm/actions.html",
         campaign=gm_campaign(desk.campaign.slug),
         desk=desk,
+        scenario_title=_title(desk),
         names=names,
         form=form,
         kinds=KINDS,
@@ -178,14 +186,17 @@ def _order_page(
     order_desk = OrderDesk(
         unit=unit, encounter=desk.shaped.encounter, legal=legal, checks=desk.checks, accepting=accepting
     )
+    names = _names(desk)
     body = render_template(
         "gm/enemy_order.html",
         campaign=gm_campaign(desk.campaign.slug),
         shaping=desk,
+        scenario_title=_title(desk),
         desk=order_desk,
         unit=unit,
         has_order=unit in desk.orders,
-        names=_names(desk),
+        battlefield=battlefield(order_desk, names, secret_enemies=False),
+        names=names,
         form=form,
         fields=fields,
         errors=errors or {},
