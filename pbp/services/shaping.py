@@ -22,7 +22,7 @@ from pbp.engine.errors import Problem
 from pbp.errors import InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GmAction, GmOrder, Round, Scenario
 from pbp.services import audit, gms
-from pbp.services._common import ORDER_LIMIT, REASON_LIMIT, checked_json, checked_text, get_or_fail
+from pbp.services._common import ORDER_LIMIT, REASON_LIMIT, checked_json, checked_text, get_or_fail, storable_text
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import (
@@ -233,6 +233,7 @@ def save_enemy_order(
     """The GM's order for an enemy unit in a round still to be resolved, checked like a player's entry against the
     encounter the round is played from (`validate_orders`, then `refusals`: what can never succeed is refused)."""
     now = to_db(clock.now())
+    unit = storable_text(unit, "unit")
     checked_json(order, "order", ORDER_LIMIT)
     with write_transaction():
         rnd = lock_round(round_id)
@@ -263,6 +264,7 @@ def clear_enemy_order(
     round_id: int, unit: str, *, actor_id: int | None, campaign_id: int | None = None, clock: Clock = SYSTEM
 ) -> None:
     """Drop the GM's order for an enemy: the default tactics act for it again."""
+    unit = storable_text(unit, "unit")
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
