@@ -20,7 +20,7 @@ from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, find_ruleset
 from pbp.engine.errors import Problem
 from pbp.errors import InvalidState, NotFound, UserError
-from pbp.models import Campaign, Character, GmAction, GmOrder, Round, Scenario
+from pbp.models import Campaign, Character, GmAction, GmOrder, Resolution, Round, Scenario
 from pbp.services import audit, gms
 from pbp.services._common import ORDER_LIMIT, REASON_LIMIT, checked_json, checked_text, get_or_fail, storable_text
 from pbp.services.characters import character_id_of
@@ -91,7 +91,9 @@ def shaping_desk(round_id: int, *, actor_id: int | None, campaign_id: int | None
         _refuse_out_of_order(rnd, "shaped")
         shaped = shaped_encounter(rnd, scenario)
     else:
-        res = rnd.resolution.get()
+        res = Resolution.get_or_none(Resolution.round == round_id)
+        if res is None:  # cancelled or quarantined: never resolved, no longer shaped
+            raise InvalidState(f"round {round_id} is {rnd.state}: it has nothing to shape")
         shaped = Shaped(res.start or res.encounter, res.gm_actions or [], res.encounter)
     orders = {o.unit: o.order for o in GmOrder.select().where(GmOrder.round == round_id)}
     return ShapingDesk(rnd, scenario, campaign, shaped, rows, orders, scenario_checks(scenario), is_open)

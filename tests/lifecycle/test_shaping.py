@@ -138,6 +138,11 @@ def test_only_the_campaigns_gms_shape_and_only_before_resolution(world) -> None:
         _act(world, rid, "retreat", unit="kagachi1")
     with pytest.raises(InvalidState):
         shaping.delete_action(rid, row.id, actor_id=world.gm, clock=world.clock)
+    assert [a.kind for a in shaping.shaping_desk(rid, actor_id=world.gm).actions] == ["retreat"]  # as resolved
+    cancelled = world.new_round(open_it=False)
+    rounds.cancel_round(cancelled, reason="rain", clock=world.clock)
+    with pytest.raises(InvalidState):
+        shaping.shaping_desk(cancelled, actor_id=world.gm)
 
 
 def test_delete_refuses_to_break_a_later_action_or_an_order(world) -> None:
