@@ -150,3 +150,9 @@ def test_the_published_report_shows_the_gm_actions_with_their_reasons(world):
     assert "理由：上流から増援" in section and "理由：傷ついて退く" in section and "増援：" in section
     english = make_app(world.url, LOCALE="en").test_client().get("/blog/demo/tama_river/round-2/")
     assert "retreats — reason: 傷ついて退く" in english.get_data(as_text=True)
+
+
+def test_a_round_of_another_campaign_is_not_found(world):
+    assert _as(world, "gm2").get("/gm/rival/rounds/2/actions").status_code == 404
+    assert _as(world, "gm2").get("/gm/rival/rounds/2/orders/kagachi1").status_code == 404
+    assert _as(world, "gm").get("/gm/rival/rounds/2/actions").status_code == 403
