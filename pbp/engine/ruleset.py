@@ -59,6 +59,12 @@ class Ruleset(Protocol):
         """The encounter of a scenario's first round, with the PCs `pcs` ([(unit id, character sheet)])."""
         ...
 
+    def reinforcement(
+        self, pack: dict[str, Any], enemy_type: str, unit_id: str, position: list[float]
+    ) -> dict[str, Any]:
+        """A unit of the pack's enemy type `enemy_type` (a GM's reinforcement); BadInput for an unknown type."""
+        ...
+
     def default_orders(
         self, encounter: dict[str, Any], orders: dict[str, Any], sides: tuple[str, ...] = ("enemy",)
     ) -> dict[str, Any]:
@@ -73,6 +79,14 @@ class Ruleset(Protocol):
         self, encounter: dict[str, Any], order: dict[str, Any], checks: list[dict[str, Any]] | None = None
     ) -> list[Problem]:
         """Every reason a well-formed order can never succeed this round (the server refuses it on save)."""
+        ...
+
+    def apply_gm_actions(
+        self, encounter: dict[str, Any], actions: list[dict[str, Any]]
+    ) -> dict[str, Any] | list[Problem]:
+        """The encounter after the GM's actions between rounds (a new object), or the list of every Problem found
+        (paths `encounter...`, `actions[i]...`); never raises on any JSON input. Pure: the same input gives the
+        same output, so `verify` can re-apply a published round's actions."""
         ...
 
     def resolve(

@@ -2,9 +2,12 @@
 
 Pure (no database, no clock): `pbp verify --bundle`, `pbp export-round` and the blog's bundle download all use it.
 A bundle is plain JSON:
-`{"format", "round", "ruleset", "seed", "seed_hash", "encounter", "orders", "overrides", "events", "state"}`.
-Verifying checks that the seed matches the hash published before the deadline, then re-runs the engine from the
-stored inputs with that seed (overrides included, R-GM-1) and compares every event and the final state.
+`{"format", "round", "ruleset", "seed", "seed_hash", "encounter", "orders", "overrides", "events", "state"}`, and
+when the GM shaped the round between rounds also `"start"` (the state before the GM's actions) and `"gm_actions"`
+(the actions, in order, each with its reason): `encounter` is then `start` after them.
+Verifying checks that the seed matches the hash published before the deadline, that the GM's actions applied to
+`start` give exactly `encounter`, then re-runs the engine from the stored inputs with that seed (overrides
+included, R-GM-1) and compares every event and the final state.
 """
 
 from __future__ import annotations
@@ -29,8 +32,12 @@ def build_bundle(
     overrides: list[dict[str, Any]],
     events: list[dict[str, Any]],
     state: dict[str, Any],
+    start: dict[str, Any] | None = None,
+    gm_actions: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The bundle of one round; `seed` is None while the round is unpublished (the draft report sees no seed)."""
+    """The bundle of one round; `seed` is None while the round is unpublished (the draft report sees no seed).
+    `start` and `gm_actions` appear only when the GM shaped the round (a bundle without them is as before)."""
+    shaped = {"start": start, "gm_actions": gm_actions} if gm_actions else {}
     return {
         "format": FORMAT,
         "round": round_info,
@@ -42,6 +49,7 @@ def build_bundle(
         "overrides": overrides,
         "events": events,
         "state": state,
+        **shaped,
     }
 
 
@@ -119,7 +127,26 @@ def verify_bundle(bundle: dict[str, Any]) -> str | None:
         return "seed: not revealed (the round is not published)"
     if seed_hash(seed) != bundle["seed_hash"]:
         return f"seed_hash: sha256(seed) is {seed_hash(seed)}, the bundle says {bundle['seed_hash']}"
+    shaped = gm_actions_difference(bundle)
+    if shaped:
+        return shaped
     result = run_engine(bundle["ruleset"], bundle["encounter"], bundle["orders"], seed, bundle["overrides"])
     return first_difference(
         {"events": bundle["events"], "state": bundle["state"]}, {"events": result.events, "state": result.state}
     )
+
+
+def gm_actions_difference(bundle: dict[str, Any]) -> str | None:
+    """None when the bundle has no GM actions or its `start` after them is exactly its `encounter`; else what is
+    wrong (the actions do not apply, or the first difference)."""
+    if "gm_actions" not in bundle and "start" not in bundle:
+        return None
+    if not ("gm_actions" in bundle and "start" in bundle):
+        return "gm_actions: a bundle with GM actions has both start and gm_actions"
+    actions = bundle["gm_actions"]
+    if not isinstance(actions, list):
+        return f"gm_actions: must be a list, got {type(actions).__name__}"
+    shaped = find_ruleset(bundle["ruleset"]).apply_gm_actions(bundle["start"], actions)
+    if isinstance(shaped, list):
+        return "gm_actions: they do not apply to start: " + "; ".join(map(str, shaped))
+    return first_difference(bundle["encounter"], shaped, "encounter", other="start after the GM actions")

@@ -7,6 +7,8 @@ from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox
 from pbp.models.rounds import (
     Entry,
     EntryRevision,
+    GmAction,
+    GmOrder,
     Override,
     Reminder,
     Report,
@@ -40,6 +42,8 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     Reminder,
     CampaignGM,
     ReportCorrection,
+    GmAction,
+    GmOrder,
 )
 
 __all__ = [
@@ -51,6 +55,8 @@ __all__ = [
     "Character",
     "Entry",
     "EntryRevision",
+    "GmAction",
+    "GmOrder",
     "GrowthRequest",
     "Heartbeat",
     "NotificationOptOut",

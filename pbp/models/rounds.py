@@ -88,6 +88,10 @@ class Resolution(BaseModel):
     events = JSONField()
     state = JSONField()
     created_at = peewee.DateTimeField()
+    #: The GM's actions between rounds as applied (with their reasons) and the state before them: `encounter` is
+    #: `start` after the actions (None, None: the round had no GM action, `encounter` is where it started).
+    start = JSONField(null=True)
+    gm_actions = JSONField(null=True)
 
 
 class ResolutionVersion(BaseModel):
@@ -157,3 +161,33 @@ class ReportCorrection(BaseModel):
 
     class Meta:
         indexes = ((("round", "number"), True),)
+
+
+class GmAction(BaseModel):
+    """A GM action between rounds (a reinforcement, a retreat, a gauge set, a revive...), recorded for the round it
+    shapes and applied, in `seq` order, to the state that round starts from; its reason is published."""
+
+    round = peewee.ForeignKeyField(Round, backref="gm_actions")
+    seq = peewee.IntegerField()
+    kind = peewee.CharField(max_length=32)
+    #: The engine's action without `kind` and `reason` (pbp.engine.pool.gm_actions).
+    payload = JSONField()
+    reason = peewee.CharField(max_length=500)
+    actor = peewee.ForeignKeyField(User, null=True)
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "seq"), True),)
+
+
+class GmOrder(BaseModel):
+    """The GM's order for an enemy unit in a round (without one, the default tactics act)."""
+
+    round = peewee.ForeignKeyField(Round, backref="gm_orders")
+    unit = peewee.CharField(max_length=64)
+    order = JSONField()
+    actor = peewee.ForeignKeyField(User, null=True)
+    saved_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "unit"), True),)

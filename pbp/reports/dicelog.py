@@ -154,3 +154,41 @@ def source_namer(names: Names, ruleset: str = "pool") -> Callable[[str], str]:
         return names.gimmick(source)
 
     return name
+
+
+@dataclass(frozen=True)
+class GmLine:
+    """One GM action taken before the round (a reinforcement, a retreat, a revive...), as the log words it: whose,
+    what it set (a point, a gauge's stages, a status and its rounds) and the GM's published reason."""
+
+    kind: str
+    unit: str
+    reason: str
+    position: list[float] | None = None
+    gauge: str | None = None
+    taken: list[int] = field(default_factory=list)
+    status: str | None = None
+    rounds: int | None = None
+
+
+def gm_lines(actions: list[dict[str, Any]], names: Names, ruleset: str = "pool") -> list[GmLine]:
+    """The GM's actions of a round (the bundle's `gm_actions`), every name in `names`' locale."""
+    terms = lexicon(ruleset, names.locale)
+    lines = []
+    for a in actions:
+        added = a.get("unit") if a["kind"] == "add_unit" else None
+        unit = added["id"] if isinstance(added, dict) else str(a.get("unit"))
+        gauge = a.get("gauge")
+        lines.append(
+            GmLine(
+                a["kind"],
+                names.unit(unit),
+                str(a.get("reason") or ""),
+                position=added["position"] if isinstance(added, dict) else a.get("position"),
+                gauge=str(terms["gauges"].get(gauge, gauge)) if gauge else None,
+                taken=list(a.get("taken") or []),
+                status=names.of("statuses", a["status"]) if a.get("status") else None,
+                rounds=a.get("rounds"),
+            )
+        )
+    return lines

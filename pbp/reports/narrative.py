@@ -184,6 +184,12 @@ class Names:
                 kind = self.pack.get("enemies", {}).get(placed.get("type"))
                 if not placed.get("name") and isinstance(kind, dict) and kind.get(self.locale):
                     return str(kind[self.locale])
+                return None
+        # a GM's reinforcement: not placed by the scenario, named as its enemy type (the unit carries its ja name)
+        name = self.units.get(uid, {}).get("name")
+        for kind in self.pack.get("enemies", {}).values():
+            if isinstance(kind, dict) and name and kind.get("ja") == name and kind.get(self.locale):
+                return str(kind[self.locale])
         return None
 
 

@@ -18,6 +18,7 @@ from pbp.models import (
     Character,
     Entry,
     EntryRevision,
+    GmAction,
     Participation,
     Resolution,
     Round,
@@ -27,7 +28,7 @@ from pbp.services import gms
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.rounds import OPEN, PUBLISHED, previous_resolution, round_context, round_encounter
+from pbp.services.rounds import OPEN, PUBLISHED, previous_resolution, round_context, shaped_encounter
 from pbp.services.scenarios import scenario_checks
 
 
@@ -96,9 +97,9 @@ def _refuse_unless_entrant(rnd: Round, character_id: int, user_id: int, now: dat
 def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
     """What an order's validation read that another writer may change while the round is open, cheaply (JSON as
     stored text, compared unparsed): the previous round's resolution (an override re-resolves it), the joined
-    characters (a join, a death or an edited sheet changes a first round's encounter) and the campaign's rules (a
-    reloaded pack). The scenario's setup and starting state are written only when it is created. A save reads the
-    stamp before validating and again under its lock."""
+    characters (a join, a death or an edited sheet changes a first round's encounter), the GM's actions for the
+    round and the campaign's rules (a reloaded pack). The scenario's setup and starting state are written only
+    when it is created. A save reads the stamp before validating and again under its lock."""
     previous = previous_resolution(rnd, Resolution.id, Resolution.version)
     joined = (
         Character.select(Character.id, Character.alive, Character.sheet.cast("TEXT"))
@@ -113,7 +114,8 @@ def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
         .where(Scenario.id == rnd.scenario_id)
         .tuples()
     )
-    return (previous.id, previous.version) if previous else None, list(joined), list(rules)
+    shaping = list(GmAction.select(GmAction.id).where(GmAction.round == rnd.id).order_by(GmAction.seq).tuples())
+    return (previous.id, previous.version) if previous else None, list(joined), shaping, list(rules)
 
 
 def _check_entry(
@@ -137,7 +139,7 @@ def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[
         action = full.get(slot)
         if isinstance(action, dict) and action.get("type") == "check":
             full[slot] = _offered_check(action, scenario, slot)
-    encounter = round_encounter(rnd, scenario)
+    encounter = shaped_encounter(rnd, scenario).encounter  # what the round is played from (the GM's actions too)
     ruleset = find_ruleset(scenario.campaign.ruleset)
     problems = ruleset.validate_orders({"orders": [full]}, encounter)
     # An order that can never succeed from this round's start (a hand weapon while riding, a target out of reach)

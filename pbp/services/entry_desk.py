@@ -20,7 +20,7 @@ from pbp.models import Campaign, Character, Entry, EntryRevision, Participation,
 from pbp.services._common import get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.rounds import OPEN, round_context, round_encounter
+from pbp.services.rounds import OPEN, round_context, shaped_encounter
 from pbp.services.scenarios import scenario_checks
 
 
@@ -36,20 +36,16 @@ class Odds:
     at_least: dict[int, Fraction]
 
 
-@dataclass
-class EntryDesk:
-    round: Round
-    scenario: Scenario
-    campaign: Campaign
-    character: Character
+@dataclass(kw_only=True)
+class OrderDesk:
+    """What an order form needs of one unit (the player's entry form, the GM's order for an enemy): the encounter
+    the round is played from, what the unit may do, the scene's checks, and the odds."""
+
     unit: str
     encounter: dict[str, Any]
     legal: LegalActions
     checks: list[dict[str, Any]]
-    entry: Entry | None
-    history: list[EntryRevision]
     accepting: bool
-    closed_reason: str | None
 
     def own(self) -> dict[str, Any]:
         return next(u for u in self.encounter["units"] if u["id"] == self.unit)
@@ -71,6 +67,17 @@ class EntryDesk:
         check = next(c for c in self.checks if c["id"] == check_id)
         dice, level, bonus = pool_for_check(self.encounter, self.unit, check["skill"], item)
         return Odds(dice, level, bonus, p_at_least(dice, level, check["need"], bonus), _at_least(dice, level, bonus))
+
+
+@dataclass(kw_only=True)
+class EntryDesk(OrderDesk):
+    round: Round
+    scenario: Scenario
+    campaign: Campaign
+    character: Character
+    entry: Entry | None
+    history: list[EntryRevision]
+    closed_reason: str | None
 
 
 def _arsenal(unit: dict[str, Any]) -> list[dict[str, Any]]:
@@ -98,7 +105,7 @@ def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock =
     if joined is None:
         raise Forbidden(f"{character.name} is not taking part in this scenario")
     campaign = Campaign.get_by_id(scenario.campaign_id)
-    encounter = round_encounter(rnd, scenario)
+    encounter = shaped_encounter(rnd, scenario).encounter  # the round's starting state after the GM's actions
     unit = unit_id(character_id)
     if not any(u["id"] == unit for u in encounter["units"]):
         raise InvalidState(f"{character.name} is not on this round's map")

@@ -15,7 +15,18 @@ from pbp import reports
 from pbp.db import retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import InvalidState, UserError
-from pbp.models import AuditLog, Campaign, Character, Entry, Report, ReportCorrection, Resolution, Round, Scenario
+from pbp.models import (
+    AuditLog,
+    Campaign,
+    Character,
+    Entry,
+    GmAction,
+    Report,
+    ReportCorrection,
+    Resolution,
+    Round,
+    Scenario,
+)
 from pbp.reports.leaks import Leak
 from pbp.services import audit, characters, gms, leaks, notifications
 from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail
@@ -223,8 +234,7 @@ def publish_round(
         Report.update(published_md=published, html=report_html(report), html_en=html_en, updated_at=now).where(
             Report.round == round_id
         ).execute()
-        events = Resolution.get(Resolution.round == round_id).events
-        dead = [cid for e in events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None]
+        dead = _fallen(rnd, Resolution.get(Resolution.round == round_id))
         if dead:
             Character.update(alive=False, updated_at=now).where(Character.id.in_(dead)).execute()
         awarded = _award_growth(rnd, campaign_id, actor_id=actor_id, now=now)
@@ -329,6 +339,24 @@ def corrections(round_id: int) -> list[ReportCorrection]:
     return list(query)
 
 
+def _fallen(rnd: Round, res: Resolution) -> list[int]:
+    """The characters who fell in the round (R-GAUGE-7: killed in it, or by a GM's action before it), save those a
+    GM action of a later round of the scenario already revives."""
+
+    def dead(encounter: dict[str, Any]) -> set[int]:
+        units = encounter.get("units", [])
+        return {cid for u in units if u.get("dead") and (cid := character_id_of(u["id"])) is not None}
+
+    revived = {
+        character_id_of(a.payload.get("unit", ""))
+        for a in GmAction.select(GmAction.payload)
+        .join(Round)
+        .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, GmAction.kind == "revive")
+    }
+    died = {cid for e in res.events if e.get("type") == "death" and (cid := character_id_of(e["unit"])) is not None}
+    return sorted((died | dead(res.state) - dead(res.start or res.encounter)) - revived)
+
+
 def round_bundle(round_id: int) -> dict[str, Any]:
     """The bundle of a published round (seed revealed): what `pbp export-round` writes and the blog offers."""
     rnd = get_or_fail(Round, round_id, "round")
@@ -345,19 +373,25 @@ def round_bundle(round_id: int) -> dict[str, Any]:
         overrides=res.overrides,
         events=res.events,
         state=res.state,
+        start=res.start,
+        gm_actions=res.gm_actions,
     )
 
 
 def verify_round(round_id: int) -> str | None:
-    """Re-run a published round from its stored inputs and revealed seed, and check that it starts from the final
-    state the scenario's previous round stored: None, or the first difference."""
+    """Re-run a published round from its stored inputs and revealed seed (its GM actions re-applied), and check that
+    it starts (before the GM's actions) from the final state the scenario's previous round stored: None, or the
+    first difference."""
     bundle = round_bundle(round_id)
     difference = verify_bundle(bundle)
     previous = previous_resolution(Round.get_by_id(round_id))
     if difference or previous is None:
         return difference
     return chain_difference(
-        bundle["encounter"], previous.state, number=bundle["round"]["number"], previous_number=previous.round.number
+        bundle.get("start", bundle["encounter"]),
+        previous.state,
+        number=bundle["round"]["number"],
+        previous_number=previous.round.number,
     )
 
 

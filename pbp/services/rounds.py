@@ -30,6 +30,8 @@ from pbp.models import (
     Campaign,
     Character,
     Entry,
+    GmAction,
+    GmOrder,
     Override,
     Participation,
     Report,
@@ -366,28 +368,65 @@ def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     return encounter
 
 
+def gm_actions_of(round_id: int) -> list[dict[str, Any]]:
+    """The GM's actions recorded for a round, in order, as the engine applies them (each with its reason)."""
+    query = GmAction.select().where(GmAction.round == round_id).order_by(GmAction.seq)
+    return [{"kind": a.kind, **a.payload, "reason": a.reason} for a in query]
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """The state a round starts from (`start`), the GM's actions and the encounter they leave (`encounter`: what
+    the round is played from; `start` itself when there is no action)."""
+
+    start: dict[str, Any]
+    actions: list[dict[str, Any]]
+    encounter: dict[str, Any]
+
+
+def shaped_encounter(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]] | None = None) -> Shaped:
+    """The encounter a round is played from: its starting state after the GM's actions (`actions`, by default the
+    round's recorded ones). A UserError lists every problem when they no longer apply (an override of the previous
+    round changed where this one starts)."""
+    start = round_encounter(rnd, scenario)
+    actions = gm_actions_of(rnd.id) if actions is None else actions
+    if not actions:
+        return Shaped(start, [], start)
+    result = find_ruleset(scenario.campaign.ruleset).apply_gm_actions(start, actions)
+    if isinstance(result, list):
+        raise UserError("the GM's actions do not apply: " + "; ".join(map(str, result)))
+    return Shaped(start, actions, result)
+
+
 @dataclass(frozen=True)
 class EngineInputs:
-    """What the engine resolves a round from: the ruleset, ENCOUNTER.json, ORDERS.json (every unit's, the enemies'
-    default tactics included) and each unit's prose (what the story quotes)."""
+    """What the engine resolves a round from: the ruleset, ENCOUNTER.json, ORDERS.json (every unit's, the GM's
+    enemy orders and the default tactics included) and each unit's prose (what the story quotes); `start` and
+    `gm_actions` when the GM shaped the round (`encounter` is `start` after them)."""
 
     ruleset: str
     encounter: dict[str, Any]
     orders: dict[str, Any]
     prose: dict[str, str]
+    start: dict[str, Any] | None = None
+    gm_actions: list[dict[str, Any]] | None = None
 
 
 def engine_inputs(rnd: Round, scenario: Scenario) -> EngineInputs:
     """The one place a round's engine inputs are built: resolution and every preview read them from here, so what
-    the GM previews is what the round resolves from (save the seed)."""
+    the GM previews is what the round resolves from (save the seed). The GM's actions shape the starting state;
+    the GM's enemy orders come before the default tactics, which act for every enemy without one."""
     try:
-        encounter = round_encounter(rnd, scenario)
+        shaped = shaped_encounter(rnd, scenario)
     except Exception as e:
         raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
     ruleset = scenario.campaign.ruleset
     orders, prose = round_entries(rnd.id)
-    orders = find_ruleset(ruleset).default_orders(encounter, orders)  # the GM's enemies
-    return EngineInputs(ruleset, encounter, orders, prose)
+    orders = {"orders": [*orders["orders"], *gm_orders_of(rnd.id)]}
+    orders = find_ruleset(ruleset).default_orders(shaped.encounter, orders)  # the enemies the GM gave no order
+    if not shaped.actions:
+        return EngineInputs(ruleset, shaped.encounter, orders, prose)
+    return EngineInputs(ruleset, shaped.encounter, orders, prose, shaped.start, shaped.actions)
 
 
 @dataclass(frozen=True)
@@ -414,7 +453,15 @@ def preview_round(round_id: int, *, actor_id: int | None = None) -> Preview:
     _refuse_out_of_order(rnd, "previewed")
     try:
         inputs = engine_inputs(rnd, round_context(rnd))
-        done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, secrets.token_hex(32), [])
+        done = _engine(
+            inputs.ruleset,
+            inputs.encounter,
+            inputs.orders,
+            secrets.token_hex(32),
+            [],
+            start=inputs.start,
+            gm_actions=inputs.gm_actions,
+        )
     except ResolutionFailed as e:
         raise UserError(f"round {round_id} cannot be previewed: {e}") from e
     return Preview(inputs, done["events"], done["state"])
@@ -428,6 +475,12 @@ def round_entries(round_id: int) -> tuple[dict[str, Any], dict[str, str]]:
     )
     orders = {"orders": [{**e.order, "unit": unit_id(e.character_id)} for e in entries]}
     return orders, {unit_id(e.character_id): e.prose for e in entries}
+
+
+def gm_orders_of(round_id: int) -> list[dict[str, Any]]:
+    """The GM's orders for enemy units in a round, by unit id (ORDERS.json's shape)."""
+    query = GmOrder.select().where(GmOrder.round == round_id).order_by(GmOrder.unit)
+    return [{**o.order, "unit": o.unit} for o in query]
 
 
 def round_prose(round_id: int) -> dict[str, str]:
@@ -468,7 +521,7 @@ def _earlier_rounds(rnd: Round, locale: str) -> dict[str, Any]:
 def generated_story(rnd: Round, resolution: Resolution, locale: str) -> str:
     """A resolved round's story written afresh from its stored resolution, e.g. in another language than the
     draft's (the same phrasing picks: they are keyed by the seed's public hash)."""
-    columns = {k: getattr(resolution, k) for k in ("ruleset", "encounter", "orders", "overrides", "events", "state")}
+    columns = {k: getattr(resolution, k) for k in RESOLUTION_COLUMNS}
     resolved = {**columns, "seed_hash": rnd.seed_hash}
     return _draft_report(rnd, round_context(rnd), resolved, round_prose(rnd.id), locale=locale)
 
@@ -493,8 +546,19 @@ def _overrides_of(round_id: int) -> list[dict[str, Any]]:
     ]
 
 
+#: What a resolution row stores of a run (`start` and `gm_actions` None when the GM did not shape the round).
+RESOLUTION_COLUMNS = ("ruleset", "encounter", "orders", "overrides", "events", "state", "start", "gm_actions")
+
+
 def _engine(
-    ruleset: str, encounter: dict[str, Any], orders: dict[str, Any], seed: str, overrides: list[dict[str, Any]]
+    ruleset: str,
+    encounter: dict[str, Any],
+    orders: dict[str, Any],
+    seed: str,
+    overrides: list[dict[str, Any]],
+    *,
+    start: dict[str, Any] | None,
+    gm_actions: list[dict[str, Any]] | None,
 ) -> dict[str, Any]:
     """Run the engine; any failure becomes ResolutionFailed (counted toward quarantine)."""
     try:
@@ -510,6 +574,8 @@ def _engine(
         "events": result.events,
         "state": result.state,
         "unused": result.unused_overrides,
+        "start": start,
+        "gm_actions": gm_actions,
     }
 
 
@@ -558,7 +624,15 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             _refuse_out_of_order(claimed, "resolved")  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             inputs = engine_inputs(claimed, scenario)
-            done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, claimed.seed, _overrides_of(round_id))
+            done = _engine(
+                inputs.ruleset,
+                inputs.encounter,
+                inputs.orders,
+                claimed.seed,
+                _overrides_of(round_id),
+                start=inputs.start,
+                gm_actions=inputs.gm_actions,
+            )
             _store(claimed, scenario, done, inputs.prose, now, first=True)
             if not policy(scenario.campaign.policies, "publish_automatically"):
                 notifications.notify_round("round.resolved", claimed, now, users=gms.gm_ids(scenario.campaign.id))
@@ -588,7 +662,7 @@ def _store(
 ) -> None:
     """The resolution row (whose state the next round starts from) and the draft report: inside the caller's
     transaction."""
-    columns = {k: done[k] for k in ("ruleset", "encounter", "orders", "overrides", "events", "state")}
+    columns = {k: done[k] for k in RESOLUTION_COLUMNS}
     if first:
         Resolution.insert(round=rnd.id, version=1, created_at=now, **columns).execute()
     else:
@@ -690,7 +764,15 @@ def override_check(
             [*overrides, {"check": check, "successes": successes, "reason": why}], key=lambda o: o["check"]
         )
         try:
-            done = _engine(stored.ruleset, stored.encounter, stored.orders, rnd.seed, overrides)
+            done = _engine(
+                stored.ruleset,
+                stored.encounter,
+                stored.orders,
+                rnd.seed,
+                overrides,
+                start=stored.start,
+                gm_actions=stored.gm_actions,
+            )
             if check in done["unused"]:
                 raise NotFound(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)", "check")
             Override.delete().where(Override.round == round_id, Override.check == check).execute()

@@ -44,7 +44,19 @@ from pbp import db as pbp_db
 from pbp import migrations
 from pbp.engine import BadInput
 from pbp.errors import InvalidState, UserError
-from pbp.models import AuditLog, Campaign, Character, Entry, GrowthRequest, Override, Report, Round, Scenario, User
+from pbp.models import (
+    AuditLog,
+    Campaign,
+    Character,
+    Entry,
+    GmOrder,
+    GrowthRequest,
+    Override,
+    Report,
+    Round,
+    Scenario,
+    User,
+)
 from pbp.paths import DEMO_PACK_DIR
 from pbp.services import (
     accounts,
@@ -56,6 +68,7 @@ from pbp.services import (
     notifications,
     publishing,
     rounds,
+    shaping,
 )
 from pbp.services.clock import FixedClock
 from tests.lifecycle.conftest import BACKENDS, FAST_HASHER, START, World, empty_database, make_world
@@ -320,6 +333,7 @@ INTERNAL = {
     "leaks.check": "publishing passes the parts it checked (review, publish_round, correct_report: covered)",
     "leaks.public_pack": "reads a pack stored after load_campaign checked it",
     "publishing.render_parts": "publishing passes the parts it checked or stored",
+    "rounds.shaped_encounter": "the actions are gm_actions_of's, recorded by shaping.record_action (covered)",
 }
 
 
@@ -648,3 +662,31 @@ def _published_round(stage: Stage) -> int:
         publishing.publish_round(rid, clock=w.clock)
         _PUBLISHED[id(stage)] = rid
     return _PUBLISHED[id(stage)]
+
+
+_SHAPED: dict[int, int] = {}  # id(stage) -> a round of a scenario of its own, for the GM's actions
+
+
+@covers("shaping.record_action", "shaping.save_enemy_order", "shaping.clear_enemy_order")
+@FAST
+@given(
+    kind=TEXT | st.sampled_from(["retreat", "set_position", "add_status", "add_unit"]),
+    unit=TEXT | st.sampled_from(["kagachi1", "kagachi2", "hayachi1"]),
+    text=TEXT,
+    reason=TEXT | st.just("the GM decides"),
+    order=JSON,
+)
+@example(kind="add_status", unit="kagachi1", text="stun\x00", reason="why", order={"major": "\ud800"})
+@example(kind="add_unit", unit="kagachi1", text="kagachi", reason="why\x00", order={})
+def test_shaping_takes_any_text(stage: Stage, kind: str, unit: str, text: str, reason: str, order: Any) -> None:
+    w = stage.world
+    rid = _SHAPED.get(id(stage)) or _SHAPED.setdefault(id(stage), w.new_round(scenario=w.new_scenario("shaped")))
+    fields = {"unit": unit, "status": text, "position": [len(text) * 7 + 100, 300], "enemy": text, "id": unit}
+    record = lambda: shaping.record_action(rid, kind, fields, reason=reason, actor_id=w.gm, clock=w.clock)  # noqa: E731
+    if accepted(record, kind, unit, text, reason):
+        assert last_audit("round.gm_action")["reason"] == reason.strip()
+    order = order if isinstance(order, dict) else {"major": order}
+    if accepted(lambda: shaping.save_enemy_order(rid, unit, order, actor_id=w.gm, clock=w.clock), unit, order):
+        assert GmOrder.get(GmOrder.round == rid, GmOrder.unit == unit).order == order
+    if accepted(lambda: shaping.clear_enemy_order(rid, unit, actor_id=w.gm, clock=w.clock), unit):
+        assert not GmOrder.select().where(GmOrder.round == rid, GmOrder.unit == unit).exists()

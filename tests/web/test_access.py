@@ -15,6 +15,8 @@ from pbp.models import (
     Campaign,
     Character,
     Entry,
+    GmAction,
+    GmOrder,
     GrowthRequest,
     Override,
     Participation,
@@ -188,6 +190,28 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", "POST"): (
         "/gm/demo/scenarios/tama_river/rounds/new",
         {"deadline": "2000-01-01T00:00"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    # gm-shape: the open round 3's GM actions and an enemy's order (a bad action or order is refused, 422)
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions", "GET"): ("/gm/demo/rounds/3/actions", None, GM_ONLY),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions", "POST"): (
+        "/gm/demo/rounds/3/actions",
+        {"kind": "retreat", "unit": "nobody", "reason": "x"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete", "POST"): (
+        "/gm/demo/rounds/3/actions/999/delete",
+        {},
+        {**GM_ONLY, "GM": 404},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>", "GET"): (
+        "/gm/demo/rounds/3/orders/kagachi1",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>", "POST"): (
+        "/gm/demo/rounds/3/orders/kagachi1",
+        {"minor": "nonsense"},
         {**GM_ONLY, "GM": 422},
     ),
     # the text before a correction: public once there is one (the matrix's world has none)
@@ -394,6 +418,21 @@ CSRF_CASES = {
         {"action": "upgrade"},
         lambda app, client: not _upgraded(app),
     ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions": (
+        "GM",
+        {"kind": "retreat", "unit": "kagachi1", "reason": "forged"},
+        lambda app, client: _shaping(app) == (0, 0),
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete": (
+        "GM",
+        {},
+        lambda app, client: _shaping(app) == (0, 0),
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>": (
+        "GM",
+        {"minor": "", "major": ""},
+        lambda app, client: _shaping(app) == (0, 0),
+    ),
 }
 
 
@@ -418,6 +457,9 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/edit": "/gm/demo/scenarios/hangar_eve/edit",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup": "/gm/demo/scenarios/hangar_eve/close-signup",
     "/gm/<slug:campaign>/pack": "/gm/demo/pack",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions": "/gm/demo/rounds/3/actions",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete": "/gm/demo/rounds/3/actions/1/delete",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>": "/gm/demo/rounds/3/orders/kagachi1",
 }
 
 
@@ -429,6 +471,12 @@ def _scenario_named(app: Flask, slug: str) -> Scenario | None:
 def _upgraded(app: Flask) -> bool:
     with pbp_db.using(database.of(app)):
         return AuditLog.select().where(AuditLog.action == "campaign.upgrade").exists()
+
+
+def _shaping(app: Flask) -> tuple[int, int]:
+    """How many GM actions and enemy orders there are."""
+    with pbp_db.using(database.of(app)):
+        return GmAction.select().count(), GmOrder.select().count()
 
 
 def _corrections(app: Flask) -> int:

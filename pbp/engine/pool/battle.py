@@ -85,6 +85,32 @@ def _status(unit: Unit, status_id: str) -> Status | None:
     return None
 
 
+def new_status(status_id: str, round_number: int, rounds: int | None = None) -> Status:
+    """A status as applied in round `round_number`, with the counters cleanup advances; `rounds` (a `status`
+    effect's, or the GM's) sets its `rounds_left` (R-FIX-13)."""
+    status: Status = {"id": status_id}
+    if rounds is not None:
+        status["rounds_left"] = rounds
+    elif status_id == "stun":
+        status["rounds_left"] = rules.STUN_ROUNDS
+    elif status_id == "system_down":
+        status["elapsed"] = 0
+    elif status_id == "lock_on":
+        status["fires_at_round"] = round_number + 1  # R-FIX-6: applied in round r, fires at the cleanup of r+1
+    return status
+
+
+def unequip_arms(unit: Unit) -> list[str]:
+    """arm_damage: every arm-slot weapon is unequipped (moved to spare); returns their ids."""
+    moved = []
+    vehicle = unit.get("vehicle")
+    for weapon in list(unit.get("weapons") or []) + list(vehicle.get("weapons") or [] if vehicle else []):
+        if weapon.get("slot", "arm") == "arm":
+            weapon["slot"] = "spare"
+            moved.append(weapon["id"])
+    return moved
+
+
 def _floored(total: int, multipliers: list[Multiplier]) -> int:
     """R-CHECK-8: the pool after every multiplier in force, floored, never below 0."""
     if not multipliers:
@@ -529,28 +555,13 @@ class Battle:
                     "by": by, "renewed": True,
                 })  # fmt: skip
             return
-        status: Status = {"id": status_id}
-        if rounds is not None:
-            status["rounds_left"] = rounds
-        elif status_id == "stun":
-            status["rounds_left"] = rules.STUN_ROUNDS
-        elif status_id == "system_down":
-            status["elapsed"] = 0
-        elif status_id == "lock_on":
-            status["fires_at_round"] = self.round + 1  # R-FIX-6: applied in round r, fires at the cleanup of r+1
-        unit["statuses"].append(status)
+        unit["statuses"].append(new_status(status_id, self.round, rounds))
         event: StatusEvent = {
             "type": "status", "round": self.round, "unit": unit["id"], "id": status_id, "change": "applied", "by": by,
         }  # fmt: skip
         self.emit(event)
-        if status_id == "arm_damage":  # every arm-slot weapon is unequipped (moved to spare)
-            moved = []
-            vehicle = unit.get("vehicle")
-            for weapon in list(unit["weapons"]) + list(vehicle.get("weapons") or [] if vehicle else []):
-                if weapon.get("slot", "arm") == "arm":
-                    weapon["slot"] = "spare"
-                    moved.append(weapon["id"])
-            event["unequipped"] = moved
+        if status_id == "arm_damage":
+            event["unequipped"] = unequip_arms(unit)
 
     def end_status(self, unit: Unit, status_id: str) -> None:
         unit["statuses"] = [status for status in unit["statuses"] if status["id"] != status_id]

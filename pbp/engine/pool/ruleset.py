@@ -69,6 +69,13 @@ class PoolRuleset:
 
         return cast(dict[str, Any], build_encounter(pack, scenario_id, pcs))
 
+    def reinforcement(
+        self, pack: dict[str, Any], enemy_type: str, unit_id: str, position: list[float]
+    ) -> dict[str, Any]:
+        from pbp.engine.pool.encounters import unit_from_enemy
+
+        return cast(dict[str, Any], unit_from_enemy(pack, enemy_type, unit_id, position))
+
     def default_orders(
         self, encounter: dict[str, Any], orders: dict[str, Any], sides: tuple[str, ...] = ("enemy",)
     ) -> dict[str, Any]:
@@ -86,6 +93,13 @@ class PoolRuleset:
     ) -> list[Problem]:
         """`encounter` and `order` are valid (the caller validated them)."""
         return legal.refusals(_trusted(encounter), cast(Order, order), checks)
+
+    def apply_gm_actions(
+        self, encounter: dict[str, Any], actions: list[dict[str, Any]]
+    ) -> dict[str, Any] | list[Problem]:
+        from pbp.engine.pool.gm_actions import apply_gm_actions
+
+        return cast("dict[str, Any] | list[Problem]", apply_gm_actions(encounter, actions))
 
     def resolve(
         self,

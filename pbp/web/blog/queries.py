@@ -14,7 +14,7 @@ import peewee
 from pbp.models import Campaign, Character, Report, ReportCorrection, Resolution, Round, Scenario
 from pbp.reports import plain_text, render_markdown
 from pbp.reports.battlemap import Arrow, MapView, battle_map
-from pbp.reports.dicelog import LogLine, dice_log
+from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
 from pbp.services import publishing
 from pbp.services.characters import character_id_of, unit_id
@@ -62,6 +62,7 @@ class ReportPage(ReportCard):
     seed: str = ""
     seed_hash: str = ""
     log: list[LogLine] = field(default_factory=list)
+    gm_actions: list[GmLine] = field(default_factory=list)  # the GM's actions before the round, with reasons
     unit_names: dict[str, str] = field(default_factory=dict)
     previous: int | None = None  # the scenario's published round before this one, by number
     next: int | None = None
@@ -232,7 +233,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
     if rnd is None:
         return None
     res = rnd.resolution
-    units = {u["id"]: u for u in res.encounter.get("units", [])}
+    units = {u["id"]: u for u in [*(res.start or {}).get("units", []), *res.encounter.get("units", [])]}
     pack = rnd.scenario.campaign.pack or {}
     names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
     log = dice_log(res.events, names)
@@ -255,6 +256,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
         seed=rnd.seed or "",
         seed_hash=rnd.seed_hash or "",
         log=log,
+        gm_actions=gm_lines(res.gm_actions or [], names),
         unit_names={uid: names.unit(uid) for uid in units},
         previous=max((n for n in numbers if n < number), default=None),
         next=min((n for n in numbers if n > number), default=None),

@@ -24,7 +24,7 @@ from pbp.reports.battlemap import MapView, battle_map
 from pbp.reports.narrative import Names
 from pbp.services import entries
 from pbp.services.clock import from_db
-from pbp.services.entry_desk import EntryDesk, entry_desk
+from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import pack_name
 from pbp.web.clock import app_clock
 from pbp.web.i18n import page_locale
@@ -50,15 +50,16 @@ def names_for(desk: EntryDesk) -> Names:
     return Names(page_locale(), desk.campaign.pack, units, desk.scenario.pack_scenario)
 
 
-def battlefield(desk: EntryDesk, names: Names) -> Markup:
-    """The map with the player's unit, each ready weapon's reach, and only the PCs' gauges (enemies' are secret)."""
+def battlefield(desk: OrderDesk, names: Names, *, secret_enemies: bool = True) -> Markup:
+    """The map with the ordered unit, each ready weapon's reach, and only the PCs' gauges (enemies' are secret, save
+    to the GM: `secret_enemies=False`)."""
     own = desk.own()
     vehicle = own.get("vehicle")
     arsenal = vehicle.get("weapons") or [] if vehicle else own.get("weapons") or []
     view = MapView(
         focus=desk.unit,
         reach=[(names.of("weapons", w["id"]), w["range"][0], w["range"][1]) for w in arsenal],
-        public=lambda u: u.get("side") == "pc",
+        public=(lambda u: u.get("side") == "pc") if secret_enemies else (lambda u: True),
         name=names.unit,
         status_name=lambda sid: names.of("statuses", sid),
         title=names.unit(desk.unit),

@@ -1,0 +1,158 @@
+"""The GM's shaping pages (issue 10, item 3): every kind of GM action recorded from its form, refusals beside their
+field with the GM's input kept and nothing changed, delete, an enemy's order from the player's order fields, and
+the link from the campaign overview. The open round of the world is round 2."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from flask.testing import FlaskClient
+
+from pbp import db as pbp_db
+from pbp.models import GmAction, GmOrder
+from pbp.services import publishing, rounds
+from pbp.services.clock import FixedClock
+from pbp.web import database
+from tests.web.conftest import csrf_token, log_in, make_app
+from tests.web.world import START, World, add_rival_campaign, build_world
+
+ACTIONS = "/gm/demo/rounds/2/actions"
+
+
+@pytest.fixture
+def world(tmp_path) -> World:
+    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True)
+    add_rival_campaign(built, tmp_path)
+    return built
+
+
+def _as(world: World, name: str) -> FlaskClient:
+    client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute").test_client()
+    assert log_in(client, name).status_code == 303
+    return client
+
+
+def _post(client: FlaskClient, url: str, data: dict) -> object:
+    return client.post(url, data={**data, "csrf_token": csrf_token(client, ACTIONS)})
+
+
+def _counts(world: World) -> tuple[int, int]:
+    with pbp_db.using(database.of(make_app(world.url))):
+        return GmAction.select().count(), GmOrder.select().count()
+
+
+def test_the_overview_links_the_open_rounds_actions(world):
+    assert ACTIONS in _as(world, "gm").get("/gm/demo/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "300", "y": "20"},
+        {"kind": "retreat", "unit": "kagachi2"},
+        {"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "5", "taken_1": "2"},
+        {"kind": "add_status", "unit": "kagachi1", "status": "stun", "rounds": "2"},
+        {"kind": "set_position", "unit": "kagachi1", "x": "500", "y": "0"},
+    ],
+)
+def test_every_action_is_recorded_from_its_form(world, data):
+    gm = _as(world, "gm")
+    response = _post(gm, ACTIONS, {**data, "reason": "the river rises"})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    page = gm.get(ACTIONS).get_data(as_text=True)
+    assert "the river rises" in page and _counts(world) == (1, 0)
+
+
+def test_a_reinforcement_is_taken_off_again(world):
+    gm = _as(world, "gm")
+    _post(gm, ACTIONS, {"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "300", "y": "20", "reason": "a"})
+    assert _post(gm, ACTIONS, {"kind": "remove_unit", "unit": "kagachi9", "reason": "b"}).status_code == 303
+    assert _counts(world) == (2, 0)
+
+
+def test_a_status_is_removed_and_an_action_deleted(world):
+    gm = _as(world, "gm")
+    _post(gm, ACTIONS, {"kind": "add_status", "unit": "kagachi1", "status": "stun", "reason": "flash"})
+    assert _post(gm, ACTIONS, {"kind": "remove_status", "unit": "kagachi1", "status": "stun", "reason": "cured"})
+    assert _counts(world) == (2, 0)
+    with pbp_db.using(database.of(make_app(world.url))):
+        last = GmAction.select().order_by(GmAction.seq.desc()).first().id
+    assert _post(gm, f"{ACTIONS}/{last}/delete", {}).status_code == 303
+    assert _counts(world) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "0", "y": "0"}, "is on"),
+        ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "east", "y": "0"}, "整数で入力してください。"),
+        ({"kind": "retreat", "unit": "nobody"}, "no unit &#39;nobody&#39;"),
+        ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "99"}, "outside 0..5"),
+        ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "x"}, "整数で入力してください。"),
+        ({"kind": "revive", "unit": "kagachi1"}, "is not dead"),
+        ({"kind": "remove_unit", "unit": "hayachi1"}, "order: unknown unit &#39;hayachi1&#39;"),  # an entry targets it
+    ],
+)
+def test_a_refused_action_stands_beside_its_field_keeps_the_input_and_changes_nothing(world, data, message):
+    response = _post(_as(world, "gm"), ACTIONS, {**data, "reason": "kept reason"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message in page and 'class="error"' in page and 'value="kept reason"' in page
+    assert _counts(world) == (0, 0)
+
+
+def test_a_reinforcement_off_the_map_is_refused(world):
+    page = _post(_as(world, "gm"), ACTIONS, {"kind": "add_unit", "enemy": "kagachi", "id": "k9", "x": "150000",
+                                             "y": "0", "reason": "r"})  # fmt: skip
+    assert page.status_code == 422 and "の間で入力" in page.get_data(as_text=True) and _counts(world) == (0, 0)
+
+
+def test_a_reason_is_required(world):
+    response = _post(_as(world, "gm"), ACTIONS, {"kind": "retreat", "unit": "kagachi1", "reason": ""})
+    assert response.status_code == 422 and _counts(world) == (0, 0)
+
+
+def test_another_campaigns_gm_and_a_player_are_refused(world):
+    for name in ("gm2", "player1"):
+        client = _as(world, name)
+        assert client.get(ACTIONS).status_code == 403
+        assert client.get("/gm/demo/rounds/2/orders/kagachi1").status_code == 403
+    assert _counts(world) == (0, 0)
+
+
+def test_an_enemy_order_from_the_players_fields(world):
+    gm = _as(world, "gm")
+    url = "/gm/demo/rounds/2/orders/kagachi1"
+    page = gm.get(url).get_data(as_text=True)
+    assert 'name="major"' in page and 'value="full_move"' in page
+    saved = _post(gm, url, {"minor": "", "major": "full_move", "full_move_toward": "point", "full_move_x": "500",
+                            "full_move_y": "0"})  # fmt: skip
+    assert saved.status_code == 303 and _counts(world) == (0, 1)
+    refused = _post(gm, url, {"minor": "", "major": "full_move", "full_move_toward": ""})
+    assert refused.status_code == 422 and 'id="err-full_move_toward"' in refused.get_data(as_text=True)
+    assert _post(gm, url, {"clear": "1"}).status_code == 303 and _counts(world) == (0, 0)
+    assert gm.get("/gm/demo/rounds/2/orders/pc1").status_code == 404
+
+
+def test_the_published_report_shows_the_gm_actions_with_their_reasons(world):
+    gm = _as(world, "gm")
+    _post(gm, ACTIONS, {"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "300", "y": "20",
+                        "reason": "上流から増援"})  # fmt: skip
+    _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi2", "reason": "傷ついて退く"})
+    app = make_app(world.url)
+    with pbp_db.using(database.of(app)):
+        clock = FixedClock(START + timedelta(days=30))
+        assert rounds.resolve_round(2, clock=clock).status == "resolved"
+        publishing.publish_round(2, clock=clock)
+    page = app.test_client().get("/blog/demo/tama_river/round-2/").get_data(as_text=True)
+    section = page.split('<ol class="gm-actions">', 1)[1].split("</ol>", 1)[0]
+    assert "理由：上流から増援" in section and "理由：傷ついて退く" in section and "増援：" in section
+    english = make_app(world.url, LOCALE="en").test_client().get("/blog/demo/tama_river/round-2/")
+    assert "retreats — reason: 傷ついて退く" in english.get_data(as_text=True)
+
+
+def test_a_round_of_another_campaign_is_not_found(world):
+    assert _as(world, "gm2").get("/gm/rival/rounds/2/actions").status_code == 404
+    assert _as(world, "gm2").get("/gm/rival/rounds/2/orders/kagachi1").status_code == 404
+    assert _as(world, "gm").get("/gm/rival/rounds/2/actions").status_code == 403
