@@ -46,7 +46,7 @@ def _shape_and_play(gm: int, clock: FixedClock) -> int:
     return third
 
 
-def test_pbp_verify_reproduces_a_shaped_and_overridden_round(instance: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_pbp_verify_reproduces_a_shaped_and_overridden_round(instance: Path, tmp_path: Path) -> None:
     from pbp.cli.db import open_db
 
     with open_db():
@@ -69,7 +69,7 @@ def test_pbp_verify_reproduces_a_shaped_and_overridden_round(instance: Path, tmp
 
 
 @pytest.mark.parametrize("kind", ["revive", "add_unit"])
-def test_pbp_verify_fails_when_a_stored_action_is_tampered_with(instance: Path, kind: str) -> None:  # noqa: F811
+def test_pbp_verify_fails_when_a_stored_action_is_tampered_with(instance: Path, kind: str) -> None:
     from pbp.cli.db import open_db
 
     with open_db():
