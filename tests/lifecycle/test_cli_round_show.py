@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.lifecycle.test_cli import instance, pbp
-
-__all__ = ["instance"]  # the fixture: the demo in an instance folder
+from tests.lifecycle.test_cli import pbp
 
 
 def test_round_show_prints_the_entries_and_once_resolved_the_dice_log_with_check_ids(instance: Path) -> None:
