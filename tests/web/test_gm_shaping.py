@@ -156,3 +156,12 @@ def test_a_round_of_another_campaign_is_not_found(world):
     assert _as(world, "gm2").get("/gm/rival/rounds/2/actions").status_code == 404
     assert _as(world, "gm2").get("/gm/rival/rounds/2/orders/kagachi1").status_code == 404
     assert _as(world, "gm").get("/gm/rival/rounds/2/actions").status_code == 403
+
+
+def test_the_round_pages_link_the_actions_and_the_preview_shows_them_with_their_reasons(world):
+    gm = _as(world, "gm")
+    assert ACTIONS in gm.get("/gm/demo/rounds/2/").get_data(as_text=True)
+    _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi2", "reason": "the river rises"})
+    preview = gm.get("/gm/demo/rounds/2/review").get_data(as_text=True)
+    assert "preview-banner" in preview and ACTIONS in preview
+    assert 'class="gm-action retreat"' in preview and "the river rises" in preview

@@ -25,7 +25,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, Entry, Participation, Resolution, Round, Scenario, User
 from pbp.reports import render_markdown
-from pbp.reports.dicelog import LogLine, dice_log
+from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
 from pbp.reports.unitstate import UnitRow, unit_table
 from pbp.services import rounds
@@ -365,10 +365,17 @@ class Review:
     checks: list[str]
     overrides: list[dict[str, Any]]
     weapon: Callable[[str], str]  # a weapon's name in the page's language
+    gm_actions: list[GmLine]  # the GM's actions before the round, with their reasons (as the blog shows them)
     version: int | None = None
 
 
-def _review(rnd: Round, encounter: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any]) -> Review:
+def _review(
+    rnd: Round,
+    encounter: dict[str, Any],
+    events: list[dict[str, Any]],
+    state: dict[str, Any],
+    gm_actions: list[dict[str, Any]] | None,
+) -> Review:
     units = {u["id"]: u for u in encounter.get("units", [])}
     for u in state.get("units", []):  # units that came during the round (reinforcements) are named too
         units.setdefault(u["id"], u)
@@ -385,6 +392,7 @@ def _review(rnd: Round, encounter: dict[str, Any], events: list[dict[str, Any]],
         checks=checks,
         overrides=[],
         weapon=lambda wid: names.of("weapons", wid),
+        gm_actions=gm_lines(gm_actions or [], names),
     )
 
 
@@ -400,7 +408,7 @@ def _review_page(
     problem = None
     if rnd.state in (rounds.RESOLVED, rounds.PUBLISHED):
         res = Resolution.get(Resolution.round == rnd.id)
-        review = _review(rnd, res.encounter, res.events, res.state)
+        review = _review(rnd, res.encounter, res.events, res.state, res.gm_actions)
         review.overrides, review.version = list(res.overrides or []), res.version
     elif rnd.state in rounds.PREVIEWABLE:
         try:
@@ -410,7 +418,7 @@ def _review_page(
         except UserError as e:
             problem = str(e)
         else:
-            preview = _review(rnd, dry.inputs.encounter, dry.events, dry.state)
+            preview = _review(rnd, dry.inputs.encounter, dry.events, dry.state, dry.inputs.gm_actions)
     form = form or OverrideForm(formdata=None)
     shown = review or preview
     form.check.choices = [("", gettext("Choose a check"))] + [(c, c) for c in (shown.checks if shown else [])]
