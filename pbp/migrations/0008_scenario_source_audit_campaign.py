@@ -27,7 +27,8 @@ def up(migrator, db):
         number = f"CAST(SUBSTR(audit_log.target, {prefix}) AS INTEGER)"
         db.execute_sql(
             f"UPDATE audit_log SET campaign_id = ({query.format(id=number)})"  # noqa: S608 (no user input)
-            f" WHERE audit_log.target LIKE '{kind}:%'"
+            f" WHERE audit_log.target LIKE {db.param}",  # a parameter: psycopg reads a literal % as a placeholder
+            (f"{kind}:%",),
         )
 
 
