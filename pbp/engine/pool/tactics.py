@@ -14,6 +14,7 @@ against it on random battlefields in tests/engine/test_tactics.py).
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Iterator
 
@@ -68,36 +69,34 @@ class _Grid:
                 for y in range(max(y_lo, cy - r + 1), min(y_hi, cy + r - 1) + 1):
                     yield x, y
 
-    def nearest(self, at: list[float], factor: int, lo: float, hi: float, n: int) -> list[Found]:
-        """The `n` members nearest `at` whose distance (metres rounded half up, times `factor`) is within lo..hi,
-        nearest first, ties in encounter order."""
+    def stream(self, at: list[float], factor: int) -> Iterator[Found]:
+        """The members by their distance from `at` (metres rounded half up, times `factor`), nearest first, ties in
+        encounter order: lazily, looking at ring after ring of cells only as far as the caller reads."""
         px, py = at
         cx, cy = self._cell(px, py)
-        size = self.size
-        found: list[Found] = []  # a max-heap of the best n so far, as (-distance, -place, foe)
+        x0, y0, size = self.x0, self.y0, self.size
+        heap: list[Found] = []
         # Rings nearer than the occupied rectangle are empty: start at the first one that meets it.
         r = max(0, -cx, cx - self.cx1, -cy, cy - self.cy1)
         last = max(cx, self.cx1 - cx, cy, self.cy1 - cy)
         while r <= last:
-            # Every point of ring r is at least (r-1) cells and at most (r+1) cells (per axis) away; a metre of slack
-            # covers the rounding of both the distance and the float arithmetic.
-            if factor * (r - 1) * size - factor > hi:
-                break
-            if len(found) == n and -found[0][0] < factor * ((r - 1) * size - 1):
-                break
-            if factor * ((r + 1) * size * math.sqrt(2) + 1) >= lo:
-                for cell in self._ring(cx, cy, r):
-                    for i, u in self.cells.get(cell, ()):
-                        x, y = u["position"]
-                        d = factor * round_half_up(math.hypot(x - px, y - py))
-                        if lo <= d <= hi:
-                            item = (-d, -i, u)
-                            if len(found) < n:
-                                heapq.heappush(found, item)  # never compares units: places differ
-                            elif (-d, -i) > found[0][:2]:
-                                heapq.heapreplace(found, item)
+            if r:
+                # Nothing in ring r or beyond is nearer than the edge of the square of rings 0..r-1 around `at`;
+                # a metre of slack covers the rounding of the distance and of the float arithmetic.
+                inner = min(
+                    px - (x0 + (cx - r + 1) * size), x0 + (cx + r) * size - px,
+                    py - (y0 + (cy - r + 1) * size), y0 + (cy + r) * size - py,
+                )  # fmt: skip
+                bound = factor * (inner - 1)
+                while heap and heap[0][0] < bound:
+                    yield heapq.heappop(heap)
+            for cell in self._ring(cx, cy, r):
+                for i, u in self.cells.get(cell, ()):
+                    x, y = u["position"]
+                    heapq.heappush(heap, (factor * round_half_up(math.hypot(x - px, y - py)), i, u))
             r += 1
-        return sorted(((-d, -i, u) for d, i, u in found), key=_place)
+        while heap:
+            yield heapq.heappop(heap)
 
 
 class Foes:
@@ -115,18 +114,18 @@ class Foes:
                 self.engagements.setdefault(engagement, []).append((i, u))
         self.grids = {key: _Grid(members) for key, members in groups.items()}
 
-    def nearest(self, u: Unit, lo: float = 0, hi: float = math.inf, n: int = 1) -> list[Found]:
-        """The `n` foes of `u` nearest it as it measures them (R-AIR-1), within lo..hi metres, nearest first."""
+    def stream(self, u: Unit) -> Iterator[Found]:
+        """The foes of `u` nearest first as it measures them (R-AIR-1), ties in encounter order; lazily."""
         ground = movement(u) != "air"
-        found: list[Found] = []
-        for (side, air), grid in self.grids.items():
-            if side != u["side"]:
-                found += grid.nearest(u["position"], rules.AIR_DISTANCE_FACTOR if air and ground else 1, lo, hi, n)
-        found.sort(key=_place)
-        return found[:n]
+        streams = [
+            grid.stream(u["position"], rules.AIR_DISTANCE_FACTOR if air and ground else 1)
+            for (side, air), grid in self.grids.items()
+            if side != u["side"]
+        ]
+        return streams[0] if len(streams) == 1 else heapq.merge(*streams, key=_place)
 
     def engaged(self, u: Unit) -> list[Found]:
-        """The foes in `u`'s engagement (R-ENG-5: the ones its melee weapons reach), nearest first."""
+        """The foes in `u`'s engagement (R-ENG-5: the ones its melee weapons reach), with their distances."""
         engagement = u.get("engagement")
         if engagement is None:
             return []
@@ -138,16 +137,7 @@ class Foes:
                 factor = rules.AIR_DISTANCE_FACTOR if ground and movement(o) == "air" else 1
                 x, y = o["position"]
                 found.append((factor * round_half_up(math.hypot(x - px, y - py)), i, o))
-        found.sort(key=_place)
         return found
-
-    def reached(self, u: Unit, w: Weapon, n: int) -> list[Found]:
-        """The first `n` foes `w` reaches from `u`, nearest first: melee inside its engagement (R-ENG-5), else
-        within the weapon's range band."""
-        lo, hi = w["range"]
-        if hi == 0:
-            return self.engaged(u)[:n]
-        return self.nearest(u, lo, hi, n)
 
 
 def _place(found: Found) -> tuple[int, int]:
@@ -155,27 +145,50 @@ def _place(found: Found) -> tuple[int, int]:
     return found[0], found[1]
 
 
+def _reaches(u: Unit, w: Weapon, found: Found) -> bool:
+    lo, hi = w["range"]
+    if hi == 0:  # R-ENG-5: melee only inside the attacker's own engagement
+        return u.get("engagement") is not None and u.get("engagement") == found[2].get("engagement")
+    return lo <= found[0] <= hi
+
+
 def order_for(u: Unit, units: list[Unit], foes: Foes | None = None) -> Order | None:
     """The default order of one unit, or None when it has nothing to do. `foes` indexes `units` (built here when
     not given: pass one to order many units)."""
     foes = foes if foes is not None else Foes(units)
-    nearest = foes.nearest(u)
-    if not nearest:
+    by_distance = foes.stream(u)
+    nearest = next(by_distance, None)
+    if nearest is None:
         return None
     if any(s["id"] in ("arm_damage", "system_down") for s in u.get("statuses", [])):
         return None
-    # The nearest foe that some ready weapon reaches, attacked with the first weapon (most damaging first) reaching
-    # it: a weapon reaching it finds no nearer foe of its own, so it is that weapon's first foe too.
-    firsts = [(found[0], w) for w in _ready_weapons(u) if (found := foes.reached(u, w, 1))]
-    if firsts:
-        foe = min(firsts, key=lambda fw: _place(fw[0]))[0]
-        weapon = next(w for first, w in firsts if first[1] == foe[1])
-        targets = [o["id"] for _, _, o in foes.reached(u, weapon, weapon.get("targets", 1))]
-        major: Action = {"type": "attack", "weapon": weapon["id"], "targets": targets, "item": None}
-        return {"unit": u["id"], "minor": None, "major": major}
-    if foes.engaged(u) or any(s["id"] == "leg_damage" for s in u.get("statuses", [])):
+    weapons = _ready_weapons(u)
+    engaged = foes.engaged(u)
+    # Beyond the longest reach (a ranged weapon's range, an engaged foe's distance for melee) nothing is in reach.
+    reach = max(
+        (w["range"][1] if w["range"][1] else max((f[0] for f in engaged), default=-1) for w in weapons), default=-1
+    )
+    # The nearest foe some ready weapon reaches, with the first weapon (most damaging first) that reaches it; the
+    # targets are the foes that weapon reaches from there on (none nearer: it would have been chosen).
+    for found in itertools.chain([nearest], by_distance):
+        if found[0] > reach:
+            break
+        weapon = next((w for w in weapons if _reaches(u, w, found)), None)
+        if weapon is not None:
+            targets = [found[2]["id"]]
+            n, hi = weapon.get("targets", 1), weapon["range"][1] or reach
+            for other in by_distance if len(targets) < n else ():
+                if other[0] > hi:
+                    break
+                if _reaches(u, weapon, other):
+                    targets.append(other[2]["id"])
+                    if len(targets) == n:
+                        break
+            major: Action = {"type": "attack", "weapon": weapon["id"], "targets": targets, "item": None}
+            return {"unit": u["id"], "minor": None, "major": major}
+    if engaged or any(s["id"] == "leg_damage" for s in u.get("statuses", [])):
         return None  # held in its engagement by a foe, or unable to move
-    return {"unit": u["id"], "minor": None, "major": {"type": "full_move", "toward": nearest[0][2]["id"]}}
+    return {"unit": u["id"], "minor": None, "major": {"type": "full_move", "toward": nearest[2]["id"]}}
 
 
 def default_orders(encounter: Encounter, orders: Orders, sides: tuple[str, ...] = ("enemy",)) -> Orders:
