@@ -383,7 +383,8 @@ class Battle:
         if statuses and _status(unit, "arm_damage"):
             raise Refused("arm_damage")
         weapon = self.ready_weapon(unit, act["weapon"])
-        targets = [self.by_id[tid] for tid in act["targets"] if not self.by_id[tid].get("removed")]
+        by_id = self.by_id
+        targets = [target for tid in act["targets"] if not (target := by_id[tid]).get("removed")]
         if not targets:
             raise Refused("target_gone")
         for target in targets:
@@ -465,11 +466,16 @@ class Battle:
         return self.damage_choice.get(unit["id"]) or ("damage" if unit.get("vehicle") else "injury")
 
     def can_take(self, unit: Unit, gauge_id: str) -> bool:
-        """R-DMG-3 [decided]: a gauge cannot take damage when the unit is not riding (damage) or it is full."""
+        """R-DMG-3 [decided]: a gauge cannot take damage when the unit is not riding (damage) or it is full (stages
+        fill in order, so the gauge is full when its last stage is)."""
         if gauge_id == "damage":
             vehicle = unit.get("vehicle")
-            return vehicle is not None and checked_depth(vehicle["damage"]) < rules.DEATH_STAGE
-        return checked_depth(unit["injury"]) < rules.DEATH_STAGE
+            if vehicle is None:
+                return False
+            gauge = vehicle["damage"]
+        else:
+            gauge = unit["injury"]
+        return gauge["taken"][rules.DEATH_STAGE] < gauge["capacity"][rules.DEATH_STAGE]
 
     def gauge(self, unit: Unit, gauge_id: str) -> Gauge:
         """The unit's gauge `gauge_id`: its vehicle's damage gauge or its own injury gauge."""
