@@ -206,7 +206,7 @@ class Battle:
         if evasion and unit["statuses"] and _status(unit, "leg_damage"):
             bonus.append(["leg_damage", rules.LEG_DAMAGE_EVASION])
             extra += rules.LEG_DAMAGE_EVASION
-        dice = _floored(total, mult)
+        dice = _floored(total, mult) if mult else total if total > 0 else 0
         level = unit["skills"].get(skill, 1)
         detail: CheckDetail = {
             "stat": stat,
@@ -374,6 +374,8 @@ class Battle:
         lo, hi = weapon["range"]
         if hi == 0:  # R-ENG-5: melee hits only inside the attacker's own engagement
             return unit.get("engagement") is not None and unit.get("engagement") == target.get("engagement")
+        if lo == 0 and unit["position"] == target["position"]:  # side by side: 0 m however either moves (R-AIR-1)
+            return True
         return lo <= distance(unit, target) <= hi
 
     def attack(self, unit: Unit, act: Action) -> None:
