@@ -6,9 +6,9 @@ may), and otherwise runs (full move) toward the nearest foe, or stays put when a
 "Nearest" is the distance as the unit measures it (R-AIR-1), ties going to the foe listed first in the encounter.
 
 Finding those foes by sorting every foe for every unit made a round's default orders quadratic (24,200 distance
-calls at 260 units), so the foes are indexed on a grid (`Foes`) that answers "the nearest foes within a distance
-band" by looking at the cells around a unit only. It gives exactly the brute-force choice, ties included (tested
-against it on random battlefields in tests/engine/test_tactics.py).
+calls at 260 units), so the foes are indexed on a grid (`Foes`) that hands a unit its foes nearest first, lazily,
+looking at the cells around it ring by ring and no farther than its longest reach. It gives exactly the brute-force
+choice, ties included (tested against it on random battlefields in tests/engine/test_tactics.py).
 """
 
 from __future__ import annotations
