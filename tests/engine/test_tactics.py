@@ -171,7 +171,7 @@ def battlefields(draw: st.DrawFn) -> list[dict]:
     return units
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(battlefields())
 def test_the_indexed_choice_is_the_brute_force_one_ties_included(units: list[dict]) -> None:
     """Default orders through the grid index equal the ones every foe measured and sorted gives (the nearest foe in
