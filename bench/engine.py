@@ -8,7 +8,7 @@ from __future__ import annotations
 import marshal
 import random
 
-from bench._timing import interleaved
+from bench._timing import interleaved_runs
 from pbp.engine import SeededDice, find_ruleset
 from pbp.engine.checks import roll_check
 from pbp.engine.pool.battle import Battle
@@ -81,6 +81,30 @@ def battle_200() -> tuple[dict, dict]:
     return {"ruleset": "pool", "round": 1, "units": units, "terrain": []}, {"orders": orders}
 
 
+def battlefield(n: int) -> dict:
+    """`n` units of the 200-unit battle's kind, PCs and enemies alternating, scattered (seeded) over a square map
+    whose side grows as the square root of `n`: a unit's neighbourhood looks alike at every size, so a linear
+    tactics costs the same per unit at 13 units as at 260."""
+    template, _ = battle_200()
+    rnd = random.Random(n)
+    side = int(400 * n**0.5)
+    units = []
+    for k in range(n):
+        unit = {**template["units"][k % 200], "id": f"t{k}", "side": "pc" if k % 2 else "enemy", "engagement": None}
+        unit["position"] = [rnd.randrange(side), rnd.randrange(side)]
+        units.append(unit)
+    return {"ruleset": "pool", "round": 1, "units": units, "terrain": []}
+
+
+TACTICS_SIZES = (13, 65, 260)
+
+
+def _median_range(ratios: list[float]) -> str:
+    """The repeats' own readings of a ratio (sorted): their median, sturdier than the fastest runs when the machine's
+    load shifts between the contenders, and their range."""
+    return f"median {ratios[len(ratios) // 2]:.1f}, {ratios[0]:.1f}..{ratios[-1]:.1f}"
+
+
 def main() -> None:
     encounter, orders = battle_200()
     pool = find_ruleset("pool")
@@ -90,17 +114,23 @@ def main() -> None:
         state = marshal.loads(marshal.dumps(encounter))  # the private copy resolve makes
         Battle(state, orders, SeededDice("b"), [], None).run(1)
 
+    fields = [battlefield(n) for n in TACTICS_SIZES]
+    tactics = [
+        lambda field=field: pool.default_orders(field, {"orders": []}, sides=("pc", "enemy")) for field in fields
+    ]
     # Every contender runs in turn on each repeat, so a slow spell of the machine hits them all alike.
-    base, eng, run, full, idle = interleaved(
+    runs = interleaved_runs(
         [
             lambda: bare_randint_checks(N_CHECKS),
             lambda: engine_checks(N_CHECKS),
             resolution_only,
             lambda: pool.resolve(encounter, orders, SeededDice("b")),
             lambda: pool.resolve(encounter, {"orders": []}, SeededDice("b")),
+            *tactics,
         ],
         repeat=9,
     )
+    base, eng, run, full, idle, *curve = (min(times) for times in runs)
     per_base = base / N_CHECKS
     print(f"(a) bare randint 6d6<=3 : {N_CHECKS / base:>10,.0f} checks/s")
     print(
@@ -108,17 +138,24 @@ def main() -> None:
         "  (goal >= 0.5)"
     )
     marginal = (full - idle) / attacks
-    print(f"(b) 200-unit round, {attacks} attacks (area weapons count once per target)")
+    # Each repeat's own readings (its three runs side by side), to show how far the machine's noise moves them.
+    per_repeat = list(zip(runs[0], runs[3], runs[4], strict=True))
+    marginals = sorted((f - i) / attacks / (b / N_CHECKS) for b, f, i in per_repeat)
+    wholes = sorted(f / attacks / (b / N_CHECKS) for b, f, _ in per_repeat)
+    print(f"(b) P2: 200-unit round, {attacks} attacks (area weapons count once per target); goal: both ratios <= 5")
     print(
-        f"    an attack (round with the attacks - the same round without orders): {marginal * 1e6:5.1f} us"
-        f"   ratio attack/bare check = {marginal / per_base:.1f}  (goal <= 10)"
+        f"    marginal: an attack (the round with the attacks - the round without orders): {marginal * 1e6:.1f} us"
+        f"  ratio attack/bare check = {marginal / per_base:.1f}  (repeats {_median_range(marginals)})"
     )
     print(
-        f"    the whole round, resolve() : {full * 1000:6.1f} ms, of which {idle * 1000:.1f} ms without orders "
-        f"(validation, private copy, initiative, cleanup of 200 units) = {full / attacks * 1e6:5.1f} us per attack, "
-        f"ratio {full / attacks / per_base:.1f}"
+        f"    whole round: resolve() {full * 1000:.1f} ms / {attacks} attacks = {full / attacks * 1e6:.1f} us each"
+        f"  ratio {full / attacks / per_base:.1f}  (repeats {_median_range(wholes)})"
     )
+    print(f"    the round without orders (validation, private copy, initiative, cleanup): {idle * 1e3:.1f} ms")
     print(
-        f"    resolution alone (copy + round, no validation): {run / attacks * 1e6:5.1f} us per attack, "
-        f"ratio {run / attacks / per_base:.1f}"
+        f"    resolution alone (copy + round, no validation): {run / attacks * 1e6:.1f} us per attack,"
+        f" ratio {run / attacks / per_base:.1f}"
     )
+    print("(c) default tactics, both sides (pool.default_orders): the cost per unit as the battle grows")
+    for n, t in zip(TACTICS_SIZES, curve, strict=True):
+        print(f"    {n:>4} units: {t / n * 1e6:7.1f} us per unit   ratio per unit/bare check = {t / n / per_base:.1f}")

@@ -8,6 +8,7 @@ says.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 from pbp.engine.checks import MAX_POOL, count_successes
@@ -15,7 +16,6 @@ from pbp.engine.dice import DiceSource
 from pbp.engine.errors import BadInput, Problem
 from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.geometry import distance, movement, rough_factor
-from pbp.engine.pool.schema import effective_skill_stats
 from pbp.engine.pool.types import (
     Action,
     AttackEvent,
@@ -149,9 +149,10 @@ class Battle:
         self.overrides = {override["check"]: override for override in overrides}
         self.used_overrides: set[str] = set()
         self.events: list[Event] = []
+        self.emit: Callable[[Event], None] = self.events.append  # bound once: a round emits thousands of events
         self.round = state.get("round", 1)
         self.n_checks = 0
-        self.skill_stats = {unit["id"]: effective_skill_stats(unit, pack_skill_stats) for unit in self.units}
+        self.pack_skill_stats = pack_skill_stats or {}
         self.evade_item_noted: set[str] = set()
         # What each unit's orders say about the whole round, looked up on every attack against it.
         self.damage_choice = {uid: o["damage_to"] for uid, o in self.orders.items() if o.get("damage_to")}
@@ -159,8 +160,15 @@ class Battle:
 
     # ---- events and checks -------------------------------------------------------------------------------
 
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
+    def parent_stat(self, unit: Unit, skill: str, default: str | None = None) -> str:
+        """R-CHECK-4: the skill's parent stat, the unit's own map before the pack's (`effective_skill_stats`, looked
+        up without merging the two maps for every unit)."""
+        own = unit.get("skill_stats")
+        if own and skill in own:
+            return own[skill]
+        if skill in self.pack_skill_stats or default is None:
+            return self.pack_skill_stats[skill]  # validated: a skill a check names has a parent stat
+        return default
 
     def stat_dice(
         self, unit: Unit, stat: str, mods: list[Contribution], mult: list[Multiplier], bonus: list[Contribution]
@@ -224,13 +232,13 @@ class Battle:
         if evasion and unit["statuses"] and _status(unit, "leg_damage"):
             bonus.append(["leg_damage", rules.LEG_DAMAGE_EVASION])
             extra += rules.LEG_DAMAGE_EVASION
-        dice = _floored(total, mult)
+        dice = _floored(total, mult) if mult else total if total > 0 else 0
         level = unit["skills"].get(skill, 1)
         detail: CheckDetail = {
             "stat": stat,
             "base": unit["stats"].get(stat, 0),
             "mods": mods,
-            "mult": [[name, float(factor)] for name, factor in mult],
+            "mult": [[name, float(factor)] for name, factor in mult] if mult else [],
             "dice": dice,
             "level": level,
             "bonus": bonus,
@@ -392,6 +400,8 @@ class Battle:
         lo, hi = weapon["range"]
         if hi == 0:  # R-ENG-5: melee hits only inside the attacker's own engagement
             return unit.get("engagement") is not None and unit.get("engagement") == target.get("engagement")
+        if lo == 0 and unit["position"] == target["position"]:  # side by side: 0 m however either moves (R-AIR-1)
+            return True
         return lo <= distance(unit, target) <= hi
 
     def attack(self, unit: Unit, act: Action) -> None:
@@ -401,7 +411,8 @@ class Battle:
         if statuses and _status(unit, "arm_damage"):
             raise Refused("arm_damage")
         weapon = self.ready_weapon(unit, act["weapon"])
-        targets = [self.by_id[tid] for tid in act["targets"] if not self.by_id[tid].get("removed")]
+        by_id = self.by_id
+        targets = [target for tid in act["targets"] if not (target := by_id[tid]).get("removed")]
         if not targets:
             raise Refused("target_gone")
         for target in targets:
@@ -432,7 +443,7 @@ class Battle:
             return
         if ammo is not None:
             weapon["ammo"] = ammo - 1  # one round of ammo, also for an area weapon
-        stat = self.skill_stats[unit["id"]][skill]
+        stat = self.parent_stat(unit, skill)
         n, level, bonus, attack_detail = self.pool(unit, stat, skill, item)
         attack_check, attack_dice, attack_successes, attack_overrides = self.roll(n, level, bonus)
         for target in targets:  # R-HIT-3: one evasion roll per target, in the order named
@@ -471,7 +482,7 @@ class Battle:
                 if target["id"] not in self.evade_item_noted:
                     self.evade_item_noted.add(target["id"])
                     self.refuse(target, "evade_item", {"type": "evade_item"}, refusal.reason, item=item_id)
-        stat = self.skill_stats[target["id"]].get(rules.EVASION_SKILL, rules.EVASION_STAT)
+        stat = self.parent_stat(target, rules.EVASION_SKILL, rules.EVASION_STAT)
         n, level, bonus, detail = self.pool(target, stat, rules.EVASION_SKILL, item, evasion=True)
         check_id, dice, successes, overrides = self.roll(n, level, bonus)
         return check_id, dice, successes, detail, overrides
@@ -483,11 +494,16 @@ class Battle:
         return self.damage_choice.get(unit["id"]) or ("damage" if unit.get("vehicle") else "injury")
 
     def can_take(self, unit: Unit, gauge_id: str) -> bool:
-        """R-DMG-3 [decided]: a gauge cannot take damage when the unit is not riding (damage) or it is full."""
+        """R-DMG-3 [decided]: a gauge cannot take damage when the unit is not riding (damage) or it is full (stages
+        fill in order, so the gauge is full when its last stage is)."""
         if gauge_id == "damage":
             vehicle = unit.get("vehicle")
-            return vehicle is not None and checked_depth(vehicle["damage"]) < rules.DEATH_STAGE
-        return checked_depth(unit["injury"]) < rules.DEATH_STAGE
+            if vehicle is None:
+                return False
+            gauge = vehicle["damage"]
+        else:
+            gauge = unit["injury"]
+        return gauge["taken"][rules.DEATH_STAGE] < gauge["capacity"][rules.DEATH_STAGE]
 
     def gauge(self, unit: Unit, gauge_id: str) -> Gauge:
         """The unit's gauge `gauge_id`: its vehicle's damage gauge or its own injury gauge."""
@@ -578,7 +594,7 @@ class Battle:
         skill = rules.RECOVERY_SKILL
         item = self.order_item(unit, act.get("item"), skill)
         need = rules.SYSTEM_DOWN_BASE_NEED - status.get("elapsed", 0)
-        stat = self.skill_stats[unit["id"]].get(skill, "理知")
+        stat = self.parent_stat(unit, skill, "理知")
         if need <= 0:
             self.emit({
                 "type": "check", "round": self.round, "unit": unit["id"], "skill": skill, "purpose": "recover",
@@ -607,7 +623,7 @@ class Battle:
             raise Refused("system_down")
         skill, need, label = act["skill"], act["need"], act.get("label")
         item = self.order_item(unit, act.get("item"), skill)
-        n, level, bonus, detail = self.pool(unit, self.skill_stats[unit["id"]][skill], skill, item)
+        n, level, bonus, detail = self.pool(unit, self.parent_stat(unit, skill), skill, item)
         check_id, dice, successes, overrides = self.roll(n, level, bonus)
         event: CheckEvent = {
             "type": "check", "round": self.round, "unit": unit["id"], "skill": skill, "purpose": "scene",

@@ -454,9 +454,8 @@ def pool_for_check(
     state = marshal.loads(marshal.dumps(encounter))  # the battle fills defaults into the state it is given
     battle = Battle(state, {"orders": []}, ScriptedDice([]), [], pack_skill_stats)  # a pool is counted, never rolled
     unit = battle.by_id[unit_id]
-    default = rules.EVASION_STAT if skill == rules.EVASION_SKILL else None
-    stat = battle.skill_stats[unit_id].get(skill, default)
-    if stat is None:
+    stat = battle.parent_stat(unit, skill, rules.EVASION_STAT if skill == rules.EVASION_SKILL else "")
+    if not stat:
         raise KeyError(f"skill {skill!r} has no parent stat")
     item = next((it for it in unit["items"] if it["id"] == item_id), None) if item_id else None
     dice, level, bonus, _ = battle.pool(unit, stat, skill, item, evasion)

@@ -35,7 +35,12 @@ def is_number(v: Any) -> bool:
 
 def is_point(v: Any) -> TypeGuard[list[float]]:
     """A point [x, y] in metres, each within ±MAX_METRES."""
-    return type(v) is list and len(v) == 2 and is_number(v[0]) and is_number(v[1])
+    if type(v) is not list or len(v) != 2:
+        return False
+    x, y = v
+    if type(x) is int and type(y) is int:  # the usual point, without two calls per point of 200 units
+        return -MAX_METRES <= x <= MAX_METRES and -MAX_METRES <= y <= MAX_METRES
+    return is_number(x) and is_number(y)
 
 
 def check_point(c: Checker, value: Any, path: str) -> bool:
@@ -487,7 +492,13 @@ def check_attack(c: Checker, action: dict[str, Any], path: str, unit: Unit, unit
 
 
 def check_action(
-    c: Checker, action: Any, path: str, slot: str, unit: Unit, units: dict[str, Unit], skill_stats: dict[str, str]
+    c: Checker,
+    action: Any,
+    path: str,
+    slot: str,
+    unit: Unit,
+    units: dict[str, Unit],
+    pack_skill_stats: dict[str, str] | None,
 ) -> None:
     """A minor or major action (`slot`) of `unit`'s order: its type, and what that type names."""
     if action is None or not c.check_dict(action, path):
@@ -496,7 +507,7 @@ def check_action(
     if not c.check_one_of(action.get("type"), types, f"{path}.type"):
         return
     kind = action["type"]
-    weapons = _all_weapons(unit)
+    weapons = _all_weapons(unit) if kind in ("reload", "swap") else []
     if kind in ("move", "full_move", "leave"):
         check_toward(c, action, path, units, required=kind != "leave")
     elif kind == "reload":
@@ -517,6 +528,7 @@ def check_action(
         if target is not None and (type(target) is not str or target not in units):
             c.bad(f"{path}.target", f"unknown unit {target!r}")
     elif kind == "check":
+        skill_stats = effective_skill_stats(unit, pack_skill_stats)
         if c.check_str(action.get("skill"), f"{path}.skill") and action["skill"] not in skill_stats:
             c.bad(f"{path}.skill", f"skill {action['skill']!r} has no parent stat")
         c.check_int(action.get("need"), f"{path}.need")
@@ -546,9 +558,8 @@ def validate_orders(orders: Any, encounter: Encounter, pack_skill_stats: dict[st
             c.bad(f"{p}.unit", f"unit {uid!r} has two orders")
         seen.add(uid)
         unit = units[uid]
-        skill_stats = effective_skill_stats(unit, pack_skill_stats)
-        check_action(c, order.get("minor"), f"{p}.minor", "minor", unit, units, skill_stats)
-        check_action(c, order.get("major"), f"{p}.major", "major", unit, units, skill_stats)
+        check_action(c, order.get("minor"), f"{p}.minor", "minor", unit, units, pack_skill_stats)
+        check_action(c, order.get("major"), f"{p}.major", "major", unit, units, pack_skill_stats)
         if order.get("damage_to") is not None:
             c.check_one_of(order["damage_to"], rules.GAUGES, f"{p}.damage_to")
         if order.get("evade_item") is not None and _find(unit.get("items") or [], order["evade_item"]) is None:
