@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import marshal
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -94,6 +95,12 @@ def _move_reach(unit: Unit, terrain: list[Terrain]) -> int:
     return max(0, math.floor(value))
 
 
+def _hashable(value: Any) -> Any:
+    """An engagement as a counter's key, equal exactly when the engagements compare equal (a list, as JSON may give
+    a pair, never equals the listing's tuple)."""
+    return ("list", tuple(value)) if isinstance(value, list) else value
+
+
 def _engaged_with_enemy(unit: Unit, units: list[Unit]) -> bool:
     engagement = unit.get("engagement")
     return engagement is not None and any(
@@ -129,6 +136,32 @@ class _Facts:
         self.can_move = not self.gone and not self.leg_damage and not self.held and self.reach > 0
         self.others = [other for other in self.units if other is not unit and not other.get("removed")]
         self.arsenal = _arsenal(unit)
+        self._ground: dict[tuple[int, int], list[tuple[int, Unit]]] | None = None
+        self._moved: dict[str, tuple[Unit, Engagement]] = {}
+        self._members: Counter[Any] | None = None
+
+    def members(self, engagement: Engagement) -> int:
+        """How many of the other units are in `engagement` (counted once for the unit's every candidate move)."""
+        if self._members is None:
+            self._members = Counter(_hashable(o.get("engagement")) for o in self.others)
+        return self._members[_hashable(engagement)]
+
+    def ground_at(self, point: Point) -> list[Unit]:
+        """The other ground units standing at `point` (0 m away), in `others`' order. Through a grid of whole metres
+        built on first use: `reachable_targets` asks once per unit of the battle, and scanning them all each time
+        made an entry's validation in a 260-unit battle take 0.4 s. 0 m means under half a metre on each axis, so
+        the unit is in the point's cell or a neighbouring one."""
+        if self._ground is None:
+            self._ground = {}
+            for i, other in enumerate(self.others):
+                if movement(other) != "air":
+                    x, y = other["position"]
+                    self._ground.setdefault((geometry.round_half_up(x), geometry.round_half_up(y)), []).append(
+                        (i, other)
+                    )
+        cx, cy = geometry.round_half_up(point[0]), geometry.round_half_up(point[1])
+        near = [found for dx in (-1, 0, 1) for dy in (-1, 0, 1) for found in self._ground.get((cx + dx, cy + dy), ())]
+        return [o for _, o in sorted(near, key=lambda found: found[0]) if geometry.metres(point, o["position"]) == 0]
 
     def goal_of(self, toward: str | Point) -> Point:
         """The point a move toward a unit id or a point heads for."""
@@ -136,14 +169,22 @@ class _Facts:
 
     def moved(self, toward: str | Point) -> tuple[Unit, Engagement]:
         """This unit as it stands after a combat move toward a unit id or a point, and its engagement then: a move
-        that reaches a ground unit engages it (R-ENG-1), any other move leaves the engagement."""
+        that reaches a ground unit engages it (R-ENG-1), any other move leaves the engagement. A move toward a
+        unit is worked out once (`reachable_targets` asks for each weapon)."""
+        if isinstance(toward, str):
+            if toward not in self._moved:
+                self._moved[toward] = self._move(toward)
+            return self._moved[toward]
+        return self._move(toward)
+
+    def _move(self, toward: str | Point) -> tuple[Unit, Engagement]:
         end, _ = geometry.step_toward(self.unit["position"], self.goal_of(toward), self.reach)
         engagement: Engagement = self.unit.get("engagement") if end == self.unit["position"] else None
-        here = [o for o in self.others if movement(o) != "air" and geometry.metres(end, o["position"]) == 0]
+        here = self.ground_at(end)
         if here and movement(self.unit) != "air" and engagement is None:
             other = next((o for o in here if o["id"] == toward), here[0])
             engagement = other.get("engagement") or ("with", other["id"])
-            members = sum(1 for o in self.others if engagement == o.get("engagement"))
+            members = self.members(engagement)
             if members >= rules.ENGAGEMENT_CAP:  # R-ENG-3: the newcomer starts an engagement of its own
                 engagement = ("new", self.unit["id"])
         return {**self.unit, "position": end}, engagement
