@@ -107,3 +107,10 @@ def open_rush_round(world: World, deadline: datetime) -> int:
     rnd = rounds.create_round(world.scenario_id, deadline, actor_id=world.gm_id)
     rounds.open_round(rnd.id, actor_id=world.gm_id)
     return rnd.id
+
+
+def set_deadline(world: World, round_id: int, deadline: datetime) -> None:
+    """The GM moves the round's deadline (`extend_round` takes an earlier one too, as long as it lies ahead)."""
+    from pbp.services import rounds
+
+    rounds.extend_round(round_id, deadline, actor_id=world.gm_id)

@@ -479,6 +479,33 @@ def _refuse_attack(facts: _Facts, legal: LegalActions, act: Action, minor: Actio
                                 f"{distance(facts.unit, target)} m away")  # fmt: skip
 
 
+class CheckPools:
+    """The pools of checks made at the round's start, counted by the battle's own pool (so the odds a form shows
+    are the engine's) from one battle built once: the entry form asks for one per weapon and target, and building a
+    battle for each took the form of a 260-unit round past 30 s."""
+
+    def __init__(self, encounter: dict[str, Any], pack_skill_stats: dict[str, str] | None = None):
+        from pbp.engine.pool.battle import Battle  # the battle imports nothing of this module
+
+        state = marshal.loads(marshal.dumps(encounter))  # the battle fills defaults into the state it is given
+        self._battle = Battle(state, {"orders": []}, ScriptedDice([]), [], pack_skill_stats)  # counted, never rolled
+
+    def pool(
+        self, unit_id: str, skill: str, item_id: str | None = None, *, evasion: bool = False
+    ) -> tuple[int, int, int]:
+        """(dice, level, success bonus) of a check of `skill` by `unit_id` (R-CHECK-8); `evasion` adds leg_damage's
+        penalty."""
+        battle = self._battle
+        unit = battle.by_id[unit_id]
+        default = rules.EVASION_STAT if skill == rules.EVASION_SKILL else None
+        stat = battle.skill_stats[unit_id].get(skill, default)
+        if stat is None:
+            raise KeyError(f"skill {skill!r} has no parent stat")
+        item = next((it for it in unit["items"] if it["id"] == item_id), None) if item_id else None
+        dice, level, bonus, _ = battle.pool(unit, stat, skill, item, evasion)
+        return dice, level, bonus
+
+
 def pool_for_check(
     encounter: dict[str, Any],
     unit_id: str,
@@ -488,17 +515,5 @@ def pool_for_check(
     evasion: bool = False,
     pack_skill_stats: dict[str, str] | None = None,
 ) -> tuple[int, int, int]:
-    """(dice, level, success bonus) of a check `unit_id` would make at the round's start (R-CHECK-8), computed by
-    the battle's own pool so the odds a form shows are the engine's. `evasion` adds leg_damage's penalty."""
-    from pbp.engine.pool.battle import Battle  # the battle imports nothing of this module
-
-    state = marshal.loads(marshal.dumps(encounter))  # the battle fills defaults into the state it is given
-    battle = Battle(state, {"orders": []}, ScriptedDice([]), [], pack_skill_stats)  # a pool is counted, never rolled
-    unit = battle.by_id[unit_id]
-    default = rules.EVASION_STAT if skill == rules.EVASION_SKILL else None
-    stat = battle.skill_stats[unit_id].get(skill, default)
-    if stat is None:
-        raise KeyError(f"skill {skill!r} has no parent stat")
-    item = next((it for it in unit["items"] if it["id"] == item_id), None) if item_id else None
-    dice, level, bonus, _ = battle.pool(unit, stat, skill, item, evasion)
-    return dice, level, bonus
+    """(dice, level, success bonus) of one check `unit_id` would make at the round's start (see CheckPools)."""
+    return CheckPools(encounter, pack_skill_stats).pool(unit_id, skill, item_id, evasion=evasion)
