@@ -89,7 +89,7 @@ def _clients(servers: Any, world: Any, round_id: int, reader_paths: list[str]) -
             "seed": i,
             "round_id": round_id,
             "password": "loadtest-password",
-            "players": [{"name": p.name, "character_id": p.character_id} for p in share],
+            "players": [{"name": p.name, "character_id": p.character_id, "target": p.target} for p in share],
             "readers": READERS // CLIENTS,
             "threads": THREADS,
             "reader_paths": reader_paths,
@@ -117,6 +117,7 @@ def run_once(kind: str, faults: bool) -> bool:
     folder = Path(tempfile.mkdtemp(prefix="pbp-loadtest-"))
     database = Database(kind, folder)
     servers = Servers(folder, database.url)
+    kept = False
     try:
         t0 = time.time()
         bound = pbp_db.bind(database.url)
@@ -158,11 +159,19 @@ def run_once(kind: str, faults: bool) -> bool:
         results = [json.loads(p.communicate(timeout=RUSH + 300)[0]) for p in procs]
         resolved_by = _wait_resolved(bound, round_id, timeout=120)
         servers.stop()
-        return _report(bound, database, round_id, deadline, times, results, servers.kills, faults, resolved_by)
+        ok = _report(bound, database, round_id, deadline, times, results, servers.kills, faults, resolved_by)
+        kept = not ok
+        return ok
+    except BaseException:
+        kept = True
+        raise
     finally:
         servers.stop()
         database.drop()
-        shutil.rmtree(folder, ignore_errors=True)
+        if kept:
+            print(f"the run's folder (server logs) is kept: {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _wait_resolved(bound: Any, round_id: int, timeout: float) -> float | None:
@@ -260,8 +269,7 @@ def _report(
         last = acks[-1] if acks else -1
         allowed = {sent[last][0]} if acks else {None}
         lost = {prose for prose, _, status in sent[last + 1 :] if status == 0}  # no answer: may have committed
-        if faults:
-            allowed |= lost
+        allowed |= lost  # a kill (or a client's timeout) lost the answer: never acknowledged, may be stored
         if stored.get(character_id) not in allowed:
             problems.append(f"character {character_id}: stored {str(stored.get(character_id))[:30]!r}, "
                             f"not its last acknowledged save")  # fmt: skip

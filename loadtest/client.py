@@ -9,7 +9,7 @@ times, epoch seconds) and runs them:
 - `hello`, `entry`, `reader`: saturation, `threads` threads each sending its next request as soon as the last one
   is answered (a bare `/hello`, an entry save of one player per thread, a reader page);
 - `rush`: every player saves and re-saves its entry with a pause between saves that shortens toward the deadline
-  (and sometimes reloads its form), while the readers browse with a pause between pages, until `rush_end`.
+  (one in ten then views its form), while the readers browse with a pause between pages, until `rush_end`.
 
 It prints one JSON line: every request (phase, route, start, seconds, status; status 0 when no answer came) and
 every save each player sent, in order, with its prose and status: what the checks compare the database with.
@@ -29,9 +29,6 @@ from urllib.parse import urlencode
 
 TIMEOUT = 30.0
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
-_TARGET = re.compile(
-    r'name="targets"[^>]*value="((?:kagachi|hayachi)\d+)"|value="((?:kagachi|hayachi)\d+)"[^>]*name="targets"'
-)
 PROSE = "川霧の向こう、先頭の敵に照準を合わせる。「……外さない」" * 3
 
 
@@ -87,7 +84,7 @@ class Player:
         self.browser, self.spec = browser, spec
         self.path = f"/rounds/{round_id}/entry/{spec['character_id']}"
         self.token = ""
-        self.target: str | None = None
+        self.target: str = spec["target"]
         self.saves: list[list[Any]] = []  # [prose, start, status]
         self.lock = threading.Lock()  # the saturation thread and the rush never save at once, but be sure
 
@@ -98,17 +95,21 @@ class Player:
                                                           "password": password, "next": ""})  # fmt: skip
         if status != 303:
             raise RuntimeError(f"login of {self.spec['name']} answered {status}")
-        self.reload()
+        self.refresh()
         if not self.token:
-            raise RuntimeError(f"no entry form for {self.spec['name']}")
+            raise RuntimeError(f"no CSRF token for {self.spec['name']}")
 
-    def reload(self) -> None:
+    def refresh(self) -> None:
+        """A fresh CSRF token from the home page (its logout form), the session's own."""
+        status, page = self.browser.request("home", "GET", "/")
+        if status == 200:
+            self.token = _csrf(page)
+
+    def view_form(self) -> None:
+        """The entry form, as the redirect after a save shows it."""
         status, page = self.browser.request("entry GET", "GET", self.path)
         if status == 200:
             self.token = _csrf(page)
-            if self.target is None:
-                found = _TARGET.search(page)
-                self.target = (found.group(1) or found.group(2)) if found else ""
 
     def save(self) -> int:
         with self.lock:
@@ -182,10 +183,12 @@ def main() -> None:
         player.browser.phase = "rush"
         while time.time() < times["rush_end"]:
             status = player.save()
-            if status != 303 or r.random() < 0.25:  # the page after a save, or a fresh token after a failure
-                player.reload()
+            if status != 303:
+                player.refresh()  # a failed save: a fresh token, then on with the next one
+            elif r.random() < 0.1:
+                player.view_form()  # some look at the form the save redirected to
             close = times["deadline"] - time.time() < 10
-            time.sleep(r.uniform(0.3, 2.5) if close else r.uniform(2, 8))
+            time.sleep(r.uniform(1, 4) if close else r.uniform(6, 20))
 
     def read(seed: int) -> None:
         r = random.Random(seed)
@@ -195,7 +198,7 @@ def main() -> None:
         while time.time() < times["rush_end"]:
             path = r.choice(paths)
             b.request(routes[path], "GET", path)
-            time.sleep(r.uniform(0.5, 1.5))
+            time.sleep(r.uniform(2, 6))  # reading the page
 
     work = [threading.Thread(target=saturate, args=(k,)) for k in range(spec["threads"])]
     work += [threading.Thread(target=rush, args=(p, rng.random())) for p in players]

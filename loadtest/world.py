@@ -8,7 +8,7 @@ tests/lifecycle/save_worker.py does): the PCs in a grid, ENEMIES enemies facing 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,6 +22,7 @@ class Player:
     name: str
     user_id: int
     character_id: int
+    target: str = ""  # an enemy still standing after the first round: what the player shoots at in the rush
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class World:
     reader_paths: list[str]
 
 
-def _start_encounter(pack: dict[str, Any], character_ids: list[int]) -> dict[str, Any]:
+def _start_encounter(pack: dict[str, Any], character_ids: list[int], enemies: int) -> dict[str, Any]:
     from pbp.engine.pool.encounters import unit_from_enemy, unit_from_sheet
     from pbp.engine.pool.rules import DEFAULT_OPTIONS
 
@@ -44,7 +45,7 @@ def _start_encounter(pack: dict[str, Any], character_ids: list[int]) -> dict[str
     ]
     units += [
         unit_from_enemy(pack, "kagachi", f"kagachi{i}", [600 + (i % 20) * 10, (i // 20) * 10])
-        for i in range(ENEMIES - 1)
+        for i in range(enemies - 1)
     ]
     units.append(unit_from_enemy(pack, "hayachi", "hayachi0", [700, 50]))  # the scenario's text names it
     return {
@@ -57,18 +58,18 @@ def _start_encounter(pack: dict[str, Any], character_ids: list[int]) -> dict[str
     }
 
 
-def first_order(index: int) -> dict[str, Any]:
+def first_order(index: int, enemies: int) -> dict[str, Any]:
     """Round 1: one PC in four shoots (each at its own enemy), the others move up: a report with every kind of
     line, and enemies left standing for the rush."""
     if index % 4 == 0:
-        target = f"kagachi{(index // 4) % (ENEMIES - 1)}"
+        target = f"kagachi{(index // 4) % (enemies - 1)}"
         return {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": [target], "item": None}}
     return {"minor": None, "major": {"type": "full_move", "toward": [300, (index // 20) * 10]}}
 
 
-def prepare(players: int) -> World:
+def prepare(players: int, enemies: int = ENEMIES) -> World:
     """The campaign, its players and a published first round; the caller opens the round of the rush."""
-    from pbp.models import ScenarioSecret
+    from pbp.models import Resolution, ScenarioSecret
     from pbp.paths import DEMO_PACK_DIR
     from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios
     from pbp.services.clock import SYSTEM, FixedClock
@@ -84,17 +85,25 @@ def prepare(players: int) -> World:
         character = characters.create_character(campaign.id, user.id, campaign.pack["characters"]["aoi"], clock=past)
         scenarios.join_scenario(run.id, character.id, user_id=user.id, clock=past)
         made.append(Player(user.name, user.id, character.id))
-    start = _start_encounter(campaign.pack, [p.character_id for p in made])
+    start = _start_encounter(campaign.pack, [p.character_id for p in made], enemies)
     ScenarioSecret.update(encounter_state=start).where(ScenarioSecret.scenario == run.id).execute()
     first = rounds.create_round(run.id, past.now() + timedelta(hours=12), actor_id=gm.id, clock=past)
     rounds.open_round(first.id, actor_id=gm.id, clock=past)
     for i, p in enumerate(made):
         entries.save_entry(
-            first.id, p.character_id, user_id=p.user_id, order=first_order(i), prose=f"{p.name}: 前へ", clock=past
+            first.id,
+            p.character_id,
+            user_id=p.user_id,
+            order=first_order(i, enemies),
+            prose=f"{p.name}: 前へ",
+            clock=past,
         )
     past.advance(13 * 3600)
     rounds.resolve_round(first.id, clock=past)
     publishing.publish_round(first.id, actor_id=gm.id, clock=past)
+    state = Resolution.get(Resolution.round == first.id).state
+    standing = [u["id"] for u in state["units"] if u["id"].startswith("kagachi") and not u.get("removed")]
+    made = [replace(p, target=standing[i % len(standing)]) for i, p in enumerate(made)]
     blog = f"/blog/{campaign.slug}/"
     paths = ["/blog/", blog, f"{blog}{SCENARIO}/round-1/", f"{blog}{SCENARIO}/"]
     return World(campaign.slug, run.id, gm.id, made, paths)
