@@ -4,6 +4,8 @@ report; nothing else (drafts, entries, GM notes, the secret part of a scenario) 
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -68,6 +70,7 @@ class ReportPage(ReportCard):
     next: int | None = None
     battlefield: str = ""  # the battlefield at the round's end as SVG ("" for a scene)
     corrections: list[CorrectionNote] = field(default_factory=list)
+    cache_key: tuple[Any, ...] = ()  # what the log, names and map were made from (the page's dice log is kept by it)
 
 
 @dataclass
@@ -277,8 +280,8 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
     if rnd is None:
         return None
     units = _pcs(rnd)
-    stamp = _names_stamp([uid for uid, _ in units])
-    key = (*_resolution_key(rnd), locale, map_title, stamp)
+    pack = hashlib.blake2b(marshal.dumps(rnd.scenario.campaign.pack or {}), digest_size=16).digest()
+    key = (*_resolution_key(rnd), locale, map_title, _names_stamp([uid for uid, _ in units]), pack)
     log, unit_names, battlefield = cached("report", key, lambda: _report_parts(rnd, locale, map_title))
     numbers = [
         r.number
@@ -304,6 +307,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
         next=min((n for n in numbers if n > number), default=None),
         battlefield=battlefield,
         corrections=corrections_of(rnd.id),
+        cache_key=key,
     )
     assert isinstance(page, ReportPage)
     return page
