@@ -27,7 +27,7 @@ import time
 from typing import Any
 from urllib.parse import urlencode
 
-TIMEOUT = 30.0
+TIMEOUT = 120.0  # seconds: a slow answer is still an answer (its latency says how slow)
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"|value="([^"]+)"[^>]*name="csrf_token"')
 PROSE = "川霧の向こう、先頭の敵に照準を合わせる。「……外さない」" * 3
 
@@ -179,7 +179,7 @@ def main() -> None:
 
     def rush(player: Player, seed: int) -> None:
         r = random.Random(seed)
-        _until(times["rush"] + r.uniform(0, 4))
+        _until(times["rush"] + r.uniform(0, 20))  # the players come in over the first third of the minute
         player.browser.phase = "rush"
         while time.time() < times["rush_end"]:
             status = player.save()
