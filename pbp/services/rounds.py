@@ -335,10 +335,10 @@ _STATES_LOCK = threading.Lock()
 def _previous_state(rnd: Round) -> dict[str, Any] | None:
     """The final state of the previous resolved round (a fresh copy: callers may change it), decoded once per
     process for each version of that resolution (an override makes a new version, hence a new key)."""
-    head = previous_resolution(rnd, Resolution.id, Resolution.version, Resolution.created_at)
+    head = previous_resolution(rnd, Resolution.id, Resolution.version)  # not created_at: SQLite would walk the JSON
     if head is None:
         return None
-    key = (str(database.obj.database), head.id, head.version, str(head.created_at))
+    key = (str(database.obj.database), head.id, head.version)  # a resolution is never deleted, only versioned
     with _STATES_LOCK:
         blob = _STATES.get(key)
     if blob is None:
