@@ -122,13 +122,11 @@ def _pcs(rnd: Round) -> list[tuple[str, str]]:
     return cached("pcs", _resolution_key(rnd), read)
 
 
-def _names_stamp(unit_ids: list[str]) -> tuple[Any, ...]:
-    """What the characters' names were read from: how many there are and when the last of them changed."""
-    ids = [cid for uid in unit_ids if (cid := character_id_of(uid)) is not None]
-    if not ids:
-        return ()
+def _names_stamp(rnd: Round) -> tuple[Any, ...]:
+    """What the names of a round's characters were read from: how many characters its campaign has and when the last
+    of them changed (one indexed aggregate; a list of the round's 200 ids cost 20 ms)."""
     query = Character.select(peewee.fn.COUNT(Character.id), peewee.fn.MAX(Character.updated_at))
-    return tuple(query.where(Character.id.in_(ids)).tuples().get())
+    return tuple(query.where(Character.campaign == rnd.scenario.campaign.id).tuples().get())
 
 
 def excerpt(html: str, limit: int = 140) -> str:
@@ -148,7 +146,7 @@ def character_names(unit_ids: list[str], locale: str) -> dict[str, str]:
 
 def _participants(rnd: Round, locale: str) -> list[Participant]:
     pcs = _pcs(rnd)
-    stamp = _names_stamp([uid for uid, _ in pcs])
+    stamp = _names_stamp(rnd)
 
     def make() -> list[Participant]:
         names = character_names([uid for uid, _ in pcs], locale)
@@ -279,9 +277,8 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
     rnd = found.where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
     if rnd is None:
         return None
-    units = _pcs(rnd)
     pack = hashlib.blake2b(marshal.dumps(rnd.scenario.campaign.pack or {}), digest_size=16).digest()
-    key = (*_resolution_key(rnd), locale, map_title, _names_stamp([uid for uid, _ in units]), pack)
+    key = (*_resolution_key(rnd), locale, map_title, _names_stamp(rnd), pack)
     log, unit_names, battlefield = cached("report", key, lambda: _report_parts(rnd, locale, map_title))
     numbers = [
         r.number
