@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint bench messages clean
+.PHONY: install run test lint bench loadtest messages clean
 
 install: $(STAMP)
 
@@ -30,6 +30,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The deadline rush against gunicorn + the scheduler on SQLite and PostgreSQL (docs/loadtest.md); not part of
+# `make test`. FAULTS=0: without the SIGKILL runs; FAULTS=only: only them. DB=sqlite or DB=postgresql: one database.
+loadtest: $(STAMP)
+	$(BIN)/python -m loadtest --db $(or $(DB),all) --faults $(if $(filter 0,$(FAULTS)),no,$(if $(filter only,$(FAULTS)),yes,both))
 
 # The web pages' strings: extract them (English ids), merge into each locale's catalog, compile what the app reads.
 messages: $(STAMP)

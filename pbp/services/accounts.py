@@ -5,10 +5,11 @@ it, so every copy of an earlier session cookie is refused from then on."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import peewee
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from pbp.db import retried, write_transaction
@@ -18,7 +19,13 @@ from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT, checked_text, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
 
-_HASHER = PasswordHasher()
+#: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
+#: accounts and logs them in at once, which the default cost (about 50 ms and 64 MiB each) would turn into a test
+#: of argon2. Never on a real site. A hash keeps its parameters, so checking a password costs what hashing it did.
+CHEAP_HASHING = "PBP_CHEAP_PASSWORD_HASHING"
+_HASHER = (
+    PasswordHasher.from_parameters(profiles.CHEAPEST) if os.environ.get(CHEAP_HASHING) == "1" else PasswordHasher()
+)
 _NAME = re.compile(r"[A-Za-z0-9_.-]{2,40}")
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 

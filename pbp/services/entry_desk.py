@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from typing import Any
 
 from pbp.engine import find_ruleset
 from pbp.engine.odds import opposed, p_at_least
-from pbp.engine.pool.legal import LegalActions, pool_for_check
+from pbp.engine.pool.legal import CheckPools, LegalActions
 from pbp.errors import Forbidden, InvalidState
 from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario
 from pbp.services._common import get_or_fail
@@ -48,24 +49,31 @@ class OrderDesk:
     accepting: bool
 
     def own(self) -> dict[str, Any]:
-        return next(u for u in self.encounter["units"] if u["id"] == self.unit)
+        return self.units[self.unit]
+
+    @cached_property
+    def units(self) -> dict[str, dict[str, Any]]:
+        return {u["id"]: u for u in self.encounter["units"]}
+
+    @cached_property
+    def _pools(self) -> CheckPools:
+        return CheckPools(self.encounter)
 
     def attack_odds(self, weapon_id: str, target: str, item: str | None = None) -> Odds:
         """An attack's odds (R-HIT-1/2): exact against a PC (whose sheet is public in the campaign), the player's
         own successes only against an enemy (its evasion is the GM's secret)."""
         weapon = next(w for w in _arsenal(self.own()) if w["id"] == weapon_id)
-        dice, level, bonus = pool_for_check(self.encounter, self.unit, weapon["skill"], item)
-        units = {u["id"]: u for u in self.encounter["units"]}
+        dice, level, bonus = self._pools.pool(self.unit, weapon["skill"], item)
         p_hit = None
-        if units[target]["side"] == "pc":
-            e_dice, e_level, e_bonus = pool_for_check(self.encounter, target, "回避", evasion=True)
-            p_hit, _ = opposed(dice, level, e_dice, e_level, bonus, e_bonus)
+        if self.units[target]["side"] == "pc":
+            e_dice, e_level, e_bonus = self._pools.pool(target, "回避", evasion=True)
+            p_hit = _opposed(dice, level, e_dice, e_level, bonus, e_bonus)
         return Odds(dice, level, bonus, p_hit, _at_least(dice, level, bonus))
 
     def check_odds(self, check_id: str, item: str | None = None) -> Odds:
         """A scene check's exact odds (R-CHECK-2, R-GM-2)."""
         check = next(c for c in self.checks if c["id"] == check_id)
-        dice, level, bonus = pool_for_check(self.encounter, self.unit, check["skill"], item)
+        dice, level, bonus = self._pools.pool(self.unit, check["skill"], item)
         return Odds(dice, level, bonus, p_at_least(dice, level, check["need"], bonus), _at_least(dice, level, bonus))
 
 
@@ -80,11 +88,18 @@ class EntryDesk(OrderDesk):
     closed_reason: str | None
 
 
+@lru_cache(maxsize=4096)
+def _opposed(dice: int, level: int, e_dice: int, e_level: int, bonus: int, e_bonus: int) -> Fraction:
+    """P(hit) of one pool against another: a form lists every PC in reach, most with the same pools."""
+    return opposed(dice, level, e_dice, e_level, bonus, e_bonus)[0]
+
+
 def _arsenal(unit: dict[str, Any]) -> list[dict[str, Any]]:
     vehicle = unit.get("vehicle")
     return list(vehicle.get("weapons") or []) if vehicle else list(unit.get("weapons") or [])
 
 
+@lru_cache(maxsize=1024)
 def _at_least(dice: int, level: int, bonus: int) -> dict[int, Fraction]:
     return {k + bonus: p_at_least(dice, level, k + bonus, bonus) for k in range(1, dice + 1)}
 

@@ -90,7 +90,8 @@ def _one_character_per_player(scenario: Scenario, character: Character) -> None:
 
 def scenario_checks(scenario: Scenario) -> list[dict[str, Any]]:
     """The checks the scenario offers (R-GM-2): id, skill, need and what they mean, from its setup."""
-    setup = ScenarioSecret.get(ScenarioSecret.scenario == scenario.id).setup or {}
+    secret = ScenarioSecret.select(ScenarioSecret.setup).where(ScenarioSecret.scenario == scenario.id).get()
+    setup = secret.setup or {}  # only the setup: the starting encounter beside it can hold hundreds of units
     return [c for c in setup.get("checks") or [] if isinstance(c, dict) and "id" in c]
 
 

@@ -20,7 +20,7 @@ from werkzeug.routing import BaseConverter, IntegerConverter, Map
 
 from pbp.packs import SLUG
 from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
-from pbp.web import auth, database, errors, hosts, i18n, security
+from pbp.web import auth, database, errors, hello, hosts, i18n, security
 
 STATIC_DIR = PROJECT_ROOT / "pbp" / "static"
 
@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "CLOCK": None,  # None: the system's clock; tests set a pbp.services.clock.FixedClock (deadlines, entries)
     "ROUND_OVERDUE_AFTER": 900,  # seconds past its deadline after which an unresolved round makes /healthz degraded
     "PACKS_DIR": None,  # the folder of campaign packs the GM console upgrades from; None: the project's campaigns/
+    "LOADTEST_HELLO": False,  # serve a bare `/hello` (pbp.web.hello): `make loadtest`'s baseline, never on a real site
 }
 #: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
 STATIC_EXPORT = "pbp.static_export"
@@ -106,6 +107,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(notify.bp)
     app.register_blueprint(gm.bp)
     app.register_blueprint(health.bp)
+    hello.init_app(app)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
     app.jinja_env.globals["runs_any_campaign"] = gm.access.runs_any_campaign
     app.jinja_env.globals["static_export"] = lambda: bool(request.environ.get(STATIC_EXPORT))

@@ -4,6 +4,8 @@ report; nothing else (drafts, entries, GM notes, the secret part of a scenario) 
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,6 +22,7 @@ from pbp.services import publishing
 from pbp.services.characters import character_id_of, unit_id
 from pbp.services.clock import from_db
 from pbp.services.rounds import PUBLISHED
+from pbp.web.blog.cache import cached
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class ReportPage(ReportCard):
     next: int | None = None
     battlefield: str = ""  # the battlefield at the round's end as SVG ("" for a scene)
     corrections: list[CorrectionNote] = field(default_factory=list)
+    cache_key: tuple[Any, ...] = ()  # what the log, names and map were made from (the page's dice log is kept by it)
 
 
 @dataclass
@@ -77,9 +81,20 @@ class Paged:
     pages: int
 
 
-def _published() -> peewee.ModelSelect:
+#: What a card reads: never a resolution's JSON (a 260-unit battle's is megabytes) nor a report's Markdown.
+_CARD_COLUMNS = (
+    Round.id, Round.number, Round.scenario, Round.state, Round.published_at,
+    Scenario.id, Scenario.slug, Scenario.pack_scenario, Scenario.title, Scenario.public_text, Scenario.campaign,
+    Campaign.id, Campaign.slug, Campaign.name, Campaign.timezone, Campaign.pack,
+    Report.id, Report.round, Report.html, Report.html_en, Report.story_en_md, Report.corrected_at,
+    Resolution.id, Resolution.round, Resolution.version,
+)  # fmt: skip
+
+
+def _published(*columns: peewee.Field) -> peewee.ModelSelect:
+    """Published rounds with what a card shows, and `columns` besides."""
     return (
-        Round.select(Round, Scenario, Campaign, Report, Resolution)
+        Round.select(*_CARD_COLUMNS, *columns)
         .join(Scenario)
         .join(Campaign)
         .switch(Round)
@@ -88,6 +103,31 @@ def _published() -> peewee.ModelSelect:
         .join(Resolution)
         .where(Round.state == PUBLISHED, Round.published_at.is_null(False), Report.html.is_null(False))
     )
+
+
+def _resolution_key(rnd: Round) -> tuple[int, int, int]:
+    return rnd.id, rnd.resolution.id, rnd.resolution.version
+
+
+def _resolution(rnd: Round, *columns: peewee.Field) -> Resolution:
+    return Resolution.select(*columns).where(Resolution.id == rnd.resolution.id).get()
+
+
+def _pcs(rnd: Round) -> list[tuple[str, str]]:
+    """The round's PCs as (unit id, the name the battle gives), read once per resolution."""
+
+    def read() -> list[tuple[str, str]]:
+        units = _resolution(rnd, Resolution.encounter).encounter.get("units", [])
+        return [(u["id"], str(u.get("name") or u["id"])) for u in units if u.get("side") == "pc"]
+
+    return cached("pcs", _resolution_key(rnd), read)
+
+
+def _names_stamp(rnd: Round) -> tuple[Any, ...]:
+    """What the names of a round's characters were read from: how many characters its campaign has and when the last
+    of them changed (one indexed aggregate; a list of the round's 200 ids cost 20 ms)."""
+    query = Character.select(peewee.fn.COUNT(Character.id), peewee.fn.MAX(Character.updated_at))
+    return tuple(query.where(Character.campaign == rnd.scenario.campaign.id).tuples().get())
 
 
 def excerpt(html: str, limit: int = 140) -> str:
@@ -105,10 +145,15 @@ def character_names(unit_ids: list[str], locale: str) -> dict[str, str]:
     return {ids[c.id]: str((c.sheet or {}).get(locale) or c.name) for c in rows}
 
 
-def _participants(encounter: dict[str, Any], locale: str) -> list[Participant]:
-    pcs = [u for u in encounter.get("units", []) if u.get("side") == "pc"]
-    names = character_names([u["id"] for u in pcs], locale)
-    return [Participant(character_id_of(u["id"]), names.get(u["id"]) or str(u.get("name") or u["id"])) for u in pcs]
+def _participants(rnd: Round, locale: str) -> list[Participant]:
+    pcs = _pcs(rnd)
+    stamp = _names_stamp(rnd)
+
+    def make() -> list[Participant]:
+        names = character_names([uid for uid, _ in pcs], locale)
+        return [Participant(character_id_of(uid), names.get(uid) or fallback) for uid, fallback in pcs]
+
+    return cached("participants", (*_resolution_key(rnd), locale, stamp), make)
 
 
 def pack_name(pack: dict[str, Any], section: str, key: str | None, locale: str, default: str) -> str:
@@ -142,8 +187,10 @@ def _card(rnd: Round, locale: str, cls: type[ReportCard] = ReportCard, **extra: 
         published_at=from_db(rnd.published_at),
         updated_at=from_db(rnd.report.corrected_at or rnd.published_at),
         timezone=campaign.timezone,
-        excerpt=excerpt(html),
-        participants=_participants(rnd.resolution.encounter, locale),
+        excerpt=cached(
+            "excerpt", (rnd.id, rnd.published_at, rnd.report.corrected_at, locale, len(html)), lambda: excerpt(html)
+        ),
+        participants=_participants(rnd, locale),
         html=html,
         **extra,
     )
@@ -229,14 +276,13 @@ def battlefield(
 
 def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_title: str = "") -> ReportPage | None:
     """One published report with its dice log, its neighbours in the scenario and the battlefield at its end."""
-    rnd = _published().where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
+    found = _published(Round.seed, Round.seed_hash)
+    rnd = found.where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
     if rnd is None:
         return None
-    res = rnd.resolution
-    units = {u["id"]: u for u in [*(res.start or {}).get("units", []), *res.encounter.get("units", [])]}
-    pack = rnd.scenario.campaign.pack or {}
-    names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
-    log = dice_log(res.events, names)
+    pack = hashlib.blake2b(marshal.dumps(rnd.scenario.campaign.pack or {}), digest_size=16).digest()
+    key = (*_resolution_key(rnd), locale, map_title, _names_stamp(rnd), pack)
+    log, unit_names, battlefield, gm_actions = cached("report", key, lambda: _report_parts(rnd, locale, map_title))
     numbers = [
         r.number
         for r in Round.select(Round.number)
@@ -256,15 +302,30 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
         seed=rnd.seed or "",
         seed_hash=rnd.seed_hash or "",
         log=log,
-        gm_actions=gm_lines(res.gm_actions or [], names),
-        unit_names={uid: names.unit(uid) for uid in units},
+        gm_actions=gm_actions,
+        unit_names=unit_names,
         previous=max((n for n in numbers if n < number), default=None),
         next=min((n for n in numbers if n > number), default=None),
-        battlefield=battlefield(res.state, res.events, names, map_title),
+        battlefield=battlefield,
         corrections=corrections_of(rnd.id),
+        cache_key=key,
     )
     assert isinstance(page, ReportPage)
     return page
+
+
+def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[LogLine], dict[str, str], str, list[GmLine]]:
+    """The dice log, the units' names, the battlefield and the GM's actions of a published round: the costly part of
+    its page, which grows with the battle (kept by `cached`). Units the GM took off before the round are named too."""
+    res = _resolution(
+        rnd, Resolution.encounter, Resolution.events, Resolution.state, Resolution.start, Resolution.gm_actions
+    )
+    units = {u["id"]: u for u in [*(res.start or {}).get("units", []), *res.encounter.get("units", [])]}
+    pack = rnd.scenario.campaign.pack or {}
+    names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
+    unit_names = {uid: names.unit(uid) for uid in units}
+    battle_map = battlefield(res.state, res.events, names, map_title)
+    return dice_log(res.events, names), unit_names, battle_map, gm_lines(res.gm_actions or [], names)
 
 
 def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard, str, bool] | None:
@@ -332,7 +393,8 @@ def chronicle(campaign: str, character_id: int, *, locale: str) -> CharacterPage
     character = Character.get_or_none(Character.id == character_id)
     if character is None or character.campaign.slug != campaign:
         return None
-    query = _published().where(Campaign.slug == campaign).order_by(Round.published_at, Round.id)
+    query = _published(Resolution.encounter, Resolution.events)
+    query = query.where(Campaign.slug == campaign).order_by(Round.published_at, Round.id)
     rows = [r for r in query if any(character_id_of(u["id"]) == character_id for u in r.resolution.encounter["units"])]
     if not rows:
         return None

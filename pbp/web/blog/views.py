@@ -13,7 +13,9 @@ from markupsafe import Markup
 from pbp.reports import render_markdown
 from pbp.reports.markdown import xml_safe
 from pbp.services import publishing
+from pbp.web import STATIC_EXPORT
 from pbp.web.blog import bp, queries
+from pbp.web.blog.cache import cached
 from pbp.web.i18n import page_locale
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -95,7 +97,10 @@ def report(campaign: str, scenario: str, number: int) -> str:
     page = queries.report_page(campaign, scenario, number, locale=page_locale(), map_title=title)
     if page is None:
         abort(404)
-    return render_template("blog/report.html", report=page)
+    # The dice log is most of a big battle's page: rendered once per what it shows, and where its links point.
+    key = (*page.cache_key, request.script_root, bool(request.environ.get(STATIC_EXPORT)))
+    dicelog = cached("dicelog", key, lambda: Markup(render_template("blog/_dicelog.html", report=page)))  # noqa: S704
+    return render_template("blog/report.html", report=page, dicelog=dicelog)
 
 
 @bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/en/")

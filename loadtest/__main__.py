@@ -1,0 +1,321 @@
+"""`python -m loadtest [--db sqlite|postgresql|all] [--faults no|yes|both]`: the deadline rush, checked.
+
+One run: a fresh database (a SQLite file, or a PostgreSQL database created for the run and dropped after), the
+campaign (`world`), gunicorn with 2 workers and the scheduler (`servers`), CLIENTS client processes (`client`).
+Phases, in one run of the same server: the players log in; 5 s each of saturation on `/hello`, on entry saves and
+on the blog's pages; then the rush: the round's deadline RUSH seconds ahead, every player saving and re-saving,
+READERS readers browsing, until a few seconds past the deadline; then the scheduler closes, resolves and publishes.
+
+Checks afterwards (any failure: exit status 1): every save the server acknowledged (303) is stored exactly once and
+each entry is its player's last acknowledged save (with faults, or a later one whose answer was lost in a kill);
+no save acknowledged or stored at or after the deadline; the round resolved exactly once; PRAGMA integrity_check
+(SQLite); no 5xx. The goals (latency, throughput ratios) are printed, met or MISSED.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+os.environ["PBP_CHEAP_PASSWORD_HASHING"] = "1"  # before pbp.services.accounts is imported
+
+PLAYERS, READERS, CLIENTS, THREADS = 200, 50, 2, 8  # THREADS: saturating threads per client process
+RUSH = 60  # seconds from the rush's start to the deadline
+AFTER = 4  # seconds the players keep trying past the deadline
+SATURATE = 5  # seconds of each saturation phase
+GOAL_P99 = 0.250
+GOAL_ENTRY_RATIO, GOAL_READER_RATIO = 0.40, 0.50
+PG_ADMIN_URL = os.environ.get("PBP_LOADTEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+READER_ROUTES = ["blog index", "campaign page", "report page", "scenario page"]
+
+
+def _pct(values: list[float], q: int) -> float:
+    if len(values) < 2:
+        return values[0] if values else float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+class Database:
+    """The run's database: a SQLite file in the run's folder, or a PostgreSQL database made for it."""
+
+    def __init__(self, kind: str, folder: Path):
+        self.kind = kind
+        if kind == "sqlite":
+            self.path = folder / "pbp.sqlite3"
+            self.url = f"sqlite:///{self.path}"
+        else:
+            self.name = f"pbp_loadtest_{os.getpid()}_{int(time.time())}"
+            self._admin(f'CREATE DATABASE "{self.name}"')
+            self.url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{self.name}"
+
+    @staticmethod
+    def _admin(sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(sql)
+
+    def drop(self) -> None:
+        if self.kind != "sqlite":
+            self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+    def integrity(self) -> str:
+        if self.kind != "sqlite":
+            return "n/a (PostgreSQL)"
+        with sqlite3.connect(self.path) as conn:
+            return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def _clients(servers: Any, world: Any, round_id: int, reader_paths: list[str]) -> list[subprocess.Popen[str]]:
+    procs = []
+    for i in range(CLIENTS):
+        share = world.players[i::CLIENTS]
+        spec = {
+            "host": "127.0.0.1",
+            "port": servers.port,
+            "seed": i,
+            "round_id": round_id,
+            "password": "loadtest-password",
+            "players": [{"name": p.name, "character_id": p.character_id, "target": p.target} for p in share],
+            "readers": READERS // CLIENTS,
+            "threads": THREADS,
+            "reader_paths": reader_paths,
+            "reader_routes": READER_ROUTES,
+        }
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "loadtest.client"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(spec) + "\n")
+        proc.stdin.flush()
+        procs.append(proc)
+    return procs
+
+
+def run_once(kind: str, faults: bool) -> bool:
+    """One run; True when every check passed (the goals are printed, not judged)."""
+    from loadtest import world as worlds
+    from loadtest.servers import Servers
+    from pbp import db as pbp_db
+    from pbp import migrations
+
+    title = f"{'SQLite (WAL)' if kind == 'sqlite' else 'PostgreSQL'}{', with faults' if faults else ''}"
+    print(f"\n=== {title}: {PLAYERS} players, {READERS} readers, gunicorn 2 workers + scheduler", flush=True)
+    folder = Path(tempfile.mkdtemp(prefix="pbp-loadtest-"))
+    database = Database(kind, folder)
+    servers = Servers(folder, database.url)
+    kept = False
+    try:
+        t0 = time.time()
+        bound = pbp_db.bind(database.url)
+        with bound.connection_context():
+            migrations.upgrade(bound)
+            world = worlds.prepare(PLAYERS)
+        print(f"prepared the campaign in {time.time() - t0:.0f} s (a published round of {PLAYERS + worlds.ENEMIES} "
+              "units on the blog)", flush=True)  # fmt: skip
+        servers.start()
+        with bound.connection_context():  # open now, its deadline an hour away until every player is logged in
+            round_id = worlds.open_rush_round(world, datetime.now(UTC) + timedelta(hours=1))
+        procs = _clients(servers, world, round_id, world.reader_paths)
+        t0 = time.time()
+        for p in procs:
+            assert p.stdout is not None
+            line = p.stdout.readline()
+            if line != "ready\n":
+                raise RuntimeError(f"a client failed to start: {line!r}")
+        print(f"{PLAYERS} players logged in in {time.time() - t0:.0f} s", flush=True)
+        deadline = float(int(time.time()) + 3 * SATURATE + 2 + RUSH)
+        with bound.connection_context():  # the GM brings the deadline forward: the rush's minute
+            worlds.set_deadline(world, round_id, datetime.fromtimestamp(deadline, UTC))
+        rush = deadline - RUSH
+        start = rush - 3 * SATURATE
+        times = {
+            "hello": start,
+            "entry": start + SATURATE,
+            "reader": start + 2 * SATURATE,
+            "rush": rush,
+            "deadline": deadline,
+            "rush_end": deadline + AFTER,
+        }
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write(json.dumps(times) + "\n")
+            p.stdin.flush()
+        if faults:
+            servers.faults(until=deadline + AFTER, deadline=deadline, seed=int(deadline))
+        results = [json.loads(p.communicate(timeout=RUSH + 300)[0]) for p in procs]
+        resolved_by = _wait_resolved(bound, round_id, timeout=120)
+        servers.stop()
+        ok = _report(bound, database, round_id, deadline, times, results, servers.kills, faults, resolved_by)
+        kept = not ok
+        return ok
+    except BaseException:
+        kept = True
+        raise
+    finally:
+        servers.stop()
+        database.drop()
+        if kept:
+            print(f"the run's folder (server logs) is kept: {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _wait_resolved(bound: Any, round_id: int, timeout: float) -> float | None:
+    """Seconds until the scheduler published (or at least resolved) the round, None if it did not in time."""
+    from pbp.models import Round
+
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        with bound.connection_context():
+            state = Round.get_by_id(round_id).state
+        if state == "published":
+            return time.time() - t0
+        time.sleep(0.5)
+    return None
+
+
+def _report(
+    bound: Any,
+    database: Database,
+    round_id: int,
+    deadline: float,
+    times: dict[str, float],
+    results: list[dict[str, Any]],
+    kills: list[tuple[float, str]],
+    faults: bool,
+    resolved_by: float | None,
+) -> bool:
+    from pbp.models import AuditLog, Entry, EntryRevision, Resolution, ResolutionVersion, Round
+    from pbp.services.clock import from_db
+
+    requests = [r for res in results for r in res["requests"]]
+    saves: dict[int, list[list[Any]]] = {int(k): v for res in results for k, v in res["saves"].items()}
+    problems = [e for res in results for e in res["errors"]]
+
+    # Figures: per phase and route.
+    by: dict[tuple[str, str], list[list[Any]]] = defaultdict(list)
+    for r in requests:
+        by[(r[0], r[1])].append(r)
+    spans = {
+        "hello": SATURATE, "entry": SATURATE, "reader": SATURATE, "rush": times["rush_end"] - times["rush"],
+    }  # fmt: skip
+    print(f"{'phase':7} {'route':14} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7}  statuses")
+    rate: dict[tuple[str, str], float] = {}
+    for (phase, route), rows in sorted(by.items()):
+        if phase == "setup":
+            continue
+        lat = sorted(r[3] for r in rows)
+        rate[(phase, route)] = len(rows) / spans[phase]
+        statuses = Counter(r[4] for r in rows)
+        shown = " ".join(f"{s or 'none'}:{n}" for s, n in sorted(statuses.items()))
+        print(f"{phase:7} {route:14} {len(rows):8} {rate[(phase, route)]:7.1f} {_pct(lat, 50) * 1000:7.1f} "
+              f"{_pct(lat, 99) * 1000:7.1f}  {shown}")  # fmt: skip
+    hello = rate.get(("hello", "hello"), 0.0)
+    entry = rate.get(("entry", "entry POST"), 0.0)
+    reader = sum(v for (phase, _), v in rate.items() if phase == "reader")
+    rush_posts = sorted(r[3] for r in by[("rush", "entry POST")])
+    p99 = _pct(rush_posts, 99)
+    e_ratio, r_ratio = entry / hello if hello else 0.0, reader / hello if hello else 0.0
+    print(f"saturation: hello {hello:.0f}/s, entry saves {entry:.0f}/s ({e_ratio:.0%} of hello), "
+          f"blog pages {reader:.0f}/s ({r_ratio:.0%} of hello)")  # fmt: skip
+    goals = [
+        (f"entry POST p99 during the rush {p99 * 1000:.0f} ms <= {GOAL_P99 * 1000:.0f} ms", p99 <= GOAL_P99),
+        (f"saturated entry saves {e_ratio:.0%} of hello >= {GOAL_ENTRY_RATIO:.0%}", e_ratio >= GOAL_ENTRY_RATIO),
+        (f"saturated blog pages {r_ratio:.0%} of hello >= {GOAL_READER_RATIO:.0%}", r_ratio >= GOAL_READER_RATIO),
+    ]
+    for text, met in goals:
+        print(f"goal: {text}: {'met' if met else 'MISSED'}")
+    if kills:
+        print(f"faults: {len(kills)} SIGKILLs: " + ", ".join(f"{what} at T{at - deadline:+.1f}s" for at, what in kills))
+
+    # Checks.
+    with bound.connection_context():
+        stored = {
+            e.character_id: e.prose for e in Entry.select(Entry.character, Entry.prose).where(Entry.round == round_id)
+        }
+        revisions = list(
+            EntryRevision.select(EntryRevision.prose, EntryRevision.saved_at).where(EntryRevision.round == round_id)
+        )
+        rnd = Round.get_by_id(round_id)
+        resolutions = Resolution.select().where(Resolution.round == round_id).count()
+        versions = ResolutionVersion.select().where(ResolutionVersion.round == round_id).count()
+        resolves = (
+            AuditLog.select().where(AuditLog.action == "round.resolve", AuditLog.target == f"round:{round_id}").count()
+        )
+    stored_times = Counter(r.prose for r in revisions)
+    acked = 0
+    for character_id, sent in saves.items():
+        acks = [i for i, (_, _, status) in enumerate(sent) if status == 303]
+        acked += len(acks)
+        for i in acks:
+            if stored_times[sent[i][0]] != 1:
+                problems.append(
+                    f"character {character_id}: acknowledged save #{i + 1} stored {stored_times[sent[i][0]]} times"
+                )
+        last = acks[-1] if acks else -1
+        allowed = {sent[last][0]} if acks else {None}
+        lost = {prose for prose, _, status in sent[last + 1 :] if status == 0}  # no answer: may have committed
+        allowed |= lost  # a kill (or a client's timeout) lost the answer: never acknowledged, may be stored
+        if stored.get(character_id) not in allowed:
+            problems.append(f"character {character_id}: stored {str(stored.get(character_id))[:30]!r}, "
+                            f"not its last acknowledged save")  # fmt: skip
+        late = [i for i, (_, start, status) in enumerate(sent) if status == 303 and start >= deadline]
+        if late:
+            problems.append(f"character {character_id}: {len(late)} saves acknowledged after the deadline")
+    late_rows = [r for r in revisions if from_db(r.saved_at).timestamp() >= deadline]
+    if late_rows:
+        problems.append(f"{len(late_rows)} entry revisions stored at or after the deadline")
+    if rnd.state != "published" or resolutions != 1 or versions or resolves != 1:
+        problems.append(f"round state {rnd.state}, {resolutions} resolutions, {versions} re-resolutions, "
+                        f"{resolves} resolve audits: not resolved exactly once")  # fmt: skip
+    integrity = database.integrity()
+    if integrity not in ("ok", "n/a (PostgreSQL)"):
+        problems.append(f"integrity_check: {integrity}")
+    server_errors = [r for r in requests if r[4] >= 500]
+    if server_errors:
+        problems.append(f"{len(server_errors)} responses were 5xx: " + ", ".join(sorted({r[1] for r in server_errors})))
+    no_answer = sum(1 for r in requests if r[4] == 0)
+    if no_answer and not faults:
+        problems.append(f"{no_answer} requests got no answer")
+    after = sum(1 for sent in saves.values() for _, start, status in sent if start >= deadline)
+    when = f"published {resolved_by:.1f} s after the rush" if resolved_by is not None else "NOT published"
+    print(
+        f"checks: {acked} saves acknowledged, {len(revisions)} revisions stored, {len(stored)} entries; {after} saves "
+        f"sent at or after the deadline, none stored; {no_answer} requests without an answer; the round {when}"
+    )
+    print(f"checks: resolved {resolves}x; integrity_check {integrity}; 5xx {len(server_errors)}")
+    for p in problems[:20]:
+        print(f"FAILED: {p}")
+    print("guarantees: " + ("all held" if not problems else f"{len(problems)} FAILED"), flush=True)
+    return not problems
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m loadtest", description=__doc__.splitlines()[0])
+    parser.add_argument("--db", choices=["sqlite", "postgresql", "all"], default="all")
+    parser.add_argument("--faults", choices=["no", "yes", "both"], default="both")
+    args = parser.parse_args()
+    kinds = ["sqlite", "postgresql"] if args.db == "all" else [args.db]
+    fault_modes = {"no": [False], "yes": [True], "both": [False, True]}[args.faults]
+    random.seed()
+    ok = [run_once(kind, faults) for faults in fault_modes for kind in kinds]
+    print(f"\nmake loadtest: {sum(ok)} of {len(ok)} runs held every guarantee")
+    sys.exit(0 if all(ok) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""What the blog's pages compute from a published round, kept by each app (so by each web worker) between requests.
+
+A published round's resolution never changes, and its report only through a correction; the names its units show
+change when a character's sheet does. So every entry is keyed by what it was computed from (the round, its
+resolution's id and version, the report's correction time, the characters' count and last update, the locale):
+a correction or an edited sheet makes a new key, read by every worker the next time it asks, and the old entry
+ages out. Nothing has to be told to forget anything, which several processes could not do anyway.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from flask import current_app, has_app_context
+
+T = TypeVar("T")
+SIZE = 512  # entries per app: a few per published round and locale
+_LOCK = threading.Lock()
+
+
+def cached(kind: str, key: tuple[Hashable, ...], make: Callable[[], T]) -> T:
+    """The value kept under (kind, key) in this app, made by `make` when missing (outside an app: made each time)."""
+    if not has_app_context():
+        return make()
+    store: OrderedDict[tuple[Hashable, ...], Any] = current_app.extensions.setdefault("pbp.blog_cache", OrderedDict())
+    full = (kind, *key)
+    with _LOCK:
+        if full in store:
+            store.move_to_end(full)
+            return store[full]  # type: ignore[no-any-return]
+    value = make()
+    with _LOCK:
+        store[full] = value
+        while len(store) > SIZE:
+            store.popitem(last=False)
+    return value
