@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
@@ -47,6 +48,26 @@ def checked_text(value: str, field: str, limit: int, *, required: bool = True) -
         raise UserError(f"{field} must not be empty", field)
     if len(text) > limit:
         raise UserError(f"{field} has {len(text)} characters, over the limit of {limit}", field)
+    return text
+
+
+#: What a name may not hold: controls (a newline, an escape), invisible characters that make two names look alike,
+#: and the bidi embeddings, overrides, isolates and marks that make a name show its characters in another order
+#: (U+202E turns "txt.exe" around). Joiners (U+200C/D) stay: emoji sequences and several scripts need them.
+_NOT_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def checked_name(value: str, field: str, limit: int = NAME_LIMIT) -> str:
+    """A name (a user's display name, a character's): `checked_text`, and refused when it holds a character that
+    hides or reorders text (`_NOT_IN_NAMES`); the message names the character."""
+    text = checked_text(value, field, limit)
+    found = _NOT_IN_NAMES.search(text)
+    if found:
+        raise UserError(
+            f"{field} holds U+{ord(found[0]):04X}, a control, invisible or direction-changing character: "
+            "type the name without it",
+            field,
+        )
     return text
 
 
