@@ -5,7 +5,6 @@ is added."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -81,9 +80,29 @@ FORMS: dict[tuple[str, str], Form] = {
         "player",
         ENTRY,
         text=("prose",),
-        other=("minor", "minor_toward", "minor_x", "minor_y", "minor_weapon", "minor_swap", "minor_ability", "major",
-               "weapon", "targets", "full_move_toward", "full_move_x", "full_move_y", "major_weapon", "check",
-               "major_ability", "ability_target", "damage_to", "evade_item", "setup", "preview"),  # fmt: skip
+        other=(
+            "minor",
+            "minor_toward",
+            "minor_x",
+            "minor_y",
+            "minor_weapon",
+            "minor_swap",
+            "minor_ability",
+            "major",
+            "weapon",
+            "targets",
+            "full_move_toward",
+            "full_move_x",
+            "full_move_y",
+            "major_weapon",
+            "check",
+            "major_ability",
+            "ability_target",
+            "damage_to",
+            "evade_item",
+            "setup",
+            "preview",
+        ),  # fmt: skip
         bases=({"preview": "1"}, {"major": ""}),
         shown=(ENTRY,),
     ),

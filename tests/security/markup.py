@@ -11,9 +11,11 @@ from html.parser import HTMLParser
 
 #: Elements a page of the site never has: each would load, run or restyle something.
 FORBIDDEN_TAGS = frozenset(
-    {"iframe", "frame", "frameset", "object", "embed", "applet", "base", "style", "link-import", "portal", "template"}
+    {"iframe", "frame", "frameset", "object", "embed", "applet", "base", "style", "portal", "template"}
 )
-URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "xlink:href", "data", "poster", "background", "ping"})
+URL_ATTRIBUTES = frozenset(
+    {"href", "src", "action", "formaction", "xlink:href", "data", "poster", "background", "ping"}
+)
 _SCRIPT_URL = re.compile(r"^(javascript|vbscript|data:text/html|data:image/svg)", re.I)
 _IGNORED_IN_URLS = re.compile(r"[\x00-\x20\x7f]")  # browsers drop these when they read a URL's scheme
 
@@ -40,9 +42,7 @@ class _Inspector(HTMLParser):
         if tag == "link" and not values.get("href", "").startswith(("/", "http://", "https://")):
             self.found.append(f"<link href={values.get('href')!r}>")
         for name, value in values.items():
-            if name.startswith("on"):
-                self.found.append(f"<{tag} {name}=...>")
-            elif name in ("style", "srcdoc", "formaction"):
+            if name.startswith("on") or name in ("style", "srcdoc", "formaction"):
                 self.found.append(f"<{tag} {name}=...>")
             elif name in URL_ATTRIBUTES and script_url(value):
                 self.found.append(f"<{tag} {name}={value[:40]!r}>")
