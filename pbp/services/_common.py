@@ -18,11 +18,13 @@ REASON_LIMIT = 500
 MARKDOWN_LIMIT = 50_000  # what pbp.reports renders at most
 SHEET_LIMIT = 20_000  # characters of a character sheet's canonical JSON (descriptions included)
 ORDER_LIMIT = 4_000  # characters of one entry's order (canonical JSON)
+ROW_ID_MAX = 2**63 - 1  # the largest id a database row can have (a larger one overflows the query's integer)
 
 
 def get_or_fail(model: type[M], row_id: int, label: str) -> M:
-    """The row, or a UserError naming what is missing (e.g. "no round 12")."""
-    row = model.get_or_none(model.id == row_id)
+    """The row, or a UserError naming what is missing (e.g. "no round 12"); an id no row can have (a form may send
+    any number) is missing too, not an overflow in the query."""
+    row = model.get_or_none(model.id == row_id) if 1 <= row_id <= ROW_ID_MAX else None
     if row is None:
         raise NotFound(f"no {label} {row_id}")
     return row
