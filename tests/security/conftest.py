@@ -40,6 +40,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     return built
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/security/" in str(item.fspath):
+            item.add_marker(pytest.mark.security)
+
+
 def security_app(world: World) -> Flask:
     """The app under test; the login limit out of the way (its own test sets it low)."""
     return make_app(world.url, LOGIN_RATE_LIMIT="100000 per minute")
