@@ -28,7 +28,7 @@ from argon2 import PasswordHasher
 
 from pbp import db as pbp_db
 from pbp import migrations
-from pbp.models import Campaign, Scenario
+from pbp.models import Campaign, Scenario, User
 from pbp.paths import PROJECT_ROOT
 from pbp.services import accounts, campaigns, demo, rounds, schedule
 from pbp.services.clock import FileClock
@@ -66,9 +66,9 @@ class Site:
     def open_round(self, slug: str, hours: float = 12) -> int:
         """The GM opens a round of the run `slug`, its deadline `hours` from now; its id."""
         with self.db():
-            run = Scenario.get(Scenario.slug == slug)
-            rnd = rounds.create_round(run.id, self.clock.now() + timedelta(hours=hours), clock=self.clock)
-            rounds.open_round(rnd.id, clock=self.clock)
+            run, gm = Scenario.get(Scenario.slug == slug), User.get(User.name == "gm").id
+            rnd = rounds.create_round(run.id, self.clock.now() + timedelta(hours=hours), actor_id=gm, clock=self.clock)
+            rounds.open_round(rnd.id, actor_id=gm, clock=self.clock)
         return rnd.id
 
     def tick(self) -> schedule.TickReport:
