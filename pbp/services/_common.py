@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
@@ -17,11 +18,13 @@ REASON_LIMIT = 500
 MARKDOWN_LIMIT = 50_000  # what pbp.reports renders at most
 SHEET_LIMIT = 20_000  # characters of a character sheet's canonical JSON (descriptions included)
 ORDER_LIMIT = 4_000  # characters of one entry's order (canonical JSON)
+ROW_ID_MAX = 2**63 - 1  # the largest id a database row can have (a larger one overflows the query's integer)
 
 
 def get_or_fail(model: type[M], row_id: int, label: str) -> M:
-    """The row, or a UserError naming what is missing (e.g. "no round 12")."""
-    row = model.get_or_none(model.id == row_id)
+    """The row, or a UserError naming what is missing (e.g. "no round 12"); an id no row can have (a form may send
+    any number) is missing too, not an overflow in the query."""
+    row = model.get_or_none(model.id == row_id) if 1 <= row_id <= ROW_ID_MAX else None
     if row is None:
         raise NotFound(f"no {label} {row_id}")
     return row
@@ -47,6 +50,26 @@ def checked_text(value: str, field: str, limit: int, *, required: bool = True) -
         raise UserError(f"{field} must not be empty", field)
     if len(text) > limit:
         raise UserError(f"{field} has {len(text)} characters, over the limit of {limit}", field)
+    return text
+
+
+#: What a name may not hold: controls (a newline, an escape), invisible characters that make two names look alike,
+#: and the bidi embeddings, overrides, isolates and marks that make a name show its characters in another order
+#: (U+202E turns "txt.exe" around). Joiners (U+200C/D) stay: emoji sequences and several scripts need them.
+_NOT_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def checked_name(value: str, field: str, limit: int = NAME_LIMIT) -> str:
+    """A name (a user's display name, a character's): `checked_text`, and refused when it holds a character that
+    hides or reorders text (`_NOT_IN_NAMES`); the message names the character."""
+    text = checked_text(value, field, limit)
+    found = _NOT_IN_NAMES.search(text)
+    if found:
+        raise UserError(
+            f"{field} holds U+{ord(found[0]):04X}, a control, invisible or direction-changing character: "
+            "type the name without it",
+            field,
+        )
     return text
 
 

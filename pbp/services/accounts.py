@@ -16,7 +16,8 @@ from pbp.db import retried, write_transaction
 from pbp.errors import Conflict, UserError
 from pbp.models import User
 from pbp.reports.narrative import LOCALES
-from pbp.services._common import NAME_LIMIT, checked_text, get_or_fail, is_text, locked
+from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
+from pbp.services._common import checked_name, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 #: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
@@ -36,7 +37,7 @@ def create_user(name: str, password: str, *, display_name: str | None = None, cl
     if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")
         raise UserError("a user name is 2-40 letters, digits, '_', '.' or '-'", "name")
     _check_password(password, "password")
-    shown = checked_text(display_name or name, "display name", NAME_LIMIT)
+    shown = checked_name(display_name or name, "display name")
     taken = Conflict(f"the user name {name!r} is taken", "name")
     if name_taken(name):  # early, before the slow hash; asked again inside the transaction
         raise taken

@@ -13,9 +13,9 @@ from pbp.errors import Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit, gms
 from pbp.services._common import (
-    NAME_LIMIT,
     SHEET_LIMIT,
     checked_json,
+    checked_name,
     checked_text,
     get_or_fail,
     locked,
@@ -72,7 +72,10 @@ def create_character(campaign_id: int, owner_id: int, sheet: dict[str, Any], *, 
 
 
 def _name(sheet: dict[str, Any]) -> str:
-    return checked_text(str(sheet.get("ja", "")), "name", NAME_LIMIT)
+    """The character's name (its sheet's `ja`); its English name, when it has one, is held to the same rule."""
+    if str(sheet.get("en") or "").strip():
+        checked_name(str(sheet["en"]), "en")
+    return checked_name(str(sheet.get("ja", "")), "name")
 
 
 def _own_character(character_id: int, user_id: int) -> tuple[Character, Campaign]:

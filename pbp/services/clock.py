@@ -5,6 +5,7 @@ Every time is stored in UTC (naive datetimes in the database) and shown in the c
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
@@ -58,3 +59,26 @@ def iso_utc(value: datetime) -> str:
 def local_text(value: datetime, timezone: str) -> str:
     """A stored time as the campaign shows it: '2026-12-02 21:00 (Asia/Tokyo)'."""
     return f"{from_db(value).astimezone(ZoneInfo(timezone)):%Y-%m-%d %H:%M} ({timezone})"
+
+
+@dataclass
+class FileClock:
+    """A clock that reads the time from a file on every call (ISO 8601, UTC): tests that serve the app from several
+    processes (gunicorn's workers) move time for all of them at once by rewriting the file. Only a test's instance
+    config sets it; the app never reads such a file otherwise."""
+
+    path: str
+
+    def now(self) -> datetime:
+        with open(self.path, encoding="utf-8") as f:
+            return datetime.fromisoformat(f.read().strip()).astimezone(UTC)
+
+    def set(self, moment: datetime) -> None:
+        """Move every process's clock to `moment` (written whole, then renamed: a reader never sees half a time)."""
+        part = f"{self.path}.part"
+        with open(part, "w", encoding="utf-8") as f:
+            f.write(moment.astimezone(UTC).isoformat())
+        os.replace(part, self.path)
+
+    def advance(self, seconds: float) -> None:
+        self.set(self.now() + timedelta(seconds=seconds))

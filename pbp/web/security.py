@@ -3,9 +3,17 @@
 The pages carry no inline script or style (every style is in `static/site.css`, and there is no script at all), so
 the Content-Security-Policy allows only the site's own files; images may also come over HTTPS, for a GM's
 pictures in a report. Framing is refused twice (CSP `frame-ancestors` and the older `X-Frame-Options`).
+
+A request body without a Content-Length (chunked) is held to `MAX_CONTENT_LENGTH` like one with it: Werkzeug
+stops reading such a stream at the limit without an error, so a chunked body over it would reach the form parser
+cut short instead of getting the 413 page (`BodyLimit`).
 """
 
 from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from typing import Any
 
 from flask import Flask
 from werkzeug.wrappers import Response
@@ -32,6 +40,25 @@ HEADERS = {
 HSTS = "max-age=31536000"
 
 
+class BodyLimit:
+    """WSGI middleware: a body without a Content-Length is read up to one byte past the app's limit and handed on
+    as a body of known length; Werkzeug then answers one over the limit with the 413 page (unread, as for a body
+    whose Content-Length says it is too large)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.wsgi_app = app.wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        limit = self.app.config["MAX_CONTENT_LENGTH"]
+        if limit is not None and not environ.get("CONTENT_LENGTH") and environ.get("wsgi.input_terminated"):
+            body = environ["wsgi.input"].read(limit + 1)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.wsgi_app(environ, start_response)
+
+
 def init_app(app: Flask) -> None:
     """Cookie flags from the settings (Secure when `HTTPS`), and the headers on every response, error pages too."""
     app.config.update(
@@ -39,6 +66,7 @@ def init_app(app: Flask) -> None:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=bool(app.config["HTTPS"]),
     )
+    app.wsgi_app = BodyLimit(app)  # type: ignore[method-assign]
 
     @app.after_request
     def _headers(response: Response) -> Response:

@@ -1,20 +1,20 @@
-"""Real-browser tests: Playwright driving Debian's Chromium (headless) against the app served from a thread.
-
-`make test` runs them when Chromium and Playwright are present and skips them with a clear line when not;
-`.ci/run` installs both first, so CI always runs them. A failing test leaves a screenshot under
-`tests/e2e/screenshots/`.
+"""Real-browser tests: Playwright driving Debian's Chromium (headless) against the app served as production serves it
+(the `site` fixture of tests/conftest.py: gunicorn, two workers, the demo, a clock the tests move; see
+`tests.served`). The helpers here (`log_in`, `register`, `page_factory`) are for every journey. `make test` runs
+them when Chromium and Playwright are present and skips them with a clear line when not; `.ci/run` installs both
+first. A failing test leaves a screenshot of each of its pages under `tests/e2e/screenshots/`.
 """
 
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
+
+from pbp.services import demo
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -27,6 +27,7 @@ ARGS = [
     "--disable-gpu",
     "--no-sandbox",
 ]
+PASSWORD = "a-long-password"  # the password of the accounts the tests register
 
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
@@ -34,12 +35,17 @@ except ImportError:  # pragma: no cover - the suite says why below
     sync_playwright = None
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    reason = None
+def skip_reason() -> str | None:
+    """Why the browser tests cannot run here, or None."""
     if sync_playwright is None:
-        reason = "browser tests skipped: the playwright package is not installed (make test installs it)"
-    elif CHROMIUM is None:
-        reason = "browser tests skipped: no Chromium on this machine (apt-get install chromium; .ci/run does)"
+        return "browser tests skipped: the playwright package is not installed (make test installs it)"
+    if CHROMIUM is None:
+        return "browser tests skipped: no Chromium on this machine (apt-get install chromium; .ci/run does)"
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = skip_reason()
     for item in items:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
@@ -53,23 +59,6 @@ def browser() -> Iterator[Browser]:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
-
-
-class Served:
-    """The app served on a free local port from a thread, for as long as the test runs."""
-
-    def __init__(self, app: Any):
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> Served:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.thread.join(timeout=10)
 
 
 @pytest.fixture
@@ -99,3 +88,26 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     outcome = yield
     report = outcome.get_result()
     setattr(item, f"rep_{report.when}", report)
+
+
+def log_in(page: Page, url: str, name: str, password: str = demo.DEMO_PASSWORD) -> None:
+    """Sign in through the login form (the demo's accounts: gm, player1, player2)."""
+    page.goto(url + "/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(url + "/")
+
+
+def register(page: Page, url: str, name: str, display_name: str) -> None:
+    """A new account through the register form (signed in afterwards)."""
+    page.goto(url + "/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=display_name]", display_name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(url + "/")
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))

@@ -1,0 +1,51 @@
+"""The security suite's world: the demo (tests/web/world.py) with a rival campaign and its GM (`gm2`), a co-GM, and
+the states that show every form of the site: a run with free places and a character not yet signed up (the
+sign-up form), a growth request waiting for the GM (the decision form)."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from pbp import db as pbp_db
+from pbp.models import Campaign, Character, User
+from pbp.services import campaigns, characters
+from pbp.services.clock import FixedClock
+from pbp.services.demo import SCENARIO
+from tests.web.conftest import _cheap_password_hashes, make_app  # noqa: F401 - the fixture applies here too
+from tests.web.world import START, World, add_rival_campaign, build_world
+
+OPEN_RUN = "tama-open"  # a run with free places: player1's second character may sign up
+
+
+@pytest.fixture(scope="session")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    built = build_world(f"sqlite:///{tmp_path_factory.mktemp('security-db') / 'pbp.sqlite3'}")
+    add_rival_campaign(built, tmp_path_factory.mktemp("packs"))
+    clock = FixedClock(START)
+    with pbp_db.bind(built.url).connection_context():
+        campaign = Campaign.get(Campaign.slug == "demo")
+        campaigns.create_scenario(campaign.id, SCENARIO, slug=OPEN_RUN, slots=4, clock=clock)
+        player1 = User.get(User.name == "player1")
+        sheet = {**campaign.pack["characters"]["aoi"], "ja": "予備機", "en": "Spare"}
+        characters.create_character(campaign.id, player1.id, sheet, clock=clock)
+        makoto = built.characters["makoto"]
+        gm = User.get(User.name == "gm")
+        characters.grant_growth_points(makoto, 10, reason="for the test", actor_id=gm.id, clock=clock)
+        player2 = User.get(User.name == "player2")
+        characters.request_growth(makoto, player2.id, {"射撃": 4}, note="<b>please</b>", clock=clock)
+        # the points are gone again: the GM's approval is refused and the request stays pending for every test
+        sheet = Character.get_by_id(makoto).sheet
+        Character.update(sheet={**sheet, "growth_points": 0}).where(Character.id == makoto).execute()
+    return built
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/security/" in str(item.fspath):
+            item.add_marker(pytest.mark.security)
+
+
+def security_app(world: World) -> Flask:
+    """The app under test; the login limit out of the way (its own test sets it low)."""
+    return make_app(world.url, LOGIN_RATE_LIMIT="100000 per minute")

@@ -1,0 +1,192 @@
+"""The index of every form of the site and its fields: which are text (each hostile input goes through each of
+them) and which are choices, numbers and boxes (hypothesis sends them anything). `test_every_rendered_form_field_is
+_indexed` renders the pages with every form and fails on a field missing here, so a new field is covered the day it
+is added."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+from flask.testing import FlaskClient
+
+from pbp import db as pbp_db
+from pbp.models import Character
+from pbp.services import characters
+from pbp.web import database
+
+ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
+GROWTH_REQUEST = 1  # player2's request, waiting for the GM
+
+
+def _version(client: FlaskClient) -> str:
+    """The sheet version the edit form carries (a save from a stale form is refused), read from the database."""
+    with pbp_db.using(database.of(client.application)):
+        return characters.sheet_version(Character.get_by_id(1).sheet)
+
+
+Value = str | Callable[[FlaskClient], str]
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form: who sends it where, its fields, the other fields' values for each way it is sent (a preview, a save),
+    the text fields whose value is also sent alone (the others' limits would refuse it first) and the pages that
+    then show what was stored. (Every stored text is also written straight into its row and shown on every page
+    that shows it: test_stored_text.)"""
+
+    role: str
+    url: str
+    text: tuple[str, ...] = ()
+    other: tuple[str, ...] = ()
+    bases: tuple[dict[str, Value], ...] = ({},)
+    stored: tuple[str, ...] = ()
+    shown: tuple[str, ...] = ()
+    method: str = "POST"
+
+
+#: (rule, method) -> the form. `stats.*`-style names stand for every field with that prefix.
+FORMS: dict[tuple[str, str], Form] = {
+    ("/register", "POST"): Form(
+        "anonymous",
+        "/register",
+        text=("name", "display_name", "password"),
+        bases=({"name": "fuzzer", "display_name": "Fuzzer", "password": "a-long-password"},),
+        stored=("display_name",),
+        shown=("/me",),
+    ),
+    ("/login", "POST"): Form(
+        "anonymous",
+        "/login",
+        text=("name", "password", "next"),
+        bases=({"name": "player1", "password": "wrong-password"}, {"name": "player1", "password": "demo-password"}),
+    ),
+    ("/logout", "POST"): Form("player", "/logout"),
+    ("/me/locale", "POST"): Form("player", "/me/locale", other=("locale",)),
+    ("/me/password", "POST"): Form(
+        "player",
+        "/me/password",
+        text=("current_password", "new_password"),
+        bases=({"current_password": "wrong-password", "new_password": "another-long-password"},),
+    ),
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join", "POST"): Form(
+        "player", "/campaigns/demo/scenarios/tama-open/join", other=("character",)
+    ),
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/leave", "POST"): Form(
+        "player", "/campaigns/demo/scenarios/tama-open/leave", other=("character",)
+    ),
+    ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): Form(
+        "player",
+        ENTRY,
+        text=("prose",),
+        other=(
+            "minor",
+            "minor_toward",
+            "minor_x",
+            "minor_y",
+            "minor_weapon",
+            "minor_swap",
+            "minor_ability",
+            "major",
+            "weapon",
+            "targets",
+            "full_move_toward",
+            "full_move_x",
+            "full_move_y",
+            "major_weapon",
+            "check",
+            "major_ability",
+            "ability_target",
+            "damage_to",
+            "evade_item",
+            "setup",
+            "preview",
+        ),  # fmt: skip
+        bases=({"preview": "1"}, {"major": ""}),
+        shown=(ENTRY,),
+    ),
+    ("/campaigns/<slug:campaign>/characters/new", "POST"): Form(
+        "player",
+        "/campaigns/demo/characters/new",
+        text=("ja", "en", "description", "version"),
+        other=("stats.*", "skills.*", "vehicle", "weapons", "vehicle_weapons", "items", "abilities"),
+    ),
+    ("/characters/<row:character_id>/edit", "POST"): Form(
+        "player",
+        "/characters/1/edit",
+        text=("ja", "en", "description", "version"),
+        other=("vehicle", "weapons", "vehicle_weapons", "items", "abilities"),
+        bases=({"ja": "葵", "version": _version},),
+    ),
+    ("/characters/<row:character_id>/growth", "POST"): Form(
+        "player", "/characters/1/growth", text=("note",), other=("skills.*",), bases=({"skills.射撃": "4"},)
+    ),
+    ("/me/notifications", "POST"): Form(
+        "player", "/me/notifications", text=("email",), other=("kind_*",), shown=("/me/notifications",)
+    ),
+    ("/gm/<slug:campaign>/gms", "POST"): Form("GM", "/gm/demo/gms", text=("user_name",)),
+    ("/gm/<slug:campaign>/gms/<row:user_id>/remove", "POST"): Form("GM", "/gm/demo/gms/999/remove"),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/report", "POST"): Form(
+        "GM",
+        "/gm/demo/rounds/1/report",
+        text=("note", "intro", "story", "outro", "story_en"),
+        other=("action",),
+        bases=({"action": "preview", "story": "x"},),
+    ),
+    ("/gm/<slug:campaign>/growth/<row:request_id>", "POST"): Form(
+        "GM",
+        f"/gm/demo/growth/{GROWTH_REQUEST}",
+        text=(f"r{GROWTH_REQUEST}-reason",),
+        other=("decision",),
+        bases=({"decision": "approve"},),  # refused (the character has no points left): the request stays
+    ),
+    ("/gm/<slug:campaign>/growth/award", "POST"): Form("GM", "/gm/demo/growth/award", other=("points",)),
+    ("/campaigns/<slug:campaign>/data/search", "GET"): Form(
+        "anonymous", "/campaigns/demo/data/search", text=("q",), method="GET"
+    ),
+}
+
+
+def indexed(form: Form, name: str) -> bool:
+    """Whether the field `name` is one of the form's (a `prefix*` entry covers every name with the prefix)."""
+    for known in (*form.text, *form.other):
+        if name == known or (known.endswith("*") and name.startswith(known[:-1])):
+            return True
+    return False
+
+
+@dataclass
+class RenderedForm:
+    method: str
+    action: str
+    fields: set[str] = field(default_factory=set)
+
+
+class FormReader(HTMLParser):
+    """The forms of a page: method, action and the names of their controls (the CSRF token left out)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[RenderedForm] = []
+        self._open: RenderedForm | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self._open = RenderedForm(values.get("method", "get").upper(), values.get("action", ""))
+            self.forms.append(self._open)
+        elif tag in ("input", "textarea", "select", "button") and self._open is not None:
+            name = values.get("name")
+            if name and not name.endswith("csrf_token"):
+                self._open.fields.add(name)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._open = None
+
+
+def forms_of(html: str) -> list[RenderedForm]:
+    reader = FormReader()
+    reader.feed(html)
+    return reader.forms

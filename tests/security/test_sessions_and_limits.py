@@ -1,0 +1,125 @@
+"""Sessions, limits and headers: a session cookie replayed after its logout is refused; logins beyond the limit get
+429 (per address and per account name); every response of every route carries the security headers, from the test
+client and from gunicorn; a body over the limit gets 413, with a Content-Length and chunked without one, through
+gunicorn (the production server) too."""
+
+from __future__ import annotations
+
+import http.client
+import io
+import re
+
+import pytest
+
+from pbp.web.security import HEADERS
+from tests.security.conftest import security_app
+from tests.security.test_hostile_input import client_as
+from tests.web.conftest import csrf_token, log_in, log_out, make_app
+from tests.web.test_access import MATRIX
+
+GET_URLS = [url for (rule, method), (url, _form, _status) in MATRIX.items() if method == "GET"]
+LIMIT = 1024 * 1024  # MAX_CONTENT_LENGTH, the default the site serves with (tests.served.SETTINGS)
+
+
+def test_a_session_cookie_replayed_after_logout_is_refused(world):
+    app = security_app(world)
+    client = client_as(app, "player")
+    stolen = client.get_cookie("session").value
+    assert client.get("/me").status_code == 200
+    log_out(client)
+    thief = app.test_client()
+    thief.set_cookie("session", stolen)
+    response = thief.get("/me")
+    assert response.status_code == 302 and response.headers["Location"].startswith("/login")
+    assert log_in(app.test_client(), "player1").status_code == 303  # the account itself is fine
+
+
+def test_a_session_from_before_a_password_change_is_refused(world):
+    app = security_app(world)
+    old, new = client_as(app, "player"), client_as(app, "player")
+    form = {"current_password": "demo-password", "new_password": "demo-password", "csrf_token": csrf_token(new, "/")}
+    assert new.post("/me/password", data=form).status_code in (200, 303)
+    assert old.get("/me").status_code == 302  # every other session of the user ends
+
+
+def test_logins_beyond_the_limit_get_429_per_address_and_per_account(world):
+    app = make_app(world.url, LOGIN_RATE_LIMIT="3 per minute")
+    client = app.test_client()
+    statuses = [log_in(client, "player1", "wrong-password").status_code for _ in range(4)]
+    assert statuses == [422, 422, 422, 429]
+    elsewhere = [  # the same account from other addresses: the account's own limit holds
+        log_in(app.test_client(), "player2", "wrong", environ_base={"REMOTE_ADDR": f"10.0.0.{n}"}).status_code
+        for n in range(4)
+    ]
+    assert elsewhere == [422, 422, 422, 429]
+    assert "<h1>リクエストが多すぎます</h1>" in log_in(client, "player1").get_data(as_text=True)
+
+
+def _has_headers(headers) -> bool:
+    return all(headers.get(name) == value for name, value in HEADERS.items())  # the CSP among them
+
+
+@pytest.mark.parametrize("role", ["anonymous", "GM"])
+def test_every_route_answers_with_the_security_headers(world, role):
+    client = client_as(security_app(world), role)
+    missing = [url for url in GET_URLS if not _has_headers(client.get(url).headers)]
+    missing += [url for url in ("/no/such/page", "/logout") if not _has_headers(client.get(url).headers)]
+    assert not missing
+
+
+def test_gunicorn_serves_the_security_headers(site):
+    for path in ("/", "/blog/", "/static/site.css", "/feed.atom", "/no/such/page"):
+        connection = http.client.HTTPConnection(*_address(site))
+        connection.request("GET", path)
+        response = connection.getresponse()
+        assert all(response.getheader(name) == value for name, value in HEADERS.items()), path
+        connection.close()
+
+
+def test_a_body_over_the_limit_is_refused_with_or_without_a_length(world):
+    client = make_app(world.url).test_client()
+    assert client.post("/login", data={"name": "x" * (LIMIT + 1)}).status_code == 413
+    chunked = {"wsgi.input_terminated": True}  # what a server that reads chunked bodies (gunicorn) says
+    body = b"name=" + b"x" * LIMIT
+    response = client.post("/login", input_stream=io.BytesIO(body), environ_overrides=chunked,
+                           content_type="application/x-www-form-urlencoded")  # fmt: skip
+    assert response.status_code == 413 and "<h1>送信内容が大きすぎます</h1>" in response.get_data(as_text=True)
+
+
+def _address(site) -> tuple[str, int]:
+    host, port = site.url.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def _chunked_post(site, path: str, body: bytes, cookie: str = "") -> tuple[int, str]:
+    connection = http.client.HTTPConnection(*_address(site), timeout=60)
+    connection.putrequest("POST", path)
+    connection.putheader("Transfer-Encoding", "chunked")
+    connection.putheader("Content-Type", "application/x-www-form-urlencoded")
+    if cookie:
+        connection.putheader("Cookie", cookie)
+    connection.endheaders()
+    try:
+        for start in range(0, len(body), 65536):
+            part = body[start : start + 65536]
+            connection.send(b"%x\r\n%s\r\n" % (len(part), part))
+        connection.send(b"0\r\n\r\n")
+    except OSError:
+        pass  # the server may answer (and close) before the whole body is sent
+    response = connection.getresponse()
+    text = response.read().decode()
+    connection.close()
+    return response.status, text
+
+
+def test_gunicorn_refuses_a_chunked_body_over_the_limit_and_reads_one_within_it(site):
+    status, page = _chunked_post(site, "/login", b"name=" + b"x" * (2 * LIMIT))
+    assert status == 413 and "<h1>送信内容が大きすぎます</h1>" in page
+    connection = http.client.HTTPConnection(*_address(site))
+    connection.request("GET", "/login")
+    response = connection.getresponse()
+    cookie = response.getheader("Set-Cookie").split(";")[0]
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', response.read().decode())[1]
+    body = f"csrf_token={token}&name=player1&password=wrong-password".encode()
+    status, page = _chunked_post(site, "/login", body, cookie)
+    assert status == 422  # the whole body was read: the token was found, the password judged
