@@ -5,62 +5,24 @@ scrolling sideways."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
-from pbp import db as pbp_db
-from pbp.models import Override, Round, Scenario, User
-from pbp.services import characters, entries, rounds
-from pbp.services.clock import FixedClock
-from pbp.services.demo import DEMO_PASSWORD, PLAYERS, PROSE, round_order
-from pbp.web import database
-from tests.e2e.conftest import Served
-from tests.e2e.test_player_journey import no_horizontal_scroll
-from tests.web.conftest import make_app
-from tests.web.world import START, World, build_world
+from pbp.models import Override
+from tests.e2e.conftest import log_in, no_horizontal_scroll
+from tests.e2e.runs import cast, draft_round, entries_arrive
 
-NOW = START + timedelta(hours=30)
 REASON = "川霧で照準がずれた"
-
-
-@pytest.fixture
-def site(tmp_path):
-    """Round 1 published; round 2 a draft the GM opens from the dashboard; the app on a fixed clock."""
-    world = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=False)
-    clock = FixedClock(NOW)
-    app = make_app(world.url, CLOCK=clock, LOGIN_RATE_LIMIT="1000 per minute")
-    with pbp_db.using(database.of(app)):
-        scenario = Scenario.get(Scenario.slug == world.scenario)
-        draft = rounds.create_round(scenario.id, NOW + timedelta(hours=12), clock=clock)
-    with Served(app) as served:
-        yield served, app, world, draft.id
-
-
-def entries_arrive(app, world: World, round_id: int) -> None:
-    """Both demo players send their entries, as the player's form would save them."""
-    clock = FixedClock(NOW + timedelta(minutes=5))
-    with pbp_db.using(database.of(app)):
-        rnd = Round.get_by_id(round_id)
-        encounter = rounds.round_encounter(rnd, rounds.round_context(rnd))
-        for name, (pc, intended) in PLAYERS.items():
-            character = world.characters[pc]
-            order = round_order(encounter, characters.unit_id(character), intended)
-            user = User.get(User.name == name)
-            entries.save_entry(round_id, character, user_id=user.id, order=order, prose=PROSE[pc], clock=clock)
 
 
 @pytest.mark.parametrize("width", [1280, 360])
 def test_open_resolve_override_with_a_reason_and_publish(site, page_factory, width) -> None:
-    served, app, world, round_id = site
+    run = site.new_run()
+    cast(site, run)
+    round_id = draft_round(site, run)
     page = page_factory("ja", width)
-    page.goto(served.url + "/login")
-    page.fill("input[name=name]", "gm")
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(served.url + "/")
+    log_in(page, site.url, "gm")
 
-    page.goto(served.url + "/gm/demo/")
+    page.goto(site.url + "/gm/demo/")
     page.click(f'a[href="/gm/demo/rounds/{round_id}/"]')
     assert page.locator("h1 .state").inner_text() == "下書き"
     page.click("form.action-open button")
@@ -68,7 +30,7 @@ def test_open_resolve_override_with_a_reason_and_publish(site, page_factory, wid
     assert page.locator(".entry-card.missing").count() == 2  # nobody has written yet
     assert no_horizontal_scroll(page)
 
-    entries_arrive(app, world, round_id)
+    entries_arrive(site, round_id)
     page.reload()
     assert page.locator(".entry-card").count() == 2 and page.locator(".entry-card.missing").count() == 0
     assert "川霧の向こう" in page.locator(".entries").inner_text()
@@ -77,23 +39,23 @@ def test_open_resolve_override_with_a_reason_and_publish(site, page_factory, wid
     page.wait_for_url(f"**/gm/demo/rounds/{round_id}/?done=resolve")
     page.click(f'a[href="/gm/demo/rounds/{round_id}/review"]')
     assert page.locator(".preview-banner").count() == 0
-    assert "[r2-c1]" in page.locator("ol.dicelog").inner_text()
+    assert "[r1-c1]" in page.locator("ol.dicelog").inner_text()
     assert no_horizontal_scroll(page)
 
-    page.select_option("select[name=check]", "r2-c1")
+    page.select_option("select[name=check]", "r1-c1")
     page.fill("input[name=successes]", "0")
     page.fill("textarea[name=reason]", REASON)
     page.click(".override-form button[type=submit]")
     page.wait_for_url("**/review?done=overridden")
     ruling = page.locator("ol.dicelog .override").first.inner_text()
-    assert "r2-c1" in ruling and REASON in ruling
-    with pbp_db.using(database.of(app)):
+    assert "r1-c1" in ruling and REASON in ruling
+    with site.db():
         assert Override.get(Override.round == round_id).reason == REASON
 
     page.click(f'a[href="/gm/demo/rounds/{round_id}/report"]')
     page.click("button[value=publish]")
     page.wait_for_url("**/report?done=published")
-    page.goto(served.url + "/blog/demo/tama_river/round-2/")
+    page.goto(f"{site.url}/blog/demo/{run}/round-1/")
     published = page.locator("ol.dicelog").inner_text()
-    assert "r2-c1" in published and REASON in published
+    assert "r1-c1" in published and REASON in published
     assert no_horizontal_scroll(page)
