@@ -16,6 +16,14 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
+from pbp import db as pbp_db
+from pbp.models import Round, User
+from pbp.services import characters, entries, rounds
+from pbp.services.clock import Clock
+from pbp.services.demo import DEMO_PASSWORD, PLAYERS, PROSE, round_order
+from pbp.web import database
+from tests.web.world import World
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 ARGS = [
@@ -99,3 +107,28 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
     outcome = yield
     report = outcome.get_result()
     setattr(item, f"rep_{report.when}", report)
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def log_in(page: Page, url: str, name: str = "gm") -> None:
+    """A demo user (password DEMO_PASSWORD) logs in through the login page."""
+    page.goto(url + "/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(url + "/")
+
+
+def entries_arrive(app: Any, world: World, round_id: int, clock: Clock) -> None:
+    """Both demo players send their entries for an open round, as the player's form would save them."""
+    with pbp_db.using(database.of(app)):
+        rnd = Round.get_by_id(round_id)
+        encounter = rounds.round_encounter(rnd, rounds.round_context(rnd))
+        for name, (pc, intended) in PLAYERS.items():
+            character = world.characters[pc]
+            order = round_order(encounter, characters.unit_id(character), intended)
+            user = User.get(User.name == name)
+            entries.save_entry(round_id, character, user_id=user.id, order=order, prose=PROSE[pc], clock=clock)

@@ -10,15 +10,13 @@ from datetime import timedelta
 import pytest
 
 from pbp import db as pbp_db
-from pbp.models import Override, Round, Scenario, User
-from pbp.services import characters, entries, rounds
+from pbp.models import Override, Scenario
+from pbp.services import rounds
 from pbp.services.clock import FixedClock
-from pbp.services.demo import DEMO_PASSWORD, PLAYERS, PROSE, round_order
 from pbp.web import database
-from tests.e2e.conftest import Served
-from tests.e2e.test_player_journey import no_horizontal_scroll
+from tests.e2e.conftest import Served, entries_arrive, log_in, no_horizontal_scroll
 from tests.web.conftest import make_app
-from tests.web.world import START, World, build_world
+from tests.web.world import START, build_world
 
 NOW = START + timedelta(hours=30)
 REASON = "川霧で照準がずれた"
@@ -37,28 +35,11 @@ def site(tmp_path):
         yield served, app, world, draft.id
 
 
-def entries_arrive(app, world: World, round_id: int) -> None:
-    """Both demo players send their entries, as the player's form would save them."""
-    clock = FixedClock(NOW + timedelta(minutes=5))
-    with pbp_db.using(database.of(app)):
-        rnd = Round.get_by_id(round_id)
-        encounter = rounds.round_encounter(rnd, rounds.round_context(rnd))
-        for name, (pc, intended) in PLAYERS.items():
-            character = world.characters[pc]
-            order = round_order(encounter, characters.unit_id(character), intended)
-            user = User.get(User.name == name)
-            entries.save_entry(round_id, character, user_id=user.id, order=order, prose=PROSE[pc], clock=clock)
-
-
 @pytest.mark.parametrize("width", [1280, 360])
 def test_open_resolve_override_with_a_reason_and_publish(site, page_factory, width) -> None:
     served, app, world, round_id = site
     page = page_factory("ja", width)
-    page.goto(served.url + "/login")
-    page.fill("input[name=name]", "gm")
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.click("form.form button[type=submit]")
-    page.wait_for_url(served.url + "/")
+    log_in(page, served.url)
 
     page.goto(served.url + "/gm/demo/")
     page.click(f'a[href="/gm/demo/rounds/{round_id}/"]')
@@ -68,7 +49,7 @@ def test_open_resolve_override_with_a_reason_and_publish(site, page_factory, wid
     assert page.locator(".entry-card.missing").count() == 2  # nobody has written yet
     assert no_horizontal_scroll(page)
 
-    entries_arrive(app, world, round_id)
+    entries_arrive(app, world, round_id, FixedClock(NOW + timedelta(minutes=5)))
     page.reload()
     assert page.locator(".entry-card").count() == 2 and page.locator(".entry-card.missing").count() == 0
     assert "川霧の向こう" in page.locator(".entries").inner_text()

@@ -13,7 +13,7 @@ from pbp.models import Campaign, Round, Scenario
 from pbp.services import campaigns, rounds
 from pbp.services.clock import FixedClock
 from pbp.web import database
-from tests.e2e.conftest import Served
+from tests.e2e.conftest import Served, no_horizontal_scroll
 from tests.web.conftest import make_app
 from tests.web.world import START, build_world
 
@@ -31,10 +31,6 @@ def site(tmp_path):
         campaigns.create_scenario(campaign.id, "tama_river", slug="tama-e2e", slots=2, clock=clock)
     with Served(app) as served:
         yield served, app, clock
-
-
-def no_horizontal_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def register(page, url: str, name: str) -> None:
