@@ -156,3 +156,11 @@ def test_a_round_of_another_campaign_is_not_found(world):
     assert _as(world, "gm2").get("/gm/rival/rounds/2/actions").status_code == 404
     assert _as(world, "gm2").get("/gm/rival/rounds/2/orders/kagachi1").status_code == 404
     assert _as(world, "gm").get("/gm/rival/rounds/2/actions").status_code == 403
+
+
+@pytest.mark.parametrize("url", [ACTIONS, "/gm/demo/rounds/2/orders/kagachi1"])
+def test_an_english_page_names_the_pcs_by_their_english_names(world, url):
+    """The PCs' names come from their sheets in the page's language, as on the review and the published report."""
+    page = _as(world, "gm").get(url, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Aoi" in page and "Makoto" in page
+    assert "葵" not in page and "真琴" not in page
