@@ -130,6 +130,7 @@ def test_create_open_order_resolve_override_edit_leak_publish(site, page_factory
     page.check("input[name=major][value=attack]")
     page.select_option("select[name=weapon]", "acid_spit")
     page.check(f"input[name=targets][value={makoto_unit}]")
+    assert makoto in page.locator("fieldset.targets").inner_text()  # named in the page's language
     page.click("form.entry-form button.primary")
     page.wait_for_url(f"**/gm/demo/rounds/{round_id}/actions")
     assert says["ordered"] in page.locator("ul.characters").inner_text()
