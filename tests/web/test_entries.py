@@ -78,6 +78,12 @@ def test_the_form_offers_the_units_legal_actions_with_odds_and_the_map(world, la
     assert 'datetime="2026-12-04T00:00:00Z"' in html  # the deadline, in the HTML for a page without JavaScript
 
 
+def test_an_english_form_names_the_pcs_by_their_english_names(world) -> None:
+    """The map, the targets and the odds name the characters from their sheets in the page's language."""
+    html = page(signed_in(app_at(world, WRITING), lang="en"), url(world))
+    assert 'name="targets" value="pc2"> Makoto</label>' in html and "葵" not in html and "真琴" not in html
+
+
 def test_save_edit_receipt_and_history(world) -> None:
     app = app_at(world, WRITING)
     client = signed_in(app)

@@ -20,7 +20,7 @@ from pbp.reports.narrative import Names
 from pbp.services import shaping
 from pbp.services.entry_desk import OrderDesk
 from pbp.services.shaping import ShapingDesk
-from pbp.web.blog.queries import pack_name
+from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import page_locale
@@ -48,7 +48,8 @@ class ShapeForm(FlaskForm):
 
 def _names(desk: ShapingDesk) -> Names:
     units = {u["id"]: u for u in [*desk.shaped.start["units"], *desk.shaped.encounter["units"]]}
-    return Names(page_locale(), desk.campaign.pack, units, desk.scenario.pack_scenario)
+    locale = page_locale()
+    return Names(locale, desk.campaign.pack, units, desk.scenario.pack_scenario, character_names(list(units), locale))
 
 
 def _title(desk: ShapingDesk) -> str:

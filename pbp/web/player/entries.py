@@ -25,7 +25,7 @@ from pbp.reports.narrative import Names
 from pbp.services import entries
 from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
-from pbp.web.blog.queries import pack_name
+from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
@@ -45,9 +45,11 @@ class EntryForm(FlaskForm):
 
 
 def names_for(desk: EntryDesk) -> Names:
-    """Display names in the page's language: the pack's names, falling back to Japanese, then the id."""
+    """Display names in the page's language: the characters' sheets' and the pack's names, falling back to Japanese,
+    then the id."""
     units = {u["id"]: u for u in desk.encounter["units"]}
-    return Names(page_locale(), desk.campaign.pack, units, desk.scenario.pack_scenario)
+    locale = page_locale()
+    return Names(locale, desk.campaign.pack, units, desk.scenario.pack_scenario, character_names(list(units), locale))
 
 
 def battlefield(desk: OrderDesk, names: Names, *, secret_enemies: bool = True) -> Markup:
