@@ -74,10 +74,16 @@ def _round_of_campaign(round_id: int, campaign_id: int | None) -> tuple[Round, S
     return rnd, scenario
 
 
-def _refuse_unless_shapeable(rnd: Round) -> None:
+def _locked_for_shaping(round_id: int, campaign_id: int | None, actor_id: int | None) -> tuple[Round, Scenario]:
+    """The round, locked for the caller's transaction, and its scenario: its campaign's GMs only, and only before
+    it is resolved (and after the rounds before it)."""
+    rnd = lock_round(round_id)
+    rnd, scenario = _round_of_campaign(rnd.id, campaign_id)
+    gms.require_gm(scenario.campaign_id, actor_id)
     if rnd.state not in SHAPEABLE:
         raise InvalidState(f"round {rnd.id} is {rnd.state}: the GM shapes a round only before it is resolved")
     _refuse_out_of_order(rnd, "shaped")
+    return rnd, scenario
 
 
 def shaping_desk(round_id: int, *, actor_id: int | None, campaign_id: int | None = None) -> ShapingDesk:
@@ -167,10 +173,7 @@ def record_action(
     why = checked_text(reason, "reason", REASON_LIMIT)
     now = to_db(clock.now())
     with write_transaction():
-        rnd = lock_round(round_id)
-        rnd, scenario = _round_of_campaign(rnd.id, campaign_id)
-        gms.require_gm(scenario.campaign_id, actor_id)
-        _refuse_unless_shapeable(rnd)
+        rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)
         if kind == "add_unit":
             payload = {"unit": _reinforcement(scenario, fields)}
         else:
@@ -203,10 +206,7 @@ def delete_action(
     first) or an order names what it brought."""
     now = to_db(clock.now())
     with write_transaction():
-        rnd = lock_round(round_id)
-        rnd, scenario = _round_of_campaign(rnd.id, campaign_id)
-        gms.require_gm(scenario.campaign_id, actor_id)
-        _refuse_unless_shapeable(rnd)
+        rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)
         row = GmAction.get_or_none(GmAction.id == action_id, GmAction.round == round_id)
         if row is None:
             raise NotFound(f"no GM action {action_id} in round {round_id}")
@@ -238,10 +238,7 @@ def save_enemy_order(
     unit = storable_text(unit, "unit")
     checked_json(order, "order", ORDER_LIMIT)
     with write_transaction():
-        rnd = lock_round(round_id)
-        rnd, scenario = _round_of_campaign(rnd.id, campaign_id)
-        gms.require_gm(scenario.campaign_id, actor_id)
-        _refuse_unless_shapeable(rnd)
+        rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)
         encounter = shaped_encounter(rnd, scenario).encounter
         target = next((u for u in encounter["units"] if u["id"] == unit), None)
         if target is None or target["side"] != "enemy":
@@ -269,9 +266,6 @@ def clear_enemy_order(
     unit = storable_text(unit, "unit")
     now = to_db(clock.now())
     with write_transaction():
-        rnd = lock_round(round_id)
-        rnd, scenario = _round_of_campaign(rnd.id, campaign_id)
-        gms.require_gm(scenario.campaign_id, actor_id)
-        _refuse_unless_shapeable(rnd)
+        rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)
         GmOrder.delete().where(GmOrder.round == round_id, GmOrder.unit == unit).execute()
         audit.log("round.gm_order_clear", f"round:{round_id}", now, actor_id=actor_id, unit=unit)

@@ -9,21 +9,7 @@ from pathlib import Path
 
 from pbp.paths import DEMO_PACK_DIR
 from tests.lifecycle.conftest import pbp
-
-SCENE = """
-[scenarios.briefing]
-ja = "作戦会議"
-en = "Briefing"
-kind = "scene"
-[[scenarios.briefing.checks]]
-id = "plan"
-skill = "知覚"
-need = 2
-ja = "地図を読む"
-en = "Read the map"
-success = { ja = "抜け道", en = "A way round" }
-failure = { ja = "なし", en = "Nothing" }
-"""
+from tests.scenario_toml import SCENE
 
 
 def test_campaigns_and_scenarios_are_listed_as_text_and_json(instance: Path) -> None:

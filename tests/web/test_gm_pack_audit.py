@@ -15,25 +15,12 @@ from pbp.models import AuditLog, Campaign, Scenario
 from pbp.paths import DEMO_PACK_DIR
 from pbp.services import audit
 from pbp.web import database
+from tests.scenario_toml import SCENE
 from tests.web.conftest import csrf_token, log_in, make_app
 from tests.web.world import START, World, add_rival_campaign, build_world
 
 PACK = "/gm/demo/pack"
 AUDIT = "/gm/demo/audit"
-SCENE = """
-[scenarios.briefing]
-ja = "作戦会議"
-en = "Briefing"
-kind = "scene"
-[[scenarios.briefing.checks]]
-id = "plan"
-skill = "知覚"
-need = 2
-ja = "地図を読む"
-en = "Read the map"
-success = { ja = "抜け道", en = "A way round" }
-failure = { ja = "なし", en = "Nothing" }
-"""
 
 
 @pytest.fixture

@@ -165,6 +165,8 @@ def test_the_round_pages_link_the_actions_and_the_preview_shows_them_with_their_
     preview = gm.get("/gm/demo/rounds/2/review").get_data(as_text=True)
     assert "preview-banner" in preview and ACTIONS in preview
     assert 'class="gm-action retreat"' in preview and "the river rises" in preview
+
+
 @pytest.mark.parametrize("url", [ACTIONS, "/gm/demo/rounds/2/orders/kagachi1"])
 def test_an_english_page_names_the_pcs_by_their_english_names(world, url):
     """The PCs' names come from their sheets in the page's language, as on the review and the published report."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort
 from flask_login import current_user
 
-from pbp.models import Campaign
+from pbp.models import Campaign, Round, Scenario
 from pbp.services import gms
 
 
@@ -22,6 +22,19 @@ def gm_campaign(slug: str) -> Campaign:
     if not gms.is_gm(campaign.id, current_user.id):
         abort(403)
     return campaign
+
+
+def campaign_round(campaign: Campaign, round_id: int) -> Round:
+    """The campaign's round with its scenario: 404 for another campaign's (its GMs' pages never show it)."""
+    rnd = (
+        Round.select(Round, Scenario)
+        .join(Scenario)
+        .where(Round.id == round_id, Scenario.campaign == campaign.id)
+        .first()
+    )
+    if rnd is None:
+        abort(404)
+    return rnd
 
 
 def runs_any_campaign() -> bool:

@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
 from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
-from pbp.models import Campaign, Round, Scenario
+from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
 from pbp.services import publishing
 from pbp.services.clock import from_db
@@ -25,7 +25,7 @@ from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED
 from pbp.web.errors import error_page
 from pbp.web.gm import EXPIRED_PAGES, bp
-from pbp.web.gm.access import gm_campaign
+from pbp.web.gm.access import campaign_round, gm_campaign
 
 #: A part of the public text, as the leak check's finds name it.
 PARTS = {
@@ -60,19 +60,6 @@ class ReportForm(FlaskForm):
     note = TextAreaField(
         _("Correction note"), description=_("Required: shown with today's date above the corrected report.")
     )
-
-
-def _round(campaign: Campaign, round_id: int) -> Round:
-    """The campaign's round (404 for another campaign's), with its scenario."""
-    rnd = (
-        Round.select(Round, Scenario)
-        .join(Scenario)
-        .where(Round.id == round_id, Scenario.campaign == campaign.id)
-        .first()
-    )
-    if rnd is None:
-        abort(404)
-    return rnd
 
 
 def _texts(form: ReportForm) -> dict[str, str]:
@@ -150,7 +137,7 @@ def _review(rnd: Round, texts: dict[str, str] | None = None) -> Review | None:
 @login_required
 def report(campaign: str, round_id: int) -> tuple[str, int]:
     found = gm_campaign(campaign)
-    rnd = _round(found, round_id)
+    rnd = campaign_round(found, round_id)
     form = ReportForm(formdata=None)
     review = _review(rnd)
     if review is not None:
@@ -164,7 +151,7 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     """One form, four buttons (`action`): preview (changes nothing), save the draft, publish it (saved with the
     text as typed), or correct the published report (with its note)."""
     found = gm_campaign(campaign)
-    rnd = _round(found, round_id)
+    rnd = campaign_round(found, round_id)
     form = ReportForm()
     action = request.form.get("action", "preview")
     if action not in ("preview", "save", "publish", "correct"):
@@ -208,7 +195,7 @@ def _expired(error: CSRFError) -> tuple[str, int]:
     if request.endpoint != "gm.report_action" or not current_user.is_authenticated:
         return error_page(400)
     found = gm_campaign(args["campaign"])
-    rnd = _round(found, args["round_id"])
+    rnd = campaign_round(found, args["round_id"])
     form = ReportForm()
     body, _status = _page(found, rnd, form, None, refusal=str(EXPIRED))
     return body, 400

@@ -35,7 +35,7 @@ from pbp.services.clock import from_db
 from pbp.web.blog.queries import battlefield, character_names
 from pbp.web.clock import app_clock
 from pbp.web.gm import bp
-from pbp.web.gm.access import gm_campaign
+from pbp.web.gm.access import campaign_round, gm_campaign
 from pbp.web.i18n import page_locale
 
 #: The lifecycle's buttons on the dashboard, each with the states it is offered in (the service decides).
@@ -113,19 +113,6 @@ def parse_deadline(text: str, timezone: str, now: datetime) -> datetime:
     if abs(moment - now) > DEADLINE_REACH:
         raise ValueError(gettext("Choose a time within ten years of now."))
     return moment
-
-
-def _round(campaign: Campaign, round_id: int) -> Round:
-    """The campaign's round (404 for another campaign's), with its scenario."""
-    rnd = (
-        Round.select(Round, Scenario)
-        .join(Scenario)
-        .where(Round.id == round_id, Scenario.campaign == campaign.id)
-        .first()
-    )
-    if rnd is None:
-        abort(404)
-    return rnd
 
 
 def _names(rnd: Round, units: dict[str, dict[str, Any]]) -> Names:
@@ -264,7 +251,7 @@ def _dashboard(
 @login_required
 def round_dashboard(campaign: str, round_id: int) -> tuple[str, int]:
     found = gm_campaign(campaign)
-    return _dashboard(found, _round(found, round_id))
+    return _dashboard(found, campaign_round(found, round_id))
 
 
 def _refused(refusal: UserError) -> int:
@@ -276,7 +263,7 @@ def _refused(refusal: UserError) -> int:
 def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     """One of the lifecycle's moves (`action`), through its service."""
     found = gm_campaign(campaign)
-    rnd = _round(found, round_id)
+    rnd = campaign_round(found, round_id)
     form = RoundActionForm()
     action = form.action.data or ""
     if action not in ACTIONS:
@@ -316,7 +303,7 @@ def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     except (Forbidden, NotFound):
         raise
     except UserError as refusal:
-        return _dashboard(found, _round(found, round_id), form, status=_refused(refusal), refusal=str(refusal))
+        return _dashboard(found, campaign_round(found, round_id), form, status=_refused(refusal), refusal=str(refusal))
     return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done=action), 303)
 
 
@@ -443,7 +430,7 @@ def _review_page(
 @login_required
 def round_review(campaign: str, round_id: int) -> tuple[str, int]:
     found = gm_campaign(campaign)
-    return _review_page(found, _round(found, round_id))
+    return _review_page(found, campaign_round(found, round_id))
 
 
 @bp.post("/<slug:campaign>/rounds/<row:round_id>/override")
@@ -451,7 +438,7 @@ def round_review(campaign: str, round_id: int) -> tuple[str, int]:
 def round_override(campaign: str, round_id: int) -> Response | tuple[str, int]:
     """Override one check of a resolved round (`rounds.override_check`: recorded, re-resolved with the same dice)."""
     found = gm_campaign(campaign)
-    rnd = _round(found, round_id)
+    rnd = campaign_round(found, round_id)
     form = OverrideForm()
     if not form.validate_on_submit():
         return _review_page(found, rnd, form, status=422)
