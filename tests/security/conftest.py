@@ -1,6 +1,8 @@
 """The security suite's world: the demo (tests/web/world.py) with a rival campaign and its GM (`gm2`), a co-GM, and
 the states that show every form of the site: a run with free places and a character not yet signed up (the
-sign-up form), a growth request waiting for the GM (the decision form)."""
+sign-up form), a growth request waiting for the GM (the decision form), a scenario written in the console (its edit
+form), a run whose first round is resolved and not published (the override form) and a run whose first round has
+a GM action (its delete form)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,16 @@ from flask import Flask
 
 from pbp import db as pbp_db
 from pbp.models import Campaign, Character, User
-from pbp.services import campaigns, characters
+from pbp.services import authoring, campaigns, characters, rounds, scenarios, shaping
 from pbp.services.clock import FixedClock
 from pbp.services.demo import SCENARIO
 from tests.web.conftest import _cheap_password_hashes, make_app  # noqa: F401 - the fixture applies here too
 from tests.web.world import START, World, add_rival_campaign, build_world
 
 OPEN_RUN = "tama-open"  # a run with free places: player1's second character may sign up
+CONSOLE_SCENE = "console-scene"  # written in the console: its edit form
+RESOLVED_ROUND = 4  # the first round of the run `tama-resolved`: resolved, not published (the override form)
+SHAPED_ROUND = 5  # the first round of the run `tama-shaped`: a draft with one GM action (its delete form)
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +42,23 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
         # the points are gone again: the GM's approval is refused and the request stays pending for every test
         sheet = Character.get_by_id(makoto).sheet
         Character.update(sheet={**sheet, "growth_points": 0}).where(Character.id == makoto).execute()
+        check = {"id": "plan", "skill": "知覚", "need": 2, "ja": "地図を読む", "en": "Read the map"}
+        outcomes = {"success": {"ja": "抜け道", "en": "A way round"}, "failure": {"ja": "なし", "en": "Nothing"}}
+        spec = {"ja": "作戦会議", "en": "Briefing", "kind": "scene", "checks": [{**check, **outcomes}]}
+        authoring.create_scenario(campaign.id, CONSOLE_SCENE, spec, actor_id=gm.id, clock=clock)
+        for run in ("tama-resolved", "tama-shaped"):
+            scenario = campaigns.create_scenario(campaign.id, SCENARIO, slug=run, slots=4, clock=clock)
+            for pc, name in (("aoi", "player1"), ("makoto", "player2")):
+                user = User.get(User.name == name).id
+                scenarios.join_scenario(scenario.id, built.characters[pc], user_id=user, clock=clock)
+            first = rounds.create_round(scenario.id, START.replace(year=2027), actor_id=gm.id, clock=clock)
+            if run == "tama-resolved":
+                rounds.open_round(first.id, actor_id=gm.id, clock=clock)
+                rounds.resolve_round(first.id, actor_id=gm.id, clock=clock)
+                assert first.id == RESOLVED_ROUND
+            else:
+                shaping.record_action(first.id, "retreat", {"unit": "kagachi2"}, reason="the river", actor_id=gm.id)
+                assert first.id == SHAPED_ROUND
     return built
 
 

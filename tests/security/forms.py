@@ -15,6 +15,7 @@ from pbp import db as pbp_db
 from pbp.models import Character
 from pbp.services import characters
 from pbp.web import database
+from tests.security.conftest import CONSOLE_SCENE, RESOLVED_ROUND, SHAPED_ROUND
 
 ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
 GROWTH_REQUEST = 1  # player2's request, waiting for the GM
@@ -142,6 +143,78 @@ FORMS: dict[tuple[str, str], Form] = {
         bases=({"decision": "approve"},),  # refused (the character has no points left): the request stays
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): Form("GM", "/gm/demo/growth/award", other=("points",)),
+    # The GM's console beyond the report: each sent so that it is refused (nothing changes in the shared world)
+    # and the page comes back with what was typed.
+    ("/gm/<slug:campaign>/pack", "POST"): Form("GM", "/gm/demo/pack", other=("action",), bases=({"action": "check"},)),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/", "POST"): Form(
+        "GM",
+        "/gm/demo/rounds/3/",
+        text=("reason",),
+        other=("action", "deadline"),
+        bases=({"action": "open"},),  # the open round opens no more: refused, the reason kept
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions", "POST"): Form(
+        "GM",
+        "/gm/demo/rounds/3/actions",
+        text=("reason",),
+        other=("kind", "unit", "enemy", "id", "x", "y", "gauge", "taken_*", "status", "rounds"),
+        bases=({"kind": "retreat", "unit": "nobody"},),  # no such unit: refused beside the field
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>", "POST"): Form(
+        "GM",
+        "/gm/demo/rounds/3/orders/kagachi1",
+        other=(
+            "minor",
+            "minor_toward",
+            "minor_x",
+            "minor_y",
+            "minor_weapon",
+            "minor_swap",
+            "major",
+            "weapon",
+            "targets",
+            "full_move_toward",
+            "full_move_x",
+            "full_move_y",
+            "major_weapon",
+            "damage_to",
+            "clear",
+        ),  # fmt: skip
+        bases=({"minor": "nonsense"},),
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup", "POST"): Form(
+        "GM", "/gm/demo/scenarios/no_such/close-signup"
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", "POST"): Form(
+        "GM", "/gm/demo/scenarios/tama_river/rounds/new", other=("deadline",), bases=({"deadline": "2000-01-01T00:00"},)
+    ),
+    ("/gm/<slug:campaign>/scenarios/import", "POST"): Form(
+        "GM", "/gm/demo/scenarios/import", text=("toml",), other=("file",)
+    ),
+    ("/gm/<slug:campaign>/scenarios/new", "POST"): Form(
+        "GM",
+        "/gm/demo/scenarios/new",
+        text=("ja", "en", "description", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
+        other=("slug", "kind", "slots", "signup_deadline", "enemies-*", "terrain-*", "gimmicks-*", "checks-*"),
+        bases=({"slug": "bad slug", "kind": "scene"},),  # a slug with a space: refused, every field kept
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/edit", "POST"): Form(
+        "GM",
+        f"/gm/demo/scenarios/{CONSOLE_SCENE}/edit",
+        text=("ja", "en", "description", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
+        other=("kind", "slots", "signup_deadline", "enemies-*", "terrain-*", "gimmicks-*", "checks-*"),
+        bases=({"kind": "scene", "slots": "-1"},),  # no place at all: refused, every field kept
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/override", "POST"): Form(
+        "GM",
+        f"/gm/demo/rounds/{RESOLVED_ROUND}/override",
+        text=("reason",),
+        other=("check", "successes"),
+        bases=({"check": "r1-c999", "successes": "0"},),  # no such check: refused beside the field
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete", "POST"): Form(
+        "GM", f"/gm/demo/rounds/{SHAPED_ROUND}/actions/999/delete"
+    ),
     ("/campaigns/<slug:campaign>/data/search", "GET"): Form(
         "anonymous", "/campaigns/demo/data/search", text=("q",), method="GET"
     ),

@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from tests.security.conftest import OPEN_RUN, security_app
+from tests.security.conftest import CONSOLE_SCENE, OPEN_RUN, RESOLVED_ROUND, SHAPED_ROUND, security_app
 from tests.security.forms import FORMS, Form, Value, forms_of, indexed
 from tests.security.markup import active_content
 from tests.security.payloads import HOSTILE
@@ -20,7 +20,14 @@ from tests.web.conftest import csrf_token, log_in, log_out
 from tests.web.test_access import MATRIX, ROLES
 
 #: Pages that show forms only in the states the world sets up (beside every GET page of the access matrix).
-STATEFUL_PAGES = [f"/campaigns/demo/scenarios/{OPEN_RUN}/", "/gm/demo/growth", "/characters/1/growth"]
+STATEFUL_PAGES = [
+    f"/campaigns/demo/scenarios/{OPEN_RUN}/",
+    "/gm/demo/growth",
+    "/characters/1/growth",
+    f"/gm/demo/scenarios/{CONSOLE_SCENE}/edit",
+    f"/gm/demo/rounds/{RESOLVED_ROUND}/review",
+    f"/gm/demo/rounds/{SHAPED_ROUND}/actions",
+]
 
 
 def client_as(app, role: str) -> FlaskClient:
