@@ -353,7 +353,8 @@ def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[LogLine
         rnd, Resolution.encounter, Resolution.events, Resolution.state, Resolution.start, Resolution.gm_actions
     )
     units = {u["id"]: u for u in [*(res.start or {}).get("units", []), *res.encounter.get("units", [])]}
-    names = Names(locale, pack_of(rnd.scenario.campaign.id)[0], units, rnd.scenario.pack_scenario, character_names(list(units), locale))
+    pack = pack_of(rnd.scenario.campaign.id)[0]
+    names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
     unit_names = {uid: names.unit(uid) for uid in units}
     battle_map = battlefield(res.state, res.events, names, map_title)
     return dice_log(res.events, names), unit_names, battle_map, gm_lines(res.gm_actions or [], names)
