@@ -250,9 +250,14 @@ def latest(limit: int, *, locale: str, campaign: str | None = None) -> list[Repo
     return [_card(r, locale) for r in _newest(query).limit(limit)]
 
 
+def has_reports(slug: str) -> bool:
+    """Whether the campaign has a published report (its blog page exists)."""
+    return bool(_published().where(Campaign.slug == slug).exists())
+
+
 def campaign_info(slug: str, *, locale: str) -> dict[str, str] | None:
     """A campaign's public face (name and the pack's public description), only once it has a published report."""
-    if not _published().where(Campaign.slug == slug).exists():
+    if not has_reports(slug):
         return None
     campaign = Campaign.select(Campaign.id, Campaign.name).where(Campaign.slug == slug).get()
     pack = pack_of(campaign.id)[0]
