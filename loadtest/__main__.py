@@ -228,13 +228,17 @@ def _report(
     hello = rate.get(("hello", "hello"), 0.0)
     entry = rate.get(("entry", "entry POST"), 0.0)
     reader = sum(v for (phase, _), v in rate.items() if phase == "reader")
-    rush_posts = sorted(r[3] for r in by[("rush", "entry POST")])
-    p99 = _pct(rush_posts, 99)
+    before = sorted(r[3] for r in by[("rush", "entry POST")] if r[2] < deadline)
+    late = sorted(r[3] for r in by[("rush", "entry POST")] if r[2] >= deadline)
+    p99 = _pct(before, 99)
+    print(f"rush entry POSTs sent before the deadline: {len(before)}, p50 {_pct(before, 50) * 1000:.1f} ms, p99 "
+          f"{p99 * 1000:.1f} ms; sent after it (refused): {len(late)}, p50 {_pct(late, 50) * 1000:.1f} ms, "
+          f"p99 {_pct(late, 99) * 1000:.1f} ms")  # fmt: skip
     e_ratio, r_ratio = entry / hello if hello else 0.0, reader / hello if hello else 0.0
     print(f"saturation: hello {hello:.0f}/s, entry saves {entry:.0f}/s ({e_ratio:.0%} of hello), "
           f"blog pages {reader:.0f}/s ({r_ratio:.0%} of hello)")  # fmt: skip
     goals = [
-        (f"entry POST p99 during the rush {p99 * 1000:.0f} ms <= {GOAL_P99 * 1000:.0f} ms", p99 <= GOAL_P99),
+        (f"entry POST p99 before the deadline {p99 * 1000:.0f} ms <= {GOAL_P99 * 1000:.0f} ms", p99 <= GOAL_P99),
         (f"saturated entry saves {e_ratio:.0%} of hello >= {GOAL_ENTRY_RATIO:.0%}", e_ratio >= GOAL_ENTRY_RATIO),
         (f"saturated blog pages {r_ratio:.0%} of hello >= {GOAL_READER_RATIO:.0%}", r_ratio >= GOAL_READER_RATIO),
     ]

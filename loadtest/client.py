@@ -9,7 +9,8 @@ times, epoch seconds) and runs them:
 - `hello`, `entry`, `reader`: saturation, `threads` threads each sending its next request as soon as the last one
   is answered (a bare `/hello`, an entry save of one player per thread, a reader page);
 - `rush`: every player saves and re-saves its entry with a pause between saves that shortens toward the deadline
-  (one in ten then views its form), while the readers browse with a pause between pages, until `rush_end`.
+  (one in ten then views its form; a refused save shows the form again, with its token), while the readers browse
+  with a pause between pages, until `rush_end`.
 
 It prints one JSON line: every request (phase, route, start, seconds, status; status 0 when no answer came) and
 every save each player sent, in order, with its prose and status: what the checks compare the database with.
@@ -117,8 +118,10 @@ class Player:
             prose = f"{self.spec['name']} #{len(self.saves) + 1}: {PROSE}"
             form: dict[str, Any] = {**self.fields, "csrf_token": self.token, "prose": prose}
             start = time.time()
-            status, _ = self.browser.request("entry POST", "POST", self.path, form)
+            status, page = self.browser.request("entry POST", "POST", self.path, form)
             self.saves.append([prose, start, status])
+            if status == 422:  # refused (late): the form came back with the text kept and its token, as in a browser
+                self.token = _csrf(page)
             return status
 
 
@@ -179,8 +182,8 @@ def main() -> None:
         player.browser.phase = "rush"
         while time.time() < times["rush_end"]:
             status = player.save()
-            if status != 303:
-                player.refresh()  # a failed save: a fresh token, then on with the next one
+            if status not in (303, 422):
+                player.refresh()  # no form came back (an expired token, no answer): a fresh token from the home page
             elif r.random() < 0.1:
                 player.view_form()  # some look at the form the save redirected to
             close = times["deadline"] - time.time() < 10
