@@ -3,13 +3,14 @@ HTTP/1.1 on the loopback (the standard library's http.client: one connection per
 workers close each one).
 
 It reads one JSON line (the server, its players, the reader pages), logs every player in (login form, then the
-entry form for its CSRF token and a target the rules allow), prints `ready`, reads a second JSON line (the phases'
+home page for its CSRF token), prints `ready`, reads a second JSON line (the phases'
 times, epoch seconds) and runs them:
 
 - `hello`, `entry`, `reader`: saturation, `threads` threads each sending its next request as soon as the last one
   is answered (a bare `/hello`, an entry save of one player per thread, a reader page);
 - `rush`: every player saves and re-saves its entry with a pause between saves that shortens toward the deadline
-  (one in ten then views its form), while the readers browse with a pause between pages, until `rush_end`.
+  (one in ten then views its form; a refused save shows the form again, with its token), while the readers browse
+  with a pause between pages, until `rush_end`.
 
 It prints one JSON line: every request (phase, route, start, seconds, status; status 0 when no answer came) and
 every save each player sent, in order, with its prose and status: what the checks compare the database with.
@@ -78,13 +79,14 @@ def _csrf(page: str) -> str:
 
 
 class Player:
-    """A logged-in player: its entry form's address, CSRF token and chosen target, and every save it sent."""
+    """A logged-in player: its entry form's address (its run's open round), CSRF token and order
+    fields (an attack the rules allow), and every save it sent."""
 
-    def __init__(self, browser: Browser, spec: dict[str, Any], round_id: int):
+    def __init__(self, browser: Browser, spec: dict[str, Any]):
         self.browser, self.spec = browser, spec
-        self.path = f"/rounds/{round_id}/entry/{spec['character_id']}"
+        self.path = f"/rounds/{spec['round_id']}/entry/{spec['character_id']}"
         self.token = ""
-        self.target: str = spec["target"]
+        self.fields: dict[str, list[str]] = spec["fields"]
         self.saves: list[list[Any]] = []  # [prose, start, status]
         self.lock = threading.Lock()  # the saturation thread and the rush never save at once, but be sure
 
@@ -114,14 +116,12 @@ class Player:
     def save(self) -> int:
         with self.lock:
             prose = f"{self.spec['name']} #{len(self.saves) + 1}: {PROSE}"
-            form: dict[str, Any] = {"csrf_token": self.token, "prose": prose, "minor": ""}
-            if self.target:
-                form.update(major="attack", weapon="beam_rifle", targets=[self.target])
-            else:
-                form["major"] = ""
+            form: dict[str, Any] = {**self.fields, "csrf_token": self.token, "prose": prose}
             start = time.time()
-            status, _ = self.browser.request("entry POST", "POST", self.path, form)
+            status, page = self.browser.request("entry POST", "POST", self.path, form)
             self.saves.append([prose, start, status])
+            if status == 422:  # refused (late): the form came back with the text kept and its token, as in a browser
+                self.token = _csrf(page)
             return status
 
 
@@ -137,7 +137,7 @@ def main() -> None:
     log: list[list[Any]] = []
     lock = threading.Lock()
     rng = random.Random(spec["seed"])
-    players = [Player(Browser(host, port, log, lock), p, spec["round_id"]) for p in spec["players"]]
+    players = [Player(Browser(host, port, log, lock), p) for p in spec["players"]]
     errors: list[str] = []
 
     def log_in(chunk: list[Player]) -> None:
@@ -155,8 +155,7 @@ def main() -> None:
         t.join()
     print("ready", flush=True)
     times = json.loads(sys.stdin.readline())
-    paths = spec["reader_paths"]
-    routes = {p: name for p, name in zip(paths, spec["reader_routes"], strict=True)}
+    pages: list[tuple[str, str]] = [(route, path) for route, path in spec["reader_paths"]]
 
     def saturate(k: int) -> None:
         b = Browser(host, port, log, lock)
@@ -173,8 +172,8 @@ def main() -> None:
         b.phase = "reader"
         i = k
         while time.time() < times["rush"]:
-            path = paths[i % len(paths)]
-            b.request(routes[path], "GET", path)
+            route, path = pages[i % len(pages)]
+            b.request(route, "GET", path)
             i += 1
 
     def rush(player: Player, seed: int) -> None:
@@ -183,8 +182,8 @@ def main() -> None:
         player.browser.phase = "rush"
         while time.time() < times["rush_end"]:
             status = player.save()
-            if status != 303:
-                player.refresh()  # a failed save: a fresh token, then on with the next one
+            if status not in (303, 422):
+                player.refresh()  # no form came back (an expired token, no answer): a fresh token from the home page
             elif r.random() < 0.1:
                 player.view_form()  # some look at the form the save redirected to
             close = times["deadline"] - time.time() < 10
@@ -196,8 +195,8 @@ def main() -> None:
         b.phase = "rush"
         _until(times["rush"] + r.uniform(0, 2))
         while time.time() < times["rush_end"]:
-            path = r.choice(paths)
-            b.request(routes[path], "GET", path)
+            route, path = r.choice(pages)
+            b.request(route, "GET", path)
             time.sleep(r.uniform(2, 6))  # reading the page
 
     work = [threading.Thread(target=saturate, args=(k,)) for k in range(spec["threads"])]

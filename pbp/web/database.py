@@ -4,6 +4,11 @@ Each request points the models at this app's database for its own thread or task
 teardown, so two apps in one process (tests, an admin beside a public site) never read each other's data; the
 process-wide binding (`pbp.db.bind`) stays the CLI's and the scheduler's. The connection opens at the first query
 (peewee's autoconnect), so a page that needs no database, and `/healthz` reporting a broken one, still answer.
+
+The connection then stays open for the thread's next requests (a gunicorn sync worker's whole life): opening one
+per request (SQLite's PRAGMAs, a PostgreSQL backend's start-up) and starting each request with SQLite's page cache
+empty cost more than most blog pages' own queries. A request that ends with an exception closes it, so a broken
+connection (a restarted PostgreSQL) is not used again.
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ def init_app(app: Flask) -> peewee.Database:
         g.pbp_database_scope = scope
 
     @app.teardown_request  # registered first, so it runs last: every other teardown still sees the database
-    def _release(_exc: BaseException | None) -> None:
-        if not database.is_closed():
+    def _release(exc: BaseException | None) -> None:
+        if exc is not None and not database.is_closed():
             database.close()
         scope = g.pop("pbp_database_scope", None)
         if scope is not None:

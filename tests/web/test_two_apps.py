@@ -65,3 +65,26 @@ def test_the_process_wide_binding_stays_the_clis(tmp_path):
     _accounts_only(app_url, "ann")
     make_app(app_url).test_client().get("/")
     assert pbp_db.database.obj is bound
+
+
+def test_an_app_keeps_its_connection_between_requests_and_drops_it_after_an_error(tmp_path):
+    """One connection per thread for the app's life (a new one per request cost more than a blog page's queries);
+    a request that failed with an exception closes it, so a broken connection is never used again."""
+    world = build_world(f"sqlite:///{tmp_path / 'a.sqlite3'}", published=1, open_after=False)
+    app = make_app(world.url)
+    database = app.extensions["pbp.database"]
+    client = app.test_client()
+
+    @app.get("/boom")
+    def boom() -> str:
+        database.execute_sql("SELECT 1")
+        raise RuntimeError("boom")
+
+    assert client.get("/blog/demo/").status_code == 200
+    first = database.connection()
+    assert client.get("/blog/").status_code == 200
+    assert database.connection() is first
+    app.testing = False  # the 500 page, as served, rather than the exception raised into the test
+    assert client.get("/boom").status_code == 500
+    assert database.is_closed()
+    assert client.get("/blog/demo/").status_code == 200

@@ -5,13 +5,15 @@ report; nothing else (drafts, entries, GM notes, the secret part of a scenario) 
 from __future__ import annotations
 
 import hashlib
-import marshal
+import json
 import math
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import peewee
+from flask import g, has_request_context
 
 from pbp.models import Campaign, Character, Report, ReportCorrection, Resolution, Round, Scenario
 from pbp.reports import plain_text, render_markdown
@@ -23,6 +25,8 @@ from pbp.services.characters import character_id_of, unit_id
 from pbp.services.clock import from_db
 from pbp.services.rounds import PUBLISHED
 from pbp.web.blog.cache import cached
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -81,11 +85,12 @@ class Paged:
     pages: int
 
 
-#: What a card reads: never a resolution's JSON (a 260-unit battle's is megabytes) nor a report's Markdown.
+#: What a card reads: never a resolution's JSON (a 260-unit battle's is megabytes) nor a report's Markdown, nor the
+#: campaign's pack (`pack_of`: decoding it for every card was most of a campaign page listing 50 runs' reports).
 _CARD_COLUMNS = (
     Round.id, Round.number, Round.scenario, Round.state, Round.published_at,
     Scenario.id, Scenario.slug, Scenario.pack_scenario, Scenario.title, Scenario.public_text, Scenario.campaign,
-    Campaign.id, Campaign.slug, Campaign.name, Campaign.timezone, Campaign.pack,
+    Campaign.id, Campaign.slug, Campaign.name, Campaign.timezone,
     Report.id, Report.round, Report.html, Report.html_en, Report.story_en_md, Report.corrected_at,
     Resolution.id, Resolution.round, Resolution.version,
 )  # fmt: skip
@@ -103,6 +108,29 @@ def _published(*columns: peewee.Field) -> peewee.ModelSelect:
         .join(Resolution)
         .where(Round.state == PUBLISHED, Round.published_at.is_null(False), Report.html.is_null(False))
     )
+
+
+def _per_request(kind: str, key: Hashable, make: Callable[[], T]) -> T:
+    """`make()`, once per request for `key` (outside a request: each time): what every card of a page would ask the
+    database again, the campaign's pack and names' stamp."""
+    if not has_request_context():
+        return make()
+    memo: dict[tuple[str, Hashable], Any] = g.setdefault("pbp_blog_memo", {})
+    if (kind, key) not in memo:
+        memo[kind, key] = make()
+    return memo[kind, key]  # type: ignore[no-any-return]
+
+
+def pack_of(campaign_id: int) -> tuple[dict[str, Any], bytes]:
+    """The campaign's pack and a digest of it: its stored text read once per request, decoded once per app and
+    text (a pack upgrade is new text, so a new entry; `cached`)."""
+
+    def read() -> tuple[dict[str, Any], bytes]:
+        text = str(Campaign.select(Campaign.pack.cast("TEXT")).where(Campaign.id == campaign_id).scalar() or "{}")
+        digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+        return cached("pack", (campaign_id, digest), lambda: json.loads(text)), digest
+
+    return _per_request("pack", campaign_id, read)
 
 
 def _resolution_key(rnd: Round) -> tuple[int, int, int]:
@@ -126,8 +154,13 @@ def _pcs(rnd: Round) -> list[tuple[str, str]]:
 def _names_stamp(rnd: Round) -> tuple[Any, ...]:
     """What the names of a round's characters were read from: how many characters its campaign has and when the last
     of them changed (one indexed aggregate; a list of the round's 200 ids cost 20 ms)."""
-    query = Character.select(peewee.fn.COUNT(Character.id), peewee.fn.MAX(Character.updated_at))
-    return tuple(query.where(Character.campaign == rnd.scenario.campaign.id).tuples().get())
+    campaign_id = rnd.scenario.campaign.id
+
+    def read() -> tuple[Any, ...]:
+        query = Character.select(peewee.fn.COUNT(Character.id), peewee.fn.MAX(Character.updated_at))
+        return tuple(query.where(Character.campaign == campaign_id).tuples().get())
+
+    return _per_request("names", campaign_id, read)
 
 
 def excerpt(html: str, limit: int = 140) -> str:
@@ -175,7 +208,7 @@ def _story_html(rnd: Round, locale: str) -> str:
 
 def _card(rnd: Round, locale: str, cls: type[ReportCard] = ReportCard, **extra: Any) -> ReportCard:
     scenario, campaign = rnd.scenario, rnd.scenario.campaign
-    pack = campaign.pack or {}
+    pack = pack_of(campaign.id)[0]
     html = _story_html(rnd, locale)
     return cls(
         round_id=rnd.id,
@@ -217,12 +250,17 @@ def latest(limit: int, *, locale: str, campaign: str | None = None) -> list[Repo
     return [_card(r, locale) for r in _newest(query).limit(limit)]
 
 
+def has_reports(slug: str) -> bool:
+    """Whether the campaign has a published report (its blog page exists)."""
+    return bool(_published().where(Campaign.slug == slug).exists())
+
+
 def campaign_info(slug: str, *, locale: str) -> dict[str, str] | None:
     """A campaign's public face (name and the pack's public description), only once it has a published report."""
-    if not _published().where(Campaign.slug == slug).exists():
+    if not has_reports(slug):
         return None
-    campaign = Campaign.get(Campaign.slug == slug)
-    pack = campaign.pack or {}
+    campaign = Campaign.select(Campaign.id, Campaign.name).where(Campaign.slug == slug).get()
+    pack = pack_of(campaign.id)[0]
     about = pack.get("campaign", {})
     name = pack_name(pack, "campaign", None, locale, campaign.name)
     scenarios: dict[str, str] = {}
@@ -280,8 +318,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
     rnd = found.where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
     if rnd is None:
         return None
-    pack = hashlib.blake2b(marshal.dumps(rnd.scenario.campaign.pack or {}), digest_size=16).digest()
-    key = (*_resolution_key(rnd), locale, map_title, _names_stamp(rnd), pack)
+    key = (*_resolution_key(rnd), locale, map_title, _names_stamp(rnd), pack_of(rnd.scenario.campaign.id)[1])
     log, unit_names, battlefield, gm_actions = cached("report", key, lambda: _report_parts(rnd, locale, map_title))
     numbers = [
         r.number
@@ -321,7 +358,7 @@ def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[LogLine
         rnd, Resolution.encounter, Resolution.events, Resolution.state, Resolution.start, Resolution.gm_actions
     )
     units = {u["id"]: u for u in [*(res.start or {}).get("units", []), *res.encounter.get("units", [])]}
-    pack = rnd.scenario.campaign.pack or {}
+    pack = pack_of(rnd.scenario.campaign.id)[0]
     names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
     unit_names = {uid: names.unit(uid) for uid in units}
     battle_map = battlefield(res.state, res.events, names, map_title)

@@ -12,9 +12,9 @@ from pbp.errors import Forbidden, NotFound
 from pbp.models import Campaign, Character, Entry, Participation, Round, Scenario
 from pbp.services import characters
 from pbp.services.clock import from_db, to_db
-from pbp.services.rounds import CLOSED, OPEN, PUBLISHED
+from pbp.services.rounds import CLOSED, OPEN, PUBLISHED, RESOLVED
 from pbp.services.scenarios import APPLIED, JOINED, resolved_round, waitlist
-from pbp.web.blog.queries import campaign_info, pack_name
+from pbp.web.blog.queries import has_reports, pack_name
 
 
 @dataclass(frozen=True)
@@ -73,17 +73,19 @@ class CharacterRow:
     signups: list[Signup] = field(default_factory=list)
 
 
-def _signup_open(scenario: Scenario, now: datetime) -> bool:
-    """As `join_scenario` decides: not closed, its deadline (if any) ahead, and no round of it resolved yet."""
+def _signup_open(scenario: Scenario, now: datetime, started: bool | None = None) -> bool:
+    """As `join_scenario` decides: not closed, its deadline (if any) ahead, and no round of it resolved yet
+    (`started`: whether one is, when the caller knows it already)."""
     if scenario.signup_closed_at is not None:
         return False
     if scenario.signup_deadline is not None and scenario.signup_deadline <= now:
         return False
-    return resolved_round(scenario.id) is None
+    return not (resolved_round(scenario.id) is not None if started is None else started)
 
 
 def campaigns(now: datetime, *, locale: str) -> list[CampaignRow]:
-    """Every campaign with its scenarios, each with its sign-up state and its rounds open for entries."""
+    """Every campaign with its scenarios, each with its sign-up state and its rounds open for entries: a few
+    queries per campaign, not per scenario (a campaign that runs its battle for 50 groups has 50 scenarios)."""
     moment = to_db(now)
     rows = []
     for campaign in Campaign.select().order_by(Campaign.id):
@@ -92,22 +94,27 @@ def campaigns(now: datetime, *, locale: str) -> list[CampaignRow]:
             campaign.slug,
             pack_name(pack, "campaign", None, locale, campaign.name),
             campaign.timezone,
-            campaign_info(campaign.slug, locale=locale) is not None,
+            has_reports(campaign.slug),
         )
-        for scenario in Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id):
-            open_rounds = (
-                Round.select()
-                .where(Round.scenario == scenario.id, Round.state == OPEN, Round.deadline > moment)
-                .order_by(Round.number)
-            )
+        scenarios = list(Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id))
+        rounds = Round.select(Round.scenario, Round.number, Round.state, Round.deadline).join(Scenario)
+        rounds = rounds.where(Scenario.campaign == campaign.id, Round.state.in_((OPEN, RESOLVED, PUBLISHED)))
+        open_rounds: dict[int, list[OpenRound]] = {}
+        started: set[int] = set()
+        for r in rounds.order_by(Round.number):
+            if r.state != OPEN:
+                started.add(r.scenario_id)
+            elif r.deadline > moment:
+                open_rounds.setdefault(r.scenario_id, []).append(OpenRound(r.number, from_db(r.deadline)))
+        for scenario in scenarios:
             row.scenarios.append(
                 ScenarioRow(
                     scenario.slug,
                     pack_name(pack, "scenarios", scenario.pack_scenario, locale, scenario.title),
                     scenario.slots,
-                    _signup_open(scenario, moment),
+                    _signup_open(scenario, moment, scenario.id in started),
                     from_db(scenario.signup_deadline) if scenario.signup_deadline else None,
-                    [OpenRound(r.number, from_db(r.deadline)) for r in open_rounds],
+                    open_rounds.get(scenario.id, []),
                 )
             )
         rows.append(row)
