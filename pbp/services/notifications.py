@@ -65,6 +65,18 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ja": ("【{scenario}】第{number}ラウンドのリプレイ公開", "第{number}ラウンドのリプレイが公開されました。"),
         "en": ("[{scenario}] Round {number} is published", "The report of round {number} is published."),
     },
+    "round.publish_refused": {
+        "ja": (
+            "【{scenario}】第{number}ラウンドの自動公開を止めました",
+            "第{number}ラウンドの報告書にGMの秘密情報が含まれているため、自動公開できませんでした。"
+            "報告書を直して公開してください。",
+        ),
+        "en": (
+            "[{scenario}] Round {number} was not published automatically",
+            "The report of round {number} holds GM-secret text, so it was not published. "
+            "Fix the report and publish it.",
+        ),
+    },
     "round.resolved": {
         "ja": (
             "【{scenario}】第{number}ラウンド処理完了・確認待ち",

@@ -339,6 +339,22 @@ def corrections(round_id: int) -> list[ReportCorrection]:
     return list(query)
 
 
+def publish_automatically(round_id: int, *, clock: Clock = SYSTEM) -> Round:
+    """The scheduler's publication (a campaign that publishes automatically). When the leak check refuses it, the
+    campaign's GMs are told (`round.publish_refused`, audit-logged) and the round waits for them: the scheduler
+    does not try it again until its report changes (`rounds.to_publish`)."""
+    try:
+        return publish_round(round_id, clock=clock)
+    except LeakFound as refused:
+        now = to_db(clock.now())
+        with write_transaction():
+            rnd = Round.get_by_id(round_id)
+            campaign_id = campaign_of(round_id)
+            notifications.notify_round("round.publish_refused", rnd, now, users=gms.gm_ids(campaign_id))
+            audit.log("round.publish_refused", f"round:{round_id}", now, leaks=len(refused.leaks))
+        raise
+
+
 def _fallen(rnd: Round, res: Resolution) -> list[int]:
     """The characters who fell in the round (R-GAUGE-7: killed in it, or by a GM's action before it), save those a
     GM action of a later round of the scenario already revives."""

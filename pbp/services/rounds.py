@@ -30,6 +30,7 @@ from pbp.engine import find_ruleset, seed_hash
 from pbp.engine.verify import build_bundle, continued, run_engine
 from pbp.errors import Conflict, InvalidState, NotFound, UserError
 from pbp.models import (
+    AuditLog,
     Campaign,
     Character,
     Entry,
@@ -972,7 +973,24 @@ def to_publish() -> list[int]:
         .order_by(Round.id)
         .tuples()
     )
-    return [rid for rid, policies in list(query) if policy(policies, "publish_automatically")]
+    due = [rid for rid, policies in list(query) if policy(policies, "publish_automatically")]
+    return [rid for rid in due if rid not in _refused_since_edit(due)]
+
+
+def _refused_since_edit(round_ids: list[int]) -> set[int]:
+    """The rounds whose automatic publication the leak check refused since their report last changed: they wait
+    for their GMs (`publishing.publish_automatically`)."""
+    if not round_ids:
+        return set()
+    targets = {f"round:{rid}": rid for rid in round_ids}
+    refused = (
+        AuditLog.select(AuditLog.target, fn.MAX(AuditLog.at))
+        .where(AuditLog.action == "round.publish_refused", AuditLog.target.in_(list(targets)))
+        .group_by(AuditLog.target)
+        .tuples()
+    )
+    edited = dict(Report.select(Report.round, Report.updated_at).where(Report.round.in_(round_ids)).tuples())
+    return {targets[target] for target, at in refused if at >= edited[targets[target]]}
 
 
 def overdue(after: float, *, clock: Clock = SYSTEM) -> list[int]:

@@ -107,7 +107,7 @@ def tick(
         problems.append(Problem("resolve", None, f"{type(e).__name__}: {e}", traceback.format_exc()))
         outcomes = []
     published = _each("publish", _ask("publish", rounds.to_publish, problems),
-                      lambda rid: publishing.publish_round(rid, clock=clock), problems)  # fmt: skip
+                      lambda rid: publishing.publish_automatically(rid, clock=clock), problems)  # fmt: skip
     reminded = _each("remind", _ask("remind", lambda: notifications.rounds_to_remind(clock=clock), problems),
                      lambda rid: notifications.remind(rid, clock=clock), problems)  # fmt: skip
     overdue = _ask("overdue", lambda: rounds.overdue(overdue_after, clock=clock), problems)

@@ -26,6 +26,7 @@ LABELS = {
     "round.reminder": _("Reminders before a deadline while I have no entry"),
     "round.published": _("A round's report is published"),
     "round.resolved": _("GM: a round is resolved and waits for my review"),
+    "round.publish_refused": _("GM: the leak check stopped a round's automatic publication"),
     "round.held": _("GM: a round is held because entries are missing"),
     "round.quarantined": _("GM: a round failed to resolve three times"),
 }

@@ -11,6 +11,7 @@ from pbp.models import (
     AuditLog,
     Campaign,
     Character,
+    Outbox,
     Report,
     ReportCorrection,
     Resolution,
@@ -18,7 +19,7 @@ from pbp.models import (
     Scenario,
     ScenarioSecret,
 )
-from pbp.services import accounts, campaigns, characters, entries, gms, leaks, publishing, rounds
+from pbp.services import accounts, campaigns, characters, entries, gms, leaks, publishing, rounds, schedule
 from pbp.services.publishing import LeakFound
 
 SECRET = "上流から古カガチが増援として現れる"  # a phrase of tama_river's GM notes (campaigns/demo/scenarios.toml)
@@ -253,3 +254,30 @@ def test_the_scheduler_publishing_automatically_is_refused_by_a_leak_too(world) 
     with pytest.raises(LeakFound):
         publishing.publish_round(rid, clock=world.clock)
     assert Round.get_by_id(rid).state == rounds.RESOLVED
+
+
+def test_an_automatic_publication_the_leak_check_stops_tells_the_gms_once_and_waits_for_their_edit(world) -> None:
+    """The scheduler's publication refused (GM-secret text in the story): the GMs are told once, the round waits
+    for them (no refusal every tick), and once the GM changed the report the next tick publishes it."""
+    campaign = Campaign.get_by_id(world.campaign)
+    policies = {**campaign.policies, "publish_automatically": True}
+    Campaign.update(policies=policies).where(Campaign.id == world.campaign).execute()
+    rid = _resolved(world)
+    publishing.edit_report(rid, f"物語。\n\n{SECRET}。", actor_id=world.gm, clock=world.clock)
+    told = Outbox.select().where(Outbox.kind == "round.publish_refused")
+
+    world.clock.advance(60)
+    first = schedule.tick(clock=world.clock)
+    assert rid not in first.published and [p.item for p in first.problems if p.step == "publish"] == [rid]
+    assert {row.recipient_id for row in told} == set(gms.gm_ids(world.campaign))
+    assert AuditLog.select().where(AuditLog.action == "round.publish_refused").count() == 1
+
+    world.clock.advance(60)
+    second = schedule.tick(clock=world.clock)
+    assert not [p for p in second.problems if p.step == "publish"] and told.count() == 1
+    assert Round.get_by_id(rid).state == rounds.RESOLVED
+
+    world.clock.advance(60)
+    publishing.edit_report(rid, "物語。", actor_id=world.gm, clock=world.clock)
+    world.clock.advance(60)
+    assert rid in schedule.tick(clock=world.clock).published
