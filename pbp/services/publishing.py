@@ -339,6 +339,7 @@ def corrections(round_id: int) -> list[ReportCorrection]:
     return list(query)
 
 
+@retried
 def publish_automatically(round_id: int, *, clock: Clock = SYSTEM) -> Round:
     """The scheduler's publication (a campaign that publishes automatically). When the leak check refuses it, the
     campaign's GMs are told (`round.publish_refused`, audit-logged) and the round waits for them: the scheduler
