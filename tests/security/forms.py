@@ -47,6 +47,12 @@ class Form:
     method: str = "POST"
 
 
+#: The order fields the player's entry form and the GM's enemy order form share (templates/player/_order_fields.html).
+ORDER_FIELDS = (
+    "minor", "minor_toward", "minor_x", "minor_y", "minor_weapon", "minor_swap", "major", "weapon", "targets",
+    "full_move_toward", "full_move_x", "full_move_y", "major_weapon", "damage_to",
+)  # fmt: skip
+
 #: (rule, method) -> the form. `stats.*`-style names stand for every field with that prefix.
 FORMS: dict[tuple[str, str], Form] = {
     ("/register", "POST"): Form(
@@ -82,28 +88,15 @@ FORMS: dict[tuple[str, str], Form] = {
         ENTRY,
         text=("prose",),
         other=(
-            "minor",
-            "minor_toward",
-            "minor_x",
-            "minor_y",
-            "minor_weapon",
-            "minor_swap",
+            *ORDER_FIELDS,
             "minor_ability",
-            "major",
-            "weapon",
-            "targets",
-            "full_move_toward",
-            "full_move_x",
-            "full_move_y",
-            "major_weapon",
             "check",
             "major_ability",
             "ability_target",
-            "damage_to",
             "evade_item",
             "setup",
             "preview",
-        ),  # fmt: skip
+        ),
         bases=({"preview": "1"}, {"major": ""}),
         shown=(ENTRY,),
     ),
@@ -163,23 +156,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>", "POST"): Form(
         "GM",
         "/gm/demo/rounds/3/orders/kagachi1",
-        other=(
-            "minor",
-            "minor_toward",
-            "minor_x",
-            "minor_y",
-            "minor_weapon",
-            "minor_swap",
-            "major",
-            "weapon",
-            "targets",
-            "full_move_toward",
-            "full_move_x",
-            "full_move_y",
-            "major_weapon",
-            "damage_to",
-            "clear",
-        ),  # fmt: skip
+        other=(*ORDER_FIELDS, "clear"),
         bases=({"minor": "nonsense"},),
     ),
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup", "POST"): Form(

@@ -62,5 +62,15 @@ def log_in(client: FlaskClient, name: str, password: str = DEMO_PASSWORD, **kwar
     return client.post("/login", data=data, **kwargs)
 
 
+def signed_in(url: str, name: str = "gm", *, lang: str | None = None, **config: object) -> FlaskClient:
+    """A client of a fresh app on `url` signed in as `name`, reading pages in `lang` (the demo users have no
+    language of their own: None leaves it to the site)."""
+    client = make_app(url, LOGIN_RATE_LIMIT="1000 per minute", **config).test_client()
+    if lang is not None:
+        client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    assert log_in(client, name).status_code == 303
+    return client
+
+
 def log_out(client: FlaskClient) -> TestResponse:
     return client.post("/logout", data={"csrf_token": csrf_token(client, "/")})

@@ -9,22 +9,18 @@ from pbp import db as pbp_db
 from pbp.models import AuditLog, Campaign, User
 from pbp.services import gms
 from pbp.web import database
-from tests.web.conftest import csrf_token, log_in, make_app
-from tests.web.world import World, add_rival_campaign, build_world
+from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.world import World, world_with_rival
 
 
 @pytest.fixture
 def world(tmp_path) -> World:
     """A fresh world per test: these tests change who runs the campaign."""
-    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True)
-    add_rival_campaign(built, tmp_path)
-    return built
+    return world_with_rival(tmp_path)
 
 
 def _as(world: World, name: str) -> FlaskClient:
-    client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute").test_client()
-    assert log_in(client, name).status_code == 303
-    return client
+    return signed_in(world.url, name)
 
 
 def _user_id(world: World, name: str) -> int:

@@ -16,8 +16,8 @@ from pbp.paths import DEMO_PACK_DIR
 from pbp.services import audit
 from pbp.web import database
 from tests.scenario_toml import SCENE
-from tests.web.conftest import csrf_token, log_in, make_app
-from tests.web.world import START, World, add_rival_campaign, build_world
+from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.world import START, World, world_with_rival
 
 PACK = "/gm/demo/pack"
 AUDIT = "/gm/demo/audit"
@@ -28,9 +28,7 @@ def world(tmp_path) -> World:
     """A fresh world per test whose demo pack is a copy under tmp_path/packs/demo (the console's PACKS_DIR)."""
     packs = tmp_path / "packs"
     shutil.copytree(DEMO_PACK_DIR, packs / "demo")
-    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True, pack_dir=packs / "demo")
-    add_rival_campaign(built, tmp_path)
-    return built
+    return world_with_rival(tmp_path, pack_dir=packs / "demo")
 
 
 @pytest.fixture
@@ -39,11 +37,7 @@ def folder(world: World, tmp_path):
 
 
 def _as(world: World, name: str, tmp_path) -> FlaskClient:
-    app = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute", PACKS_DIR=str(tmp_path / "packs"))
-    client = app.test_client()
-    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"  # the assertions read the English messages
-    assert log_in(client, name).status_code == 303
-    return client
+    return signed_in(world.url, name, lang="en", PACKS_DIR=str(tmp_path / "packs"))  # English messages asserted
 
 
 def _db(world: World):

@@ -18,8 +18,8 @@ from pbp.services import campaigns, characters, publishing, rounds, scenarios
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from pbp.web.export import export_site
-from tests.web.conftest import csrf_token, log_in, make_app
-from tests.web.world import START, World, add_rival_campaign, build_world
+from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.world import START, World, world_with_rival
 
 SECRET = "上流から古カガチが増援として現れる"  # a phrase of the demo battle's GM notes
 CLOCK = FixedClock(START + timedelta(days=3))
@@ -28,8 +28,7 @@ CLOCK = FixedClock(START + timedelta(days=3))
 @pytest.fixture
 def world(tmp_path) -> World:
     """Round 1 published, round 2 resolved and waiting for the GM; the rival campaign and its GM."""
-    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True)
-    add_rival_campaign(built, tmp_path)
+    built = world_with_rival(tmp_path)
     with pbp_db.bind(built.url).connection_context():
         rounds.resolve_round(built.open_round, clock=CLOCK)
     return built
@@ -37,10 +36,7 @@ def world(tmp_path) -> World:
 
 def _as(world: World, name: str = "gm") -> FlaskClient:
     """Signed in as `name`, reading the pages in English (the demo users have no language set)."""
-    client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute").test_client()
-    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
-    assert log_in(client, name).status_code == 303
-    return client
+    return signed_in(world.url, name, lang="en")
 
 
 def _db(world: World):

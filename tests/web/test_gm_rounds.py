@@ -17,8 +17,8 @@ from pbp.models import AuditLog, Campaign, Entry, Outbox, Override, Report, Reso
 from pbp.services import campaigns, entries, publishing, rounds
 from pbp.services.clock import FixedClock
 from pbp.web import database
-from tests.web.conftest import csrf_token, log_in, make_app
-from tests.web.world import START, World, add_rival_campaign, build_world
+from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.world import START, World, world_with_rival
 
 #: Before the open round's deadline (START + 36 h): it still takes entries.
 NOW = START + timedelta(hours=30)
@@ -27,17 +27,12 @@ NOW = START + timedelta(hours=30)
 @pytest.fixture
 def world(tmp_path) -> World:
     """Round 1 published, round 2 open with both entries; the rival campaign and its GM."""
-    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True)
-    add_rival_campaign(built, tmp_path)
-    return built
+    return world_with_rival(tmp_path)
 
 
 def _as(world: World, name: str = "gm") -> FlaskClient:
     """Signed in as `name`, reading English pages, on a clock before the open round's deadline."""
-    client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute", CLOCK=FixedClock(NOW)).test_client()
-    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
-    assert log_in(client, name).status_code == 303
-    return client
+    return signed_in(world.url, name, lang="en", CLOCK=FixedClock(NOW))
 
 
 def _db(world: World):

@@ -18,8 +18,8 @@ from pbp.services import publishing, rounds, scenarios
 from pbp.services.clock import FixedClock
 from pbp.services.demo import PLAYERS, DemoPC, open_round_with_entries
 from pbp.web import database
-from tests.web.conftest import csrf_token, log_in, make_app
-from tests.web.world import START, World, add_rival_campaign, build_world
+from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.world import START, World, world_with_rival
 
 NEW = "/gm/demo/scenarios/new"
 IMPORT = "/gm/demo/scenarios/import"
@@ -68,16 +68,11 @@ BATTLE = {
 @pytest.fixture
 def world(tmp_path) -> World:
     """A fresh world per test (these tests add scenarios): one published round, one open."""
-    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True)
-    add_rival_campaign(built, tmp_path)
-    return built
+    return world_with_rival(tmp_path)
 
 
 def _as(world: World, name: str) -> FlaskClient:
-    client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute").test_client()
-    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"  # the assertions read the English messages
-    assert log_in(client, name).status_code == 303
-    return client
+    return signed_in(world.url, name, lang="en")  # the assertions read the English messages
 
 
 def _post(client: FlaskClient, url: str, data: dict[str, str], token_from: str | None = None):

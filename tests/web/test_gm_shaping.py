@@ -14,23 +14,19 @@ from pbp.models import GmAction, GmOrder
 from pbp.services import publishing, rounds
 from pbp.services.clock import FixedClock
 from pbp.web import database
-from tests.web.conftest import csrf_token, log_in, make_app
-from tests.web.world import START, World, add_rival_campaign, build_world
+from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.world import START, World, world_with_rival
 
 ACTIONS = "/gm/demo/rounds/2/actions"
 
 
 @pytest.fixture
 def world(tmp_path) -> World:
-    built = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=1, open_after=True)
-    add_rival_campaign(built, tmp_path)
-    return built
+    return world_with_rival(tmp_path)
 
 
 def _as(world: World, name: str) -> FlaskClient:
-    client = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute").test_client()
-    assert log_in(client, name).status_code == 303
-    return client
+    return signed_in(world.url, name)
 
 
 def _post(client: FlaskClient, url: str, data: dict) -> object:

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from pbp import db as pbp_db
@@ -82,3 +83,11 @@ def add_rival_campaign(world: World, tmp: Path) -> None:
         accounts.create_user("cogm", DEMO_PASSWORD, display_name="CoGM", clock=clock)
         demo = Campaign.get(Campaign.slug == world.campaign)
         gms.add_co_gm(demo.id, "cogm", actor_id=None, clock=clock)
+
+
+def world_with_rival(folder: Path, **options: Any) -> World:
+    """A fresh demo world in `folder` (one round published, one open with entries) beside the rival campaign of
+    `gm2`: the GM console's tests change it, so each test gets its own."""
+    built = build_world(f"sqlite:///{folder / 'pbp.sqlite3'}", published=1, open_after=True, **options)
+    add_rival_campaign(built, folder)
+    return built
