@@ -18,6 +18,7 @@ from pbp.models.rounds import (
     Round,
 )
 from pbp.models.scenarios import Participation, Scenario, ScenarioSecret
+from pbp.models.site import SiteVersion
 
 #: Every table, in dependency order (the migrations must produce exactly these).
 ALL_MODELS: tuple[type[BaseModel], ...] = (
@@ -44,6 +45,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ReportCorrection,
     GmAction,
     GmOrder,
+    SiteVersion,
 )
 
 __all__ = [
@@ -71,5 +73,6 @@ __all__ = [
     "Round",
     "Scenario",
     "ScenarioSecret",
+    "SiteVersion",
     "User",
 ]

@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "CLOCK": None,  # None: the system's clock; tests set a pbp.services.clock.FixedClock (deadlines, entries)
     "ROUND_OVERDUE_AFTER": 900,  # seconds past its deadline after which an unresolved round makes /healthz degraded
     "PACKS_DIR": None,  # the folder of campaign packs the GM console upgrades from; None: the project's campaigns/
+    "PAGE_CACHE_BYTES": 64 * 1024 * 1024,  # public pages kept per web worker for anonymous readers; 0: none
     "LOADTEST_HELLO": False,  # serve a bare `/hello` (pbp.web.hello): `make loadtest`'s baseline, never on a real site
 }
 #: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
@@ -97,7 +98,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
 
-    from pbp.web import blog, data, gm, health, notify, player
+    from pbp.web import blog, data, gm, health, notify, page_cache, player
 
     app.url_map.converters.update(row=RowConverter, slug=SlugConverter)
     app.register_blueprint(blog.bp)
@@ -108,6 +109,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(gm.bp)
     app.register_blueprint(health.bp)
     hello.init_app(app)
+    page_cache.init_app(app)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
     app.jinja_env.globals["runs_any_campaign"] = gm.access.runs_any_campaign
     app.jinja_env.globals["static_export"] = lambda: bool(request.environ.get(STATIC_EXPORT))

@@ -42,7 +42,7 @@ def test_the_hello_route_answers_when_the_load_test_turns_it_on(world):
 
 
 def test_a_report_page_is_computed_once_then_served_from_the_cache(fresh):
-    client = make_app(fresh.url).test_client()
+    client = make_app(fresh.url, PAGE_CACHE_BYTES=0).test_client()  # the parts' cache, not the whole page's
     with mock.patch.object(queries, "_report_parts", wraps=queries._report_parts) as parts:
         first, second = page(client, REPORT), page(client, REPORT)
     assert first == second

@@ -1,0 +1,61 @@
+"""The site's version: one number that every committed change to what a reader can be shown moves forward.
+
+Database triggers move it (migration 0012), so every writer is covered (a service, the scheduler, the CLI, a hand
+edit in `psql`) and none has to remember to. The web app keeps whole public pages under it (`pbp.web.page_cache`):
+a page made while the number was n shows nothing older than n, so it may be served to every reader who finds n.
+
+Which tables are watched is a decision per table (`WATCHED` / `UNWATCHED`, a test holds every table to one of
+them): the tables written at every deadline rush (entries and their history, the scheduler's heartbeat, the
+outbox, the audit log) would empty the cache at every save and show nothing a reader can see.
+"""
+
+from __future__ import annotations
+
+import peewee
+
+from pbp.models.base import BaseModel
+
+
+class SiteVersion(BaseModel):
+    """One row (id 1): `n` grows by at least one with every transaction that wrote a watched table."""
+
+    n = peewee.BigIntegerField(default=0)
+
+
+#: Tables a public page (blog, feeds, game data) shows something of, directly or through what it is made from.
+WATCHED = (
+    "user",
+    "campaign",
+    "campaign_gm",
+    "character",
+    "scenario",
+    "participation",
+    "round",
+    "resolution",
+    "resolution_version",
+    "override",
+    "gm_action",
+    "report",
+    "report_correction",
+)
+#: Tables no public page shows, or only through a watched one (an entry's prose reaches a report when it is
+#: published, which writes `round` and `report`).
+UNWATCHED = (
+    "site_version",
+    "entry",
+    "entry_revision",
+    "gm_order",
+    "growth_request",
+    "scenario_secret",
+    "outbox",
+    "audit_log",
+    "heartbeat",
+    "reminder",
+    "notification_opt_out",
+)
+
+
+def current(db: peewee.Database) -> int:
+    """The version now (one indexed read: the stamp every cached public page is checked against)."""
+    row = db.execute_sql("SELECT n FROM site_version WHERE id = 1").fetchone()
+    return int(row[0]) if row else 0
