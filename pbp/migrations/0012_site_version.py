@@ -7,8 +7,8 @@ row is locked only at the very end of a transaction and two writers cannot deadl
 from peewee import *
 
 WATCHED = (
-    "user", "campaign", "campaign_gm", "character", "scenario", "participation", "round", "resolution",
-    "resolution_version", "override", "gm_action", "report", "report_correction",
+    "user", "campaign", "campaign_gm", "character", "scenario", "scenario_secret", "participation", "round",
+    "resolution", "resolution_version", "override", "gm_action", "report", "report_correction",
 )  # fmt: skip
 KINDS = ("INSERT", "UPDATE", "DELETE")
 

@@ -6,7 +6,8 @@ a page made while the number was n shows nothing older than n, so it may be serv
 
 Which tables are watched is a decision per table (`WATCHED` / `UNWATCHED`, a test holds every table to one of
 them): the tables written at every deadline rush (entries and their history, the scheduler's heartbeat, the
-outbox, the audit log) would empty the cache at every save and show nothing a reader can see.
+outbox, the audit log) would empty the cache at every save and show nothing a reader can see. An entry's save
+reads the version too: what its validation read cannot have changed while the version stands still.
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ class SiteVersion(BaseModel):
     n = peewee.BigIntegerField(default=0)
 
 
-#: Tables a public page (blog, feeds, game data) shows something of, directly or through what it is made from.
+#: Tables a public page (blog, feeds, game data) shows something of, directly or through what it is made from, and
+#: every table an entry's validation reads besides the round (`entries._order_context` keeps what it read under the
+#: version): a scenario's secret part holds its setup (the checks it offers, its starting state).
 WATCHED = (
     "user",
     "campaign",
     "campaign_gm",
     "character",
     "scenario",
+    "scenario_secret",
     "participation",
     "round",
     "resolution",
@@ -46,7 +50,6 @@ UNWATCHED = (
     "entry_revision",
     "gm_order",
     "growth_request",
-    "scenario_secret",
     "outbox",
     "audit_log",
     "heartbeat",

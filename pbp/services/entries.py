@@ -4,31 +4,32 @@ the entry's history and answered with a receipt the player can keep."""
 
 from __future__ import annotations
 
+import marshal
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import peewee
 
-from pbp.db import is_sqlite, retried, write_transaction
+from pbp.db import database, is_sqlite, retried, write_transaction
 from pbp.engine import canonical, find_ruleset
 from pbp.errors import Forbidden, InvalidState, NotFound, UserError
 from pbp.models import (
-    Campaign,
     Character,
     Entry,
     EntryRevision,
-    GmAction,
     Participation,
-    Resolution,
     Round,
     Scenario,
+    site,
 )
 from pbp.services import gms
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.rounds import OPEN, PUBLISHED, previous_resolution, round_context, shaped_encounter
+from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter
 from pbp.services.scenarios import scenario_checks
 
 
@@ -94,42 +95,54 @@ def _refuse_unless_entrant(rnd: Round, character_id: int, user_id: int, now: dat
         raise Forbidden(f"{name} is not taking part in this scenario")
 
 
-def _validation_stamp(rnd: Round) -> tuple[Any, ...]:
-    """What an order's validation read that another writer may change while the round is open, cheaply (JSON as
-    stored text, compared unparsed): the previous round's resolution (an override re-resolves it), the joined
-    characters (a join, a death or an edited sheet changes a first round's encounter), the GM's actions for the
-    round and the campaign's rules (a reloaded pack). The scenario's setup and starting state are written only
-    when it is created. A save reads the stamp before validating and again under its lock."""
-    previous = previous_resolution(rnd, Resolution.id, Resolution.version)
-    joined = (
-        Character.select(Character.id, Character.alive, Character.sheet.cast("TEXT"))
-        .join(Participation)
-        .where(Participation.scenario == rnd.scenario_id, Participation.status == "joined")
-        .order_by(Character.id)
-        .tuples()
-    )
-    rules = (
-        Campaign.select(Campaign.ruleset, Campaign.entry_char_limit, Campaign.pack.cast("TEXT"))
-        .join(Scenario)
-        .where(Scenario.id == rnd.scenario_id)
-        .tuples()
-    )
-    shaping = list(GmAction.select(GmAction.id).where(GmAction.round == rnd.id).order_by(GmAction.seq).tuples())
-    return (previous.id, previous.version) if previous else None, list(joined), shaping, list(rules)
+@dataclass(frozen=True)
+class _OrderContext:
+    """What validating an order in a round reads besides the order: the round's scenario (its campaign joined), the
+    encounter the round is played from (marshalled: each save gets its own copy) and the scenario's checks."""
+
+    scenario: Scenario
+    encounter: bytes
+    checks: list[dict[str, Any]]
 
 
-def _check_entry(
-    rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any], prose: str
-) -> dict[str, Any]:
+#: Order contexts by database, round and site version (pbp.models.site): every table they are read from is watched,
+#: so a context found under the version read before the save's reads is what those reads would give. A deadline
+#: rush's saves write only unwatched tables: every save of a round after the first skips those reads.
+_CONTEXTS: OrderedDict[tuple[Any, ...], _OrderContext] = OrderedDict()
+_CONTEXTS_SIZE = 64
+_CONTEXTS_LOCK = threading.Lock()
+
+
+def _order_context(rnd: Round, version: int | None) -> _OrderContext:
+    """The context of an order in `rnd`, kept under `version` (None: read afresh and not kept, for a check inside a
+    write transaction, where the version read may predate the transaction's own writes)."""
+    key = (str(database.obj.database), rnd.id, version)
+    if version is not None:
+        with _CONTEXTS_LOCK:
+            found = _CONTEXTS.get(key)
+        if found is not None:
+            return found
+    scenario = round_context(rnd)
+    encounter = shaped_encounter(rnd, scenario).encounter  # what the round is played from (the GM's actions too)
+    context = _OrderContext(scenario, marshal.dumps(encounter), scenario_checks(scenario))
+    if version is not None:
+        with _CONTEXTS_LOCK:
+            _CONTEXTS[key] = context
+            while len(_CONTEXTS) > _CONTEXTS_SIZE:
+                _CONTEXTS.popitem(last=False)
+    return context
+
+
+def _check_entry(context: _OrderContext, character_id: int, order: dict[str, Any], prose: str) -> dict[str, Any]:
     """The prose within the campaign's limit and the order valid: the order as stored."""
-    limit = scenario.campaign.entry_char_limit
+    limit = context.scenario.campaign.entry_char_limit
     if len(prose) > limit:
         raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
     storable_text(prose, "prose")
-    return _check_order(rnd, scenario, character_id, order)
+    return _check_order(context, character_id, order)
 
 
-def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
+def _check_order(context: _OrderContext, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
     checked_json(order, "order", ORDER_LIMIT)
     unit = unit_id(character_id)
     if order.get("unit", unit) != unit:
@@ -138,22 +151,22 @@ def _check_order(rnd: Round, scenario: Scenario, character_id: int, order: dict[
     for slot in ("minor", "major"):
         action = full.get(slot)
         if isinstance(action, dict) and action.get("type") == "check":
-            full[slot] = _offered_check(action, scenario, slot)
-    encounter = shaped_encounter(rnd, scenario).encounter  # what the round is played from (the GM's actions too)
-    ruleset = find_ruleset(scenario.campaign.ruleset)
+            full[slot] = _offered_check(action, context.checks, slot)
+    encounter = marshal.loads(context.encounter)
+    ruleset = find_ruleset(context.scenario.campaign.ruleset)
     problems = ruleset.validate_orders({"orders": [full]}, encounter)
     # An order that can never succeed from this round's start (a hand weapon while riding, a target out of reach)
     # is refused now with its reason, not carried to the resolution to be refused there (legal_actions agrees).
-    problems = problems or ruleset.refusals(encounter, full, scenario_checks(scenario))
+    problems = problems or ruleset.refusals(encounter, full, context.checks)
     if problems:
         raise UserError("; ".join(str(p) for p in problems), "order")
     return {k: v for k, v in full.items() if k != "unit"}
 
 
-def _offered_check(action: dict[str, Any], scenario: Scenario, slot: str) -> dict[str, Any]:
-    """R-GM-2: a check is one the scenario offers, named by its id in `label`; its skill and need are the
-    scenario's, never the player's (who would otherwise set their own difficulty)."""
-    offered = {c["id"]: c for c in scenario_checks(scenario)}
+def _offered_check(action: dict[str, Any], checks: list[dict[str, Any]], slot: str) -> dict[str, Any]:
+    """R-GM-2: a check is one the scenario offers (`checks`), named by its id in `label`; its skill and need are
+    the scenario's, never the player's (who would otherwise set their own difficulty)."""
+    offered = {c["id"]: c for c in checks}
     label = action.get("label")
     chosen = offered.get(label) if isinstance(label, str) else None
     if chosen is None:
@@ -183,23 +196,24 @@ def save_entry(
     campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...).
 
     The order is validated before the write transaction (building the encounter and the ruleset's checks are most
-    of a save's work): under it, only what may have changed since is checked again (the round's state and deadline,
-    the character's part, `_validation_stamp`), so a crowd saving before a deadline does not queue behind
-    validations."""
+    of a save's work): under it, only what may have changed since is checked again (the round's state and deadline),
+    unless the site's version moved (`pbp.models.site`: a change to a character, a participation, the GM's actions,
+    a resolution, the campaign's rules...), when everything is checked again as it is now. So a crowd saving before
+    a deadline does not queue behind validations."""
     now = to_db(clock.now())
     prose = _normalised_prose(prose)
+    version = site.current(database.obj)  # first: every read below is at least as new as this version
     rnd = _round(round_id)
     _refuse_unless_entrant(rnd, character_id, user_id, now)
-    stamp = _validation_stamp(rnd)
-    stored = _check_entry(rnd, round_context(rnd), character_id, order, prose)
+    stored = _check_entry(_order_context(rnd, version), character_id, order, prose)
     receipt = receipt_for(round_id, character_id, stored, prose, now)
     with write_transaction():
         rnd = _round(round_id, lock=True)
-        if _validation_stamp(rnd) == stamp:  # the character still joined and alive, the entry still valid
+        if site.current(database.obj) == version:  # the character still joined and alive, the entry still valid
             _refuse_unless_open(rnd, now)
         else:  # changed meanwhile: checked and validated again, as it is now
             _refuse_unless_entrant(rnd, character_id, user_id, now)
-            stored = _check_entry(rnd, round_context(rnd), character_id, order, prose)
+            stored = _check_entry(_order_context(rnd, None), character_id, order, prose)
             receipt = receipt_for(round_id, character_id, stored, prose, now)
         _store_entry(round_id, character_id, stored, prose, receipt.digest, now)
     return receipt
