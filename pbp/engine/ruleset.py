@@ -45,6 +45,10 @@ class Ruleset(Protocol):
         """Growth points to raise the sheet's skills to the given levels; BadInput when that is not allowed."""
         ...
 
+    def raise_cost_table(self, pack: dict[str, Any], sheet: dict[str, Any]) -> dict[str, dict[int, int]]:
+        """`raise_cost` of each skill alone to each level it may reach, skill -> level -> cost, in one call."""
+        ...
+
     def validate_encounter(self, encounter: dict[str, Any], pack: dict[str, Any] | None = None) -> list[Problem]:
         """Every problem in an encounter; `pack` supplies defaults (skill -> parent stat) the encounter omits."""
         ...

@@ -1,6 +1,7 @@
 """What the entry form shows one player for one round: the round and its deadline, the character's unit in the
 round's starting encounter, the actions the rules allow it (`legal_actions`), the odds of each check, the entry
-as saved and its history. A read: nothing here changes state; `entries.save_entry` does.
+as saved and its latest saves (all of them when asked). A read: nothing here changes state; `entries.save_entry`
+does.
 
 Only the player's own entry and their own unit's private data are read; of the other units the form may show only
 what is public (positions, names; enemies' stats and gauges stay the GM's).
@@ -9,6 +10,7 @@ what is public (positions, names; enemies' stats and gauges stay the GM's).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
@@ -23,6 +25,18 @@ from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import OPEN, round_context, shaped_encounter
 from pbp.services.scenarios import scenario_checks
+
+#: How many saves the entry form lists unless asked for all: a player who saved 300 times gets 10 rows, not 300.
+HISTORY_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class Saved:
+    """One save or withdrawal as the form lists it: when, which, and its receipt (never the text it saved)."""
+
+    action: str
+    receipt: str
+    saved_at: datetime
 
 
 @dataclass(frozen=True)
@@ -84,7 +98,8 @@ class EntryDesk(OrderDesk):
     campaign: Campaign
     character: Character
     entry: Entry | None
-    history: list[EntryRevision]
+    history: list[Saved]  # the latest first: HISTORY_SHOWN of them, or all when asked
+    saves: int  # how many there are in all
     closed_reason: str | None
 
 
@@ -104,9 +119,12 @@ def _at_least(dice: int, level: int, bonus: int) -> dict[int, Fraction]:
     return {k + bonus: p_at_least(dice, level, k + bonus, bonus) for k in range(1, dice + 1)}
 
 
-def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> EntryDesk:
+def entry_desk(
+    round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM, whole_history: bool = False
+) -> EntryDesk:
     """The entry form's facts for `user_id`'s character in a round of a scenario it has joined; a UserError when
-    the character is not theirs or not taking part (Forbidden: a page answers 403, never another player's data)."""
+    the character is not theirs or not taking part (Forbidden: a page answers 403, never another player's data).
+    The history is the latest HISTORY_SHOWN saves unless `whole_history`."""
     rnd = get_or_fail(Round, round_id, "round")
     character = get_or_fail(Character, character_id, "character")
     if character.owner_id != user_id:
@@ -127,11 +145,7 @@ def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock =
     checks = scenario_checks(scenario)
     legal = find_ruleset(campaign.ruleset).legal_actions(encounter, unit, checks)
     entry = Entry.get_or_none(Entry.round == round_id, Entry.character == character_id)
-    history = list(
-        EntryRevision.select()
-        .where(EntryRevision.round == round_id, EntryRevision.character == character_id)
-        .order_by(EntryRevision.id.desc())
-    )
+    history, saves = _history(round_id, character_id, None if whole_history else HISTORY_SHOWN)
     now = to_db(clock.now())
     closed_reason = None
     if rnd.state != OPEN:
@@ -151,6 +165,17 @@ def entry_desk(round_id: int, character_id: int, *, user_id: int, clock: Clock =
         checks=checks,
         entry=entry,
         history=history,
+        saves=saves,
         accepting=closed_reason is None,
         closed_reason=closed_reason,
     )
+
+
+def _history(round_id: int, character_id: int, limit: int | None) -> tuple[list[Saved], int]:
+    """The entry's latest `limit` saves (None: all) and how many there are: only the columns the list shows, not
+    each save's order and prose; counted apart only when the list is cut short."""
+    revisions = EntryRevision.select(EntryRevision.action, EntryRevision.receipt, EntryRevision.saved_at).where(
+        EntryRevision.round == round_id, EntryRevision.character == character_id
+    )
+    latest = [Saved(*row) for row in revisions.order_by(EntryRevision.id.desc()).limit(limit).tuples()]
+    return latest, revisions.count() if limit is not None and len(latest) == limit else len(latest)

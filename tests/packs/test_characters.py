@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbp.engine import BadInput
-from pbp.engine.pool.budgets import budget, growth_cost
+from pbp.engine.pool.budgets import budget, growth_cost, raise_cost, raise_cost_table, skill_levels
 from pbp.engine.pool.pack_checks import validate_character
+from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 
 
 def paths(demo: dict[str, Any], sheet: dict[str, Any]) -> dict[str, str]:
@@ -118,3 +121,53 @@ def test_r_check_3_growth_cost_refuses_beyond_5_and_unknown_skills(demo: dict[st
     with pytest.raises(BadInput) as e:
         growth_cost(demo, "料理", 4, 6)
     assert {p.path for p in e.value.problems} == {"skill", "level"}
+
+
+def test_r_check_3_raise_cost_table_prices_each_level_from_the_sheets_own(demo: dict[str, Any]) -> None:
+    sheet = demo["characters"]["aoi"]  # 射撃 3
+    table = raise_cost_table(demo, sheet)
+    assert set(table) == set(demo["skills"])
+    assert table["射撃"] == {3: 0, 4: 4, 5: 4 + 5}
+    assert table["整備"] == {1: 0, 2: 2, 3: 2 + 3, 4: 2 + 3 + 4, 5: 2 + 3 + 4 + 5}  # not listed: level 1
+    unsound = raise_cost_table(demo, {"skills": {"射撃": 6, "回避": "2"}})
+    assert unsound["射撃"] == unsound["回避"] == {}  # not a level: nothing to raise from
+
+
+#: A pack's skills and growth costs as `check_raise_costs` allows them, and a sheet's levels, sound or not.
+_SKILLS = st.lists(st.sampled_from(["射撃", "回避", "陳情", "調達", "白兵"]), min_size=1, unique=True)
+_STEPS = st.lists(st.integers(0, 1_000_000), min_size=LEVEL_MAX - LEVEL_MIN, max_size=LEVEL_MAX - LEVEL_MIN)
+_LEVEL = st.one_of(st.integers(LEVEL_MIN - 1, LEVEL_MAX + 1), st.just("2"), st.just(True), st.none())
+
+
+@given(skills=_SKILLS, steps=_STEPS, data=st.data())
+def test_r_check_3_raise_cost_table_is_raise_cost_for_every_skill_and_level(
+    skills: list[str], steps: list[int], data: st.DataObject
+) -> None:
+    """The law: a level is in the table exactly when `raise_cost` prices it, at the same cost."""
+    pack = {"skills": {s: {"stat": "肉体"} for s in skills}, "growth": {"raise_costs": steps}}
+    sheet = {"skills": data.draw(st.dictionaries(st.sampled_from(skills), _LEVEL))}
+    table = raise_cost_table(pack, sheet)
+    assert set(table) == set(skills)
+    for skill in skills:
+        for level in range(LEVEL_MIN - 1, LEVEL_MAX + 2):
+            try:
+                cost = raise_cost(pack, sheet, {skill: level})
+            except BadInput:
+                assert level not in table[skill]
+            else:
+                assert table[skill][level] == cost
+
+
+@given(skills=_SKILLS, steps=_STEPS, data=st.data())
+def test_r_check_3_budget_skill_points_are_the_growth_costs_from_level_1(
+    skills: list[str], steps: list[int], data: st.DataObject
+) -> None:
+    """What `budget` counts is each skill's `growth_cost` from level 1 (a level out of range counting as 1)."""
+    pack = {"skills": {s: {"stat": "肉体"} for s in skills}, "growth": {"raise_costs": steps}}
+    sheet = {"skills": data.draw(st.dictionaries(st.sampled_from(skills), _LEVEL))}
+    levels = skill_levels(pack, sheet)
+    assert budget(pack, sheet)["skills"][0] == sum(growth_cost(pack, s, LEVEL_MIN, v) for s, v in levels.items())
+
+
+def test_budget_of_a_pack_without_skills_needs_no_growth_costs() -> None:
+    assert budget({}, {})["skills"] == (0, 0)

@@ -4,6 +4,7 @@ its field and everything typed kept; nothing is stored."""
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
@@ -12,6 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
+from pbp.engine import find_ruleset
+from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import characters
 from pbp.web import database
@@ -271,6 +274,39 @@ def test_nobody_else_edits_the_sheet_or_asks_for_its_growth(app, world) -> None:
 
 def growth_url(world: World) -> str:
     return f"/characters/{aoi(world)}/growth"
+
+
+@pytest.mark.rule("R-CHECK-3")
+def test_the_forms_skill_prices_and_limits_are_the_rulesets_own(app, world) -> None:
+    """What the new-character form hands sheet.js for each skill and level, and what the growth page offers, is
+    what `raise_cost` and `budget` say when asked one skill and one level at a time."""
+    client = signed_in(app, lang="en")
+    pack = in_app(app, lambda: Campaign.get(Campaign.slug == "demo").pack)
+    sheet = in_app(app, lambda: Character.get_by_id(aoi(world)).sheet)
+    ruleset, levels = find_ruleset("pool"), range(LEVEL_MIN, LEVEL_MAX + 1)
+    bare = ruleset.budget(pack, {"skills": {}})
+    new = page(client, NEW)
+    shown = re.findall(r'name="skills\.([^"]+)"[^>]*data-costs="([^"]+)"(?: data-limits="([^"]+)")?', new)
+    assert {skill for skill, _c, _l in shown} == set(pack["skills"])
+    for skill, costs, limits in shown:
+        assert json.loads(costs) == [ruleset.raise_cost(pack, {}, {skill: level}) for level in levels]
+        moved = {
+            key: deltas
+            for key, (_spent, limit) in bare.items()
+            for deltas in [[ruleset.budget(pack, {"skills": {skill: n}})[key][1] - limit for n in levels]]
+            if any(deltas)
+        }
+        assert json.loads(unescape(limits or "{}")) == moved
+    assert json.loads(unescape(re.search(r'name="skills\.陳情"[^>]*data-limits="([^"]+)"', new)[1])) == {
+        "weapons": [0, 2, 4, 6, 8]  # R-GEAR-2: 陳情 x 2
+    }
+    growth = page(client, growth_url(world))
+    offered = re.findall(r'name="skills\.([^"]+)">\n(.*?)</select>', growth, re.S)
+    assert len(offered) == len([s for s in pack["skills"] if sheet["skills"].get(s, LEVEL_MIN) < LEVEL_MAX])
+    for skill, options in offered:
+        for level, cost in re.findall(r'<option value="(\d+)">\d+ \((\d+) points\)</option>', options):
+            assert int(cost) == ruleset.raise_cost(pack, sheet, {skill: int(level)})
+    assert '<option value="4">4 (4 points)</option><option value="5">5 (9 points)</option>' in growth  # 射撃 3
 
 
 @pytest.mark.rule("R-CHECK-3")

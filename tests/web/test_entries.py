@@ -3,6 +3,7 @@ text, previews, the deadline and an expired CSRF token, in Japanese and English;
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import timedelta
 from html import unescape
@@ -12,9 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Campaign, Entry, EntryRevision
-from pbp.services.clock import FixedClock
+from pbp.models import Campaign, Entry, EntryRevision, ScenarioSecret
+from pbp.services.clock import FixedClock, to_db
 from pbp.services.entries import receipt_for
+from pbp.services.entry_desk import HISTORY_SHOWN
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
 from tests.web.world import START, World, build_world
@@ -185,3 +187,72 @@ def test_my_page_shows_each_rounds_entry_status_and_links_the_form(world) -> Non
     html = page(signed_in(app_at(world, LATE), lang="en"), "/me")
     status = html.split(url(world), 1)[1][:400]
     assert "not written yet" in status and "closed" in status
+
+
+# ---- the history -----------------------------------------------------------------------------------------------
+
+
+def saved_many(app: Flask, world: World, n: int, pc: str = "aoi") -> list[str]:
+    """`n` more saves of `pc`'s entry in the open round, straight into its history; their receipts, oldest first."""
+    receipts = [f"{pc}{i:03d}".ljust(64, "f") for i in range(n)]
+    with pbp_db.using(database.of(app)):
+        for i, receipt in enumerate(receipts):
+            EntryRevision.create(round=world.open_round, character=world.characters[pc], action="edit",
+                                 order={"minor": None, "major": None}, prose=f"下書き{i}", receipt=receipt,
+                                 saved_at=to_db(WRITING))  # fmt: skip
+    return receipts
+
+
+def listed(html: str) -> list[str]:
+    """The receipts the history section lists, in its order."""
+    section = html.split('<section class="history" id="history">', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'<code class="check-id">(\w+)</code></li>', section)
+
+
+def saves_of(app: Flask, world: World, pc: str = "aoi") -> int:
+    with pbp_db.using(database.of(app)):
+        return EntryRevision.select().where(EntryRevision.round == world.open_round,
+                                            EntryRevision.character == world.characters[pc]).count()  # fmt: skip
+
+
+def test_the_history_lists_the_latest_saves_and_every_one_when_asked(world) -> None:
+    app = app_at(world, WRITING)
+    receipts = saved_many(app, world, 25)
+    total = saves_of(app, world)
+    client = signed_in(app, lang="en")
+    html = page(client, url(world))
+    assert listed(html) == [r[:12] for r in reversed(receipts)][:HISTORY_SHOWN]  # the latest first
+    assert f"The latest {HISTORY_SHOWN} of {total} saves." in html and f'<ol reversed start="{total}">' in html
+    everything = page(client, unescape(re.search(r'href="([^"]*history=all[^"]*)"', html)[1]))
+    assert len(listed(everything)) == total and listed(everything)[:25] == [r[:12] for r in reversed(receipts)]
+    assert "The latest" not in everything and f'<ol reversed start="{total}">' in everything
+    # a short history is listed whole, with no link
+    fresh = page(signed_in(app, "player2", lang="en"), url(world, "makoto"))
+    assert len(listed(fresh)) == saves_of(app, world, "makoto") < HISTORY_SHOWN and "history=all" not in fresh
+
+
+def test_the_whole_history_is_the_players_own_entrys_and_shows_no_text_or_gm_notes(world) -> None:
+    app = app_at(world, WRITING)
+    theirs = saved_many(app, world, 3, "makoto")
+    saved_many(app, world, 12)
+    for name in ("player2", "gm"):
+        assert signed_in(app, name).get(url(world) + "?history=all").status_code == 403
+    html = page(signed_in(app), url(world) + "?history=all")
+    assert len(listed(html)) == saves_of(app, world)  # this round's saves of this entry: no other round's
+    assert not any(r[:12] in html for r in theirs)
+    assert "下書き" not in html  # what each save said is not listed
+    with pbp_db.using(database.of(app)):
+        notes = [s.gm_notes for s in ScenarioSecret.select() if s.gm_notes]
+    assert notes and not any(line.strip() in html for n in notes for line in n.splitlines() if line.strip())
+
+
+def test_the_history_reads_the_latest_saves_only_and_not_their_text(world, caplog) -> None:
+    app = app_at(world, WRITING)
+    saved_many(app, world, 25)
+    client = signed_in(app)
+    with caplog.at_level(logging.DEBUG, logger="peewee"):
+        page(client, url(world))
+    reads = [r.msg for r in caplog.records if isinstance(r.msg, tuple) and '"entry_revision"' in r.msg[0]]
+    assert reads and all('"prose"' not in sql and '"order"' not in sql for sql, _params in reads)
+    rows = [(sql, params) for sql, params in reads if "ORDER BY" in sql]  # the list (the other read counts them)
+    assert len(rows) == 1 and rows[0][0].endswith("LIMIT ?") and rows[0][1][-1] == HISTORY_SHOWN

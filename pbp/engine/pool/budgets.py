@@ -4,6 +4,7 @@ limits on weapons and items. `pack_checks.validate_character` reports a sheet ov
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import accumulate
 from typing import Any
 
 from pbp.engine.errors import BadInput, Problem
@@ -38,6 +39,28 @@ def raise_cost(data: PackData, sheet: PackData, skills: dict[str, int]) -> int:
     return sum(growth_cost(data, skill, levels.get(skill, LEVEL_MIN), to) for skill, to in skills.items())
 
 
+def raise_cost_table(data: PackData, sheet: PackData) -> dict[str, dict[int, int]]:
+    """For every skill of the pack, level -> `raise_cost(data, sheet, {skill: level})` for each level it may be
+    raised to (the sheet's level up to 5, R-CHECK-3; none when the sheet's level is not one). One pass over
+    `growth.raise_costs` instead of a call per skill and level: a form shows every choice's price."""
+    given: dict[str, Any] = sheet["skills"] if isinstance(sheet.get("skills"), dict) else {}
+    table: dict[str, dict[int, int]] = {}
+    for skill in tables(data, "skills"):
+        start = given.get(skill, LEVEL_MIN)
+        if not (is_whole(start) and LEVEL_MIN <= start <= LEVEL_MAX):
+            table[skill] = {}
+            continue
+        table[skill] = dict(zip(range(start, LEVEL_MAX + 1), _running_costs(data, start), strict=False))
+    return table
+
+
+def _running_costs(data: PackData, start: int) -> list[int]:
+    """Growth points from level `start` to each level `start`..5, summed in `growth_cost`'s order (the same
+    numbers, without its checks and a pass per level)."""
+    steps: list[int] = data["growth"]["raise_costs"]
+    return list(accumulate(steps[start - LEVEL_MIN : LEVEL_MAX - LEVEL_MIN], initial=0))
+
+
 def budget(data: PackData, sheet: PackData) -> dict[str, Spent]:
     """What a sheet spends against each limit, as (spent, limit): stat points, skill points (creation points plus
     growth points), weapon cost (R-GEAR-2: 陳情 x 2), item cost (R-GEAR-2: 調達), abilities. Entries the sheet
@@ -45,7 +68,8 @@ def budget(data: PackData, sheet: PackData) -> dict[str, Spent]:
     creation: dict[str, Any] = data.get("creation") or {}
     stats: dict[str, Any] = sheet["stats"] if isinstance(sheet.get("stats"), dict) else {}
     levels = skill_levels(data, sheet)
-    skill_cost = sum(growth_cost(data, skill, LEVEL_MIN, level) for skill, level in levels.items())
+    from_one = _running_costs(data, LEVEL_MIN) if levels else []  # a pack without skills needs no growth table
+    skill_cost = sum(from_one[level - LEVEL_MIN] for level in levels.values())
     return {
         "stats": (sum(v for v in stats.values() if is_whole(v)), creation.get("stat_points", 0)),
         "skills": (skill_cost, creation.get("skill_points", 0) + growth_points(sheet)),

@@ -54,6 +54,11 @@ class PoolRuleset:
 
         return raise_cost(pack, sheet, skills)
 
+    def raise_cost_table(self, pack: dict[str, Any], sheet: dict[str, Any]) -> dict[str, dict[int, int]]:
+        from pbp.engine.pool.budgets import raise_cost_table
+
+        return raise_cost_table(pack, sheet)
+
     def validate_encounter(self, encounter: dict[str, Any], pack: dict[str, Any] | None = None) -> list[Problem]:
         return schema.validate_encounter(encounter, _pack_skill_stats(pack))
 

@@ -152,16 +152,13 @@ def _growth_page(
     character: Character, form: GrowthForm, typed: dict[str, str], *, errors: dict[str, str] | None = None
 ) -> str:
     campaign = character.campaign
-    ruleset = find_ruleset(campaign.ruleset)
     page = sheet_page(campaign, character.sheet, page_locale(), creating=False)
+    prices = find_ruleset(campaign.ruleset).raise_cost_table(campaign.pack, character.sheet)
     levels = character.sheet.get("skills") or {}
     rows = []
     for skill, stat, _costs in page.skills:
         current = int(levels.get(skill.id, page.levels[0]))
-        options = [
-            (level, ruleset.raise_cost(campaign.pack, character.sheet, {skill.id: level}))
-            for level in range(current, LEVEL_MAX + 1)
-        ]
+        options = [(level, prices[skill.id][level]) for level in range(current, LEVEL_MAX + 1)]
         rows.append((skill, stat, current, options))
     return render_template(
         "player/growth.html",

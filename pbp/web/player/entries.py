@@ -124,8 +124,10 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     def desk() -> EntryDesk:
         """The form's facts (the encounter, what the unit may do, the history): read only for a page to show. A
         save that goes through answers with a redirect, and the service checks everything the desk would (whose
-        character, taking part, open): building it first doubled a save's work in a 260-unit battle."""
-        return entry_desk(round_id, character_id, user_id=current_user.id, clock=app_clock())
+        character, taking part, open): building it first doubled a save's work in a 260-unit battle. The history is
+        the latest saves; `?history=all` lists every one."""
+        whole = request.args.get("history") == "all"
+        return entry_desk(round_id, character_id, user_id=current_user.id, clock=app_clock(), whole_history=whole)
 
     form = EntryForm()
     if request.method == "GET":

@@ -189,16 +189,18 @@ def sheet_page(campaign: Campaign, sheet: dict[str, Any], locale: str, *, creati
     limits = {}
     bare = ruleset.budget(pack, {"skills": {}})
     levels = range(LEVEL_MIN, LEVEL_MAX + 1)
+    prices = ruleset.raise_cost_table(pack, {})  # from level 1, as sheet.js counts them
     stat_order = {c.id: i for i, c in enumerate(stats)}
     # Skills under their parent stats (R-CHECK-4), as the rules list them: the stored pack keeps no file order.
     grouped = sorted((pack.get("skills") or {}).items(), key=lambda kv: (stat_order.get(kv[1].get("stat"), 99), kv[0]))
     for skill, entry in grouped:
-        costs = [ruleset.raise_cost(pack, {}, {skill: level}) for level in levels]
+        costs = [prices[skill][level] for level in levels]
         stat = _name(pack, "stats", str(entry.get("stat", "")), locale)
         skills.append((Choice(skill, _name(pack, "skills", skill, locale)), stat, json.dumps(costs)))
+        raised = [ruleset.budget(pack, {"skills": {skill: level}}) for level in levels]  # once per level, not per line
         moved = {}
         for key, (_spent, limit) in bare.items():
-            deltas = [ruleset.budget(pack, {"skills": {skill: level}})[key][1] - limit for level in levels]
+            deltas = [spent[key][1] - limit for spent in raised]
             if any(deltas):
                 moved[key] = deltas
         if moved:
