@@ -5,8 +5,6 @@ the entry's history and answered with a receipt the player can keep."""
 from __future__ import annotations
 
 import marshal
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -31,6 +29,7 @@ from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter
 from pbp.services.scenarios import scenario_checks
+from pbp.services.versioned import KeptUnderVersion
 
 
 @dataclass(frozen=True)
@@ -75,16 +74,24 @@ def _refuse_unless_open(rnd: Round, now: datetime) -> None:
         raise InvalidState(f"the deadline passed at {local_text(rnd.deadline, round_context(rnd).campaign.timezone)}")
 
 
-def _refuse_unless_entrant(rnd: Round, character_id: int, user_id: int, now: datetime) -> None:
-    """A UserError unless this user's character may enter the round now (one query for the character's part)."""
+def _part(rnd: Round, character_id: int) -> tuple[int, str, bool, str | None] | None:
+    """The character's owner, name, whether alive, and its part in the round's scenario (None: no such character)."""
     joined = (Participation.character == Character.id) & (Participation.scenario == rnd.scenario_id)
-    row = (
+    row: tuple[int, str, bool, str | None] | None = (
         Character.select(Character.owner, Character.name, Character.alive, Participation.status)
         .join(Participation, peewee.JOIN.LEFT_OUTER, on=joined & (Participation.status == "joined"))
         .where(Character.id == character_id)
         .tuples()
         .first()
     )
+    return row
+
+
+def _refuse_unless_entrant(
+    rnd: Round, character_id: int, user_id: int, now: datetime, version: int | None = None
+) -> None:
+    """A UserError unless this user's character may enter the round now (its part read once per site version)."""
+    row = _KEPT.get(("part", rnd.id, character_id), version, lambda: _part(rnd, character_id))
     if row is None:
         raise NotFound(f"no character {character_id}")
     owner, name, alive, status = row
@@ -105,32 +112,16 @@ class _OrderContext:
     checks: list[dict[str, Any]]
 
 
-#: Order contexts by database, round and site version (pbp.models.site): every table they are read from is watched,
-#: so a context found under the version read before the save's reads is what those reads would give. A deadline
-#: rush's saves write only unwatched tables: every save of a round after the first skips those reads.
-_CONTEXTS: OrderedDict[tuple[Any, ...], _OrderContext] = OrderedDict()
-_CONTEXTS_SIZE = 64
-_CONTEXTS_LOCK = threading.Lock()
+#: What a save reads before its write transaction (the round, the character's part, the order's context), by site
+#: version (pbp.models.site): every table it comes from is watched. A deadline rush's saves write only unwatched
+#: tables, so after a round's first save the others skip those reads.
+_KEPT = KeptUnderVersion(512)
 
 
-def _order_context(rnd: Round, version: int | None) -> _OrderContext:
-    """The context of an order in `rnd`, kept under `version` (None: read afresh and not kept, for a check inside a
-    write transaction, where the version read may predate the transaction's own writes)."""
-    key = (str(database.obj.database), rnd.id, version)
-    if version is not None:
-        with _CONTEXTS_LOCK:
-            found = _CONTEXTS.get(key)
-        if found is not None:
-            return found
+def _order_context(rnd: Round) -> _OrderContext:
     scenario = round_context(rnd)
     encounter = shaped_encounter(rnd, scenario).encounter  # what the round is played from (the GM's actions too)
-    context = _OrderContext(scenario, marshal.dumps(encounter), scenario_checks(scenario))
-    if version is not None:
-        with _CONTEXTS_LOCK:
-            _CONTEXTS[key] = context
-            while len(_CONTEXTS) > _CONTEXTS_SIZE:
-                _CONTEXTS.popitem(last=False)
-    return context
+    return _OrderContext(scenario, marshal.dumps(encounter), scenario_checks(scenario))
 
 
 def _check_entry(context: _OrderContext, character_id: int, order: dict[str, Any], prose: str) -> dict[str, Any]:
@@ -203,17 +194,21 @@ def save_entry(
     now = to_db(clock.now())
     prose = _normalised_prose(prose)
     version = site.current(database.obj)  # first: every read below is at least as new as this version
-    rnd = _round(round_id)
-    _refuse_unless_entrant(rnd, character_id, user_id, now)
-    stored = _check_entry(_order_context(rnd, version), character_id, order, prose)
+    rnd = _KEPT.get(("round", round_id), version, lambda: _round(round_id))
+    _refuse_unless_entrant(rnd, character_id, user_id, now, version)
+    context = _KEPT.get(("context", round_id), version, lambda: _order_context(rnd))
+    stored = _check_entry(context, character_id, order, prose)
     receipt = receipt_for(round_id, character_id, stored, prose, now)
     with write_transaction():
-        rnd = _round(round_id, lock=True)
+        # PostgreSQL: the round locked FOR SHARE, so a close waits for this save. SQLite: the write lock held since
+        # BEGIN IMMEDIATE lets nothing else commit, so while the version stands still the round is as read above.
+        locked = None if is_sqlite() else _round(round_id, lock=True)
         if site.current(database.obj) == version:  # the character still joined and alive, the entry still valid
-            _refuse_unless_open(rnd, now)
+            _refuse_unless_open(locked or rnd, now)
         else:  # changed meanwhile: checked and validated again, as it is now
+            rnd = locked or _round(round_id)
             _refuse_unless_entrant(rnd, character_id, user_id, now)
-            stored = _check_entry(_order_context(rnd, None), character_id, order, prose)
+            stored = _check_entry(_order_context(rnd), character_id, order, prose)
             receipt = receipt_for(round_id, character_id, stored, prose, now)
         _store_entry(round_id, character_id, stored, prose, receipt.digest, now)
     return receipt

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import marshal
 import secrets
-import threading
 import traceback
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NoReturn
@@ -29,6 +27,7 @@ from pbp.db import Busy, database, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
 from pbp.engine.verify import build_bundle, continued, run_engine
 from pbp.errors import Conflict, InvalidState, NotFound, UserError
+from pbp.lru import Lru
 from pbp.models import (
     AuditLog,
     Campaign,
@@ -351,9 +350,7 @@ def previous_resolution(rnd: Round, *columns: peewee.Field) -> Resolution | None
 
 #: The final states of resolutions, marshalled, by database, resolution and version: every save of a round validates
 #: against the state the previous round left, and decoding a 260-unit battle's JSON for each save was half its cost.
-_STATES: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
-_STATES_SIZE = 32
-_STATES_LOCK = threading.Lock()
+_STATES: Lru[bytes] = Lru(32)
 
 
 def _previous_state(rnd: Round) -> dict[str, Any] | None:
@@ -363,14 +360,9 @@ def _previous_state(rnd: Round) -> dict[str, Any] | None:
     if head is None:
         return None
     key = (str(database.obj.database), head.id, head.version)  # a resolution is never deleted, only versioned
-    with _STATES_LOCK:
-        blob = _STATES.get(key)
-    if blob is None:
-        blob = marshal.dumps(Resolution.select(Resolution.state).where(Resolution.id == head.id).get().state)
-        with _STATES_LOCK:
-            _STATES[key] = blob
-            while len(_STATES) > _STATES_SIZE:
-                _STATES.popitem(last=False)
+    blob = _STATES.get_or_make(
+        key, lambda: marshal.dumps(Resolution.select(Resolution.state).where(Resolution.id == head.id).get().state)
+    )
     state: dict[str, Any] = marshal.loads(blob)
     return state
 

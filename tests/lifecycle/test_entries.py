@@ -204,7 +204,7 @@ def test_a_save_is_checked_again_when_the_campaign_was_reloaded_meanwhile(world,
     assert EntryRevision.select().count() == 0
 
 
-def test_saves_in_a_round_read_its_encounter_once_until_the_site_version_moves(world, monkeypatch) -> None:
+def test_saves_in_a_round_read_it_once_until_the_site_version_moves(world, monkeypatch) -> None:
     """What an order is validated against is kept under the site's version (pbp.models.site): the rush's saves
     build the round's encounter once; an edited sheet (a watched table) makes the next save build it again."""
     from pbp.models import Character
@@ -212,11 +212,13 @@ def test_saves_in_a_round_read_its_encounter_once_until_the_site_version_moves(w
 
     rid = world.new_round()
     built = _spy(monkeypatch, entries, "shaped_encounter")
+    parts = _spy(monkeypatch, entries, "_part")
     _save(world, rid, 0)
     _save(world, rid, 1)
     _save(world, rid, 0, prose="もう一度。")
     assert len(built) == 1
+    assert [args[1] for args in parts] == world.characters  # each character's part read once
     sheet = Character.get_by_id(world.characters[1]).sheet
     characters.edit_character(world.characters[1], world.players[1], {**sheet, "ja": "改名"}, clock=world.clock)
     _save(world, rid, 0)
-    assert len(built) == 2
+    assert len(built) == 2 and len(parts) == 3

@@ -9,31 +9,21 @@ ages out. Nothing has to be told to forget anything, which several processes cou
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from flask import current_app, has_app_context
 
+from pbp.lru import Lru
+
 T = TypeVar("T")
 SIZE = 512  # entries per app: a few per published round and locale
-_LOCK = threading.Lock()
 
 
 def cached(kind: str, key: tuple[Hashable, ...], make: Callable[[], T]) -> T:
     """The value kept under (kind, key) in this app, made by `make` when missing (outside an app: made each time)."""
     if not has_app_context():
         return make()
-    store: OrderedDict[tuple[Hashable, ...], Any] = current_app.extensions.setdefault("pbp.blog_cache", OrderedDict())
-    full = (kind, *key)
-    with _LOCK:
-        if full in store:
-            store.move_to_end(full)
-            return store[full]  # type: ignore[no-any-return]
-    value = make()
-    with _LOCK:
-        store[full] = value
-        while len(store) > SIZE:
-            store.popitem(last=False)
+    store: Lru[Any] = current_app.extensions.setdefault("pbp.blog_cache", Lru(SIZE))
+    value: T = store.get_or_make((kind, *key), make)
     return value
