@@ -25,12 +25,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-INFRA = ("pbp.db", "pbp.errors", "pbp.paths", "pbp.text")
+INFRA = ("pbp.db", "pbp.errors", "pbp.lru", "pbp.paths", "pbp.text")
 #: layer -> (its files, the pbp packages it may import: everything else of pbp and the scheduler is forbidden)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engine": (("pbp/engine",), ("pbp.engine",)),
     "packs": (("pbp/packs",), ("pbp.packs", "pbp.engine", "pbp.paths", "pbp.errors", "pbp.text")),
-    "infrastructure": (("pbp/db.py", "pbp/errors.py", "pbp/paths.py", "pbp/text.py"), INFRA),
+    "infrastructure": (("pbp/db.py", "pbp/errors.py", "pbp/lru.py", "pbp/paths.py", "pbp/text.py"), INFRA),
     "models": (("pbp/models", "pbp/migrations"), ("pbp.models", "pbp.migrations", "pbp.engine", *INFRA)),
     "reports": (("pbp/reports",), ("pbp.reports", "pbp.engine", "pbp.packs", *INFRA)),
     "services": (

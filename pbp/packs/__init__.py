@@ -16,7 +16,7 @@ from typing import Any
 
 from pbp.engine import BadInput, Problem, find_ruleset
 from pbp.paths import CAMPAIGNS_DIR
-from pbp.text import non_text
+from pbp.text import non_text, unfit_to_show
 
 #: The slug rule: a campaign id (and its pack folder's name) and a scenario slug are 1-64 letters, digits, `_` or
 #: `-`, since they are path segments of the blog's URLs. The one definition: import it from here.
@@ -138,6 +138,7 @@ def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
     campaign = data.get("campaign") if isinstance(data.get("campaign"), dict) else {}
     pack = Pack(str(campaign.get("id", folder.name)), str(campaign.get("ruleset", "")), folder, data, origins)
     strings = [Problem(at, f"{why}: not text") for at, why in sorted(non_text(data))]  # a TOML "\u0000" escape
+    strings += [Problem(at, why) for at, why in sorted(unfit_to_show(data))]  # a "\u202e" in a name
     located = _settings_problems(campaign) + _scenario_id_problems(data.get("scenarios")) + strings
     return pack, problems + pack.locate(located)
 

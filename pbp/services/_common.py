@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
 from pbp.engine import canonical
 from pbp.errors import NotFound, UserError
 from pbp.models import BaseModel
-from pbp.text import first_non_text, text_problem
+from pbp.text import first_non_text, name_problem, text_problem
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -53,23 +52,13 @@ def checked_text(value: str, field: str, limit: int, *, required: bool = True) -
     return text
 
 
-#: What a name may not hold: controls (a newline, an escape), invisible characters that make two names look alike,
-#: and the bidi embeddings, overrides, isolates and marks that make a name show its characters in another order
-#: (U+202E turns "txt.exe" around). Joiners (U+200C/D) stay: emoji sequences and several scripts need them.
-_NOT_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-
-
 def checked_name(value: str, field: str, limit: int = NAME_LIMIT) -> str:
     """A name (a user's display name, a character's): `checked_text`, and refused when it holds a character that
     hides or reorders text (`_NOT_IN_NAMES`); the message names the character."""
     text = checked_text(value, field, limit)
-    found = _NOT_IN_NAMES.search(text)
-    if found:
-        raise UserError(
-            f"{field} holds U+{ord(found[0]):04X}, a control, invisible or direction-changing character: "
-            "type the name without it",
-            field,
-        )
+    problem = name_problem(text)
+    if problem:
+        raise UserError(f"{field} {problem}: type the name without it", field)
     return text
 
 

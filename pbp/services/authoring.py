@@ -24,7 +24,7 @@ from pbp.services import audit, gms
 from pbp.services._common import get_or_fail, locked
 from pbp.services.campaigns import add_scenario
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
-from pbp.text import non_text
+from pbp.text import non_text, unfit_to_show
 
 PACK, CONSOLE = "pack", "console"
 #: Characters of a pasted or uploaded scenario TOML.
@@ -56,6 +56,7 @@ def problems_of(pack: dict[str, Any], slug: str, spec: Any, *, prefix: str = "")
                 Problem(prefix + p.path[len(own) + 1 :] if p.path != own else prefix.rstrip("."), p.message)
             )
     problems += [Problem(prefix + at, f"{why}: not text") for at, why in sorted(non_text(spec))]
+    problems += [Problem(prefix + at, why) for at, why in sorted(unfit_to_show(spec))]
     return problems
 
 

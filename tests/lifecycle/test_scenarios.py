@@ -307,3 +307,20 @@ def test_r_fix_18_the_pack_sets_the_setting_when_loaded(world, tmp_path) -> None
     assert campaigns.load_campaign(pack, clock=world.clock).policies["several_pcs_per_player"] is True  # a reload
     second = _second_character(world)
     assert scenarios.join_scenario(world.scenario, second, user_id=world.players[0], clock=world.clock)
+
+
+def test_a_scenario_the_gm_imports_may_not_hold_text_that_reorders_or_hides_characters(world) -> None:
+    """The pack loader's rule (pbp.text.unfit_to_show) for the console's imports: by key, nothing imported."""
+    from pbp.errors import UserError
+    from pbp.models import Scenario
+    from pbp.services import authoring
+    from tests.scenario_toml import SCENE
+
+    before = Scenario.select().count()
+    text = SCENE.replace('ja = "作戦会議"', 'ja = "作戦\\u2066会議"').replace('ja = "抜け道"', 'ja = "\\u202e抜け道"')
+    with pytest.raises(UserError) as refused:
+        authoring.import_scenarios(world.campaign, text, actor_id=world.gm, clock=world.clock)
+    message = str(refused.value)
+    assert "briefing.ja" in message and "U+2066" in message
+    assert "U+202E" in message
+    assert Scenario.select().count() == before

@@ -159,3 +159,22 @@ def test_a_point_off_any_map_is_a_problem_by_key(demo: dict, keys: tuple, far: f
     _set(demo, keys, [far, 0])
     got = {p.path: p.message for p in validate_pack(demo)}
     assert got[_path(keys)].startswith(f"must lie within {MAX_NUMBER} metres of the origin on each axis")
+
+
+def test_a_pack_may_not_hold_text_that_reorders_or_hides_characters(demo_dir: Path) -> None:
+    """A name with an invisible or bidi character, and any text with a bidi override, embedding or isolate, are
+    refused by file and key: a reader would see another name or another sentence than the one written. Newlines in
+    a description stay."""
+    for name, old, new in (
+        ("characters.toml", 'ja = "葵"', 'ja = "葵\\u200b"'),  # two names that look alike
+        ("scenarios.toml", 'description = "濃い川霧', 'description = "\\u202e濃い川霧'),  # reads backwards
+    ):
+        text = (demo_dir / name).read_text(encoding="utf-8")
+        assert old in text
+        (demo_dir / name).write_text(text.replace(old, new, 1), encoding="utf-8")
+    problems = [(p.file, p.path, p.message) for p in validate_pack_dir(demo_dir)]
+    assert len(problems) == 2
+    (cfile, cpath, cwhy), (sfile, spath, swhy) = sorted(problems)
+    assert (Path(cfile).name, cpath) == ("characters.toml", "characters.aoi.ja")
+    assert "U+200B" in cwhy
+    assert Path(sfile).name == "scenarios.toml" and spath.endswith(".description") and "U+202E" in swhy
