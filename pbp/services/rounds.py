@@ -232,7 +232,7 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
                 state=state_word(rnd.state),
             )
             raise InvalidState(N_("%(refusal)s; %(hint)s", refusal=said, hint=hint) if hint else said)
-        _refuse_out_of_order(rnd, N_("opened"))
+        _refuse_out_of_order(rnd, N_("be opened"))
         if rnd.deadline <= now:
             raise InvalidState(N_("round %(round)s's deadline has passed: extend it first", round=round_id))
         move_state(rnd, OPEN, now, seed=seed, seed_hash=seed_hash(seed), opened_at=now)
@@ -243,7 +243,8 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
 
 def _refuse_out_of_order(rnd: Round, doing: str) -> None:
     """A round starts where the scenario's previous round ended: it cannot be opened or resolved while an earlier
-    round of its scenario is still to be resolved (cancelled rounds are skipped)."""
+    round of its scenario is still to be resolved (cancelled rounds are skipped). `doing`: `N_("be opened")`..., a
+    phrase of its own (not the state word "resolved"), so a page can say the verb."""
     earlier = (
         Round.select(Round.id, Round.number, Round.state)
         .where(
@@ -257,7 +258,7 @@ def _refuse_out_of_order(rnd: Round, doing: str) -> None:
     if earlier is not None:
         raise InvalidState(
             N_(
-                "round %(round)s cannot be %(doing)s before round %(earlier)s (number %(number)s of its scenario, "
+                "round %(round)s cannot %(doing)s before round %(earlier)s (number %(number)s of its scenario, "
                 "%(state)s) is resolved or cancelled",
                 round=rnd.id,
                 doing=doing,
@@ -533,7 +534,7 @@ def preview_round(round_id: int, *, actor_id: int | None = None) -> Preview:
                 state=state_word(rnd.state),
             )
         )
-    _refuse_out_of_order(rnd, N_("previewed"))
+    _refuse_out_of_order(rnd, N_("be previewed"))
     try:
         inputs = engine_inputs(rnd, round_context(rnd))
         done = _engine(
@@ -689,7 +690,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     if rnd.state in (RESOLVED, PUBLISHED):
         return ResolveOutcome(round_id, "already", f"round {round_id} is already {rnd.state}")
     if rnd.state in (OPEN, CLOSED):
-        _refuse_out_of_order(rnd, N_("resolved"))  # before closing it: a round that cannot resolve stays open
+        _refuse_out_of_order(rnd, N_("be resolved"))  # before closing it: a round that cannot resolve stays open
     if rnd.state == OPEN:
         try:
             close_round(round_id, actor_id=actor_id, clock=clock)
@@ -710,7 +711,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             if isinstance(claimed, ResolveOutcome):
                 return claimed
             lock_chain(claimed.scenario_id)  # no override of an earlier round until this one is stored
-            _refuse_out_of_order(claimed, N_("resolved"))  # again under the lock: the earlier round may have moved
+            _refuse_out_of_order(claimed, N_("be resolved"))  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             inputs = engine_inputs(claimed, scenario)
             done = _engine(

@@ -89,7 +89,7 @@ def _locked_for_shaping(round_id: int, campaign_id: int | None, actor_id: int | 
                 state=state_word(rnd.state),
             )
         )
-    _refuse_out_of_order(rnd, N_("shaped"))
+    _refuse_out_of_order(rnd, N_("be shaped"))
     return rnd, scenario
 
 
@@ -101,7 +101,7 @@ def shaping_desk(round_id: int, *, actor_id: int | None, campaign_id: int | None
     rows = list(GmAction.select().where(GmAction.round == round_id).order_by(GmAction.seq))
     is_open = rnd.state in SHAPEABLE
     if is_open:
-        _refuse_out_of_order(rnd, N_("shaped"))
+        _refuse_out_of_order(rnd, N_("be shaped"))
         shaped = shaped_encounter(rnd, scenario)
     else:
         res = Resolution.get_or_none(Resolution.round == round_id)
