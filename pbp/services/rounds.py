@@ -676,8 +676,14 @@ def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
     ):
         state = Round.get_by_id(round_id).state
         if state in (RESOLVED, PUBLISHED):
-            return ResolveOutcome(round_id, "already", f"round {round_id} is already {state}")
-        return ResolveOutcome(round_id, "busy", f"round {round_id} is {state}: not claimed (another process has it?)")
+            said = N_("round %(round)s is already %(state)s", round=round_id, state=state_word(state))
+            return ResolveOutcome(round_id, "already", said)
+        said = N_(
+            "round %(round)s is %(state)s: not claimed (another process has it?)",
+            round=round_id,
+            state=state_word(state),
+        )
+        return ResolveOutcome(round_id, "busy", said)
     return rows[0]
 
 
