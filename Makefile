@@ -36,7 +36,8 @@ bench: $(STAMP)
 loadtest: $(STAMP)
 	$(BIN)/python -m loadtest --db $(or $(DB),all) --faults $(if $(filter 0,$(FAULTS)),no,$(if $(filter only,$(FAULTS)),yes,both))
 
-# The web pages' strings: extract them (English ids), merge into each locale's catalog, compile what the app reads.
+# The web pages' strings: extract them (English ids; a service's refusal is marked `N_`, one of pybabel's default
+# keywords), merge into each locale's catalog, compile what the app reads.
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -o pbp/translations/messages.pot --project pbp --copyright-holder pbp \
 		--no-location --sort-output --no-wrap --omit-header .

@@ -24,7 +24,7 @@ from typing import ParamSpec, TypeVar
 
 import peewee
 
-from pbp.errors import UserError
+from pbp.errors import N_, UserError
 from pbp.paths import instance_dir
 
 _CURRENT: ContextVar[peewee.Database | None] = ContextVar("pbp_database", default=None)
@@ -81,7 +81,7 @@ class Busy(UserError):
     """The database stayed busy (other writers held it) through every attempt; nothing was changed."""
 
     def __init__(self) -> None:
-        super().__init__("the database is busy, try again")
+        super().__init__(N_("the database is busy, try again"))
 
 
 class SqliteDatabase(peewee.SqliteDatabase):

@@ -31,12 +31,16 @@ def text_problem(value: str) -> str | None:
     return None
 
 
-def name_problem(value: str) -> str | None:
-    """Why `value` may not be a name (see `_NOT_IN_NAMES`), naming the character, else None."""
+def hidden_character(value: str) -> str | None:
+    """The first character of `value` a name may not hold (see `_NOT_IN_NAMES`) as `U+XXXX`, else None."""
     found = _NOT_IN_NAMES.search(value)
-    if found is None:
-        return None
-    return f"holds U+{ord(found[0]):04X}, a control, invisible or direction-changing character"
+    return None if found is None else f"U+{ord(found[0]):04X}"
+
+
+def name_problem(value: str) -> str | None:
+    """Why `value` may not be a name (see `hidden_character`), else None."""
+    char = hidden_character(value)
+    return None if char is None else f"holds {char}, a control, invisible or direction-changing character"
 
 
 def reordering_problem(value: str) -> str | None:

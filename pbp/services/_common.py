@@ -6,9 +6,9 @@ from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
 from pbp.engine import canonical
-from pbp.errors import NotFound, UserError
+from pbp.errors import N_, NotFound, UserError
 from pbp.models import BaseModel
-from pbp.text import first_non_text, name_problem, text_problem
+from pbp.text import first_non_text, hidden_character, text_problem
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -25,7 +25,7 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     any number) is missing too, not an overflow in the query."""
     row = model.get_or_none(model.id == row_id) if 1 <= row_id <= ROW_ID_MAX else None
     if row is None:
-        raise NotFound(f"no {label} {row_id}")
+        raise NotFound(N_("no %(label)s %(id)s", label=label, id=row_id))
     return row
 
 
@@ -38,7 +38,7 @@ def storable_text(value: str, field: str) -> str:
     """`value` as it is, refused (naming `field`) when it is not text (see `text_problem`): nothing is dropped."""
     problem = text_problem(value)
     if problem:
-        raise UserError(f"{field} {problem}: not text", field)
+        raise UserError(N_("%(field)s %(problem)s: not text", field=field, problem=problem), field)
     return value
 
 
@@ -46,9 +46,17 @@ def checked_text(value: str, field: str, limit: int, *, required: bool = True) -
     """`value` stripped, refused when it is not text, empty (if required) or longer than `limit`."""
     text = storable_text(value, field).strip()
     if required and not text:
-        raise UserError(f"{field} must not be empty", field)
+        raise UserError(N_("%(field)s must not be empty", field=field), field)
     if len(text) > limit:
-        raise UserError(f"{field} has {len(text)} characters, over the limit of {limit}", field)
+        raise UserError(
+            N_(
+                "%(field)s has %(count)d characters, over the limit of %(limit)d",
+                field=field,
+                count=len(text),
+                limit=limit,
+            ),
+            field,
+        )
     return text
 
 
@@ -56,9 +64,17 @@ def checked_name(value: str, field: str, limit: int = NAME_LIMIT) -> str:
     """A name (a user's display name, a character's): `checked_text`, and refused when it holds a character that
     hides or reorders text (`_NOT_IN_NAMES`); the message names the character."""
     text = checked_text(value, field, limit)
-    problem = name_problem(text)
-    if problem:
-        raise UserError(f"{field} {problem}: type the name without it", field)
+    char = hidden_character(text)
+    if char:
+        raise UserError(
+            N_(
+                "%(field)s holds %(char)s, a control, invisible or direction-changing character: "
+                "type the name without it",
+                field=field,
+                char=char,
+            ),
+            field,
+        )
     return text
 
 
@@ -67,7 +83,7 @@ def storable_json(value: Any, field: str) -> Any:
     (`order.major.targets[0] holds a NUL character`)."""
     found = first_non_text(value, field)
     if found:
-        raise UserError(f"{found[0]} {found[1]}: not text", field)
+        raise UserError(N_("%(field)s %(problem)s: not text", field=found[0], problem=found[1]), field)
     return value
 
 
@@ -75,13 +91,21 @@ def checked_json(value: Any, field: str, limit: int) -> dict[str, Any]:
     """`value` if it is a JSON object of text (see `storable_json`) whose canonical form has at most `limit`
     characters."""
     if not isinstance(value, dict):
-        raise UserError(f"{field} must be a JSON object", field)
+        raise UserError(N_("%(field)s must be a JSON object", field=field), field)
     try:
         size = len(canonical.dumps(value))
     except RecursionError:
-        raise UserError(f"{field} is nested too deep", field) from None
+        raise UserError(N_("%(field)s is nested too deep", field=field), field) from None
     if size > limit:
-        raise UserError(f"{field} has {size} characters of JSON, over the limit of {limit}", field)
+        raise UserError(
+            N_(
+                "%(field)s has %(count)d characters of JSON, over the limit of %(limit)d",
+                field=field,
+                count=size,
+                limit=limit,
+            ),
+            field,
+        )
     return storable_json(value, field)
 
 
@@ -92,5 +116,5 @@ def locked(model: type[M], row_id: int, label: str) -> M:
     query = model.select().where(model.id == row_id)
     rows = list(query if is_sqlite() else query.for_update())
     if not rows:
-        raise NotFound(f"no {label} {row_id}")
+        raise NotFound(N_("no %(label)s %(id)s", label=label, id=row_id))
     return rows[0]

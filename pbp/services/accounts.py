@@ -13,7 +13,7 @@ from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from pbp.db import retried, write_transaction
-from pbp.errors import Conflict, UserError
+from pbp.errors import N_, Conflict, UserError
 from pbp.models import User
 from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
@@ -35,10 +35,10 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 200
 def create_user(name: str, password: str, *, display_name: str | None = None, clock: Clock = SYSTEM) -> User:
     """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything."""
     if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")
-        raise UserError("a user name is 2-40 letters, digits, '_', '.' or '-'", "name")
+        raise UserError(N_("a user name is 2-40 letters, digits, '_', '.' or '-'"), "name")
     _check_password(password, "password")
-    shown = checked_name(display_name or name, "display name")
-    taken = Conflict(f"the user name {name!r} is taken", "name")
+    shown = checked_name(display_name or name, N_("display name"))
+    taken = Conflict(N_("the user name '%(name)s' is taken", name=name), "name")
     if name_taken(name):  # early, before the slow hash; asked again inside the transaction
         raise taken
     hashed = _HASHER.hash(password)
@@ -73,27 +73,29 @@ def authenticate(name: str, password: str) -> User | None:
 
 def _check_password(password: str, field: str) -> None:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not is_text(password):
-        raise UserError(f"a password has {PASSWORD_MIN}-{PASSWORD_MAX} characters of text", field)
+        raise UserError(
+            N_("a password has %(min)d-%(max)d characters of text", min=PASSWORD_MIN, max=PASSWORD_MAX), field
+        )
 
 
 @retried
 def end_sessions(user_id: int) -> None:
     """Log the user out everywhere: every session issued before this call is refused from now on."""
     with write_transaction():
-        locked(User, user_id, "user")
+        locked(User, user_id, N_("user"))
         User.update(session_version=User.session_version + 1).where(User.id == user_id).execute()
 
 
 @retried
 def change_password(user_id: int, current: str, new: str) -> User:
     """A new password when the current one matches; every earlier session ends with it."""
-    user = get_or_fail(User, user_id, "user")
+    user = get_or_fail(User, user_id, N_("user"))
     if authenticate(user.name, current) is None:
-        raise UserError("the current password is not right", "current_password")
+        raise UserError(N_("the current password is not right"), "current_password")
     _check_password(new, "new_password")
     hashed = _HASHER.hash(new)
     with write_transaction():
-        locked(User, user_id, "user")
+        locked(User, user_id, N_("user"))
         User.update(password_hash=hashed, session_version=User.session_version + 1).where(User.id == user_id).execute()
     return User.get_by_id(user_id)
 
@@ -102,8 +104,10 @@ def change_password(user_id: int, current: str, new: str) -> User:
 def set_locale(user_id: int, locale: str | None) -> User:
     """The pages' language the user chose (ja, en), or None to follow the browser's."""
     if locale is not None and locale not in LOCALES:
-        raise UserError(f"a language is one of {', '.join(LOCALES)} (got {locale!r})", "locale")
+        raise UserError(
+            N_("a language is one of %(known)s (got '%(got)s')", known=", ".join(LOCALES), got=locale), "locale"
+        )
     with write_transaction():
-        locked(User, user_id, "user")
+        locked(User, user_id, N_("user"))
         User.update(locale=locale).where(User.id == user_id).execute()
     return User.get_by_id(user_id)

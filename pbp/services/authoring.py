@@ -18,11 +18,11 @@ from peewee import fn
 from pbp import packs
 from pbp.db import retried, write_transaction
 from pbp.engine import Problem, find_ruleset
-from pbp.errors import Conflict, InvalidState, UserError
+from pbp.errors import N_, Conflict, InvalidState, UserError
 from pbp.models import Campaign, Participation, Round, Scenario, ScenarioSecret
 from pbp.services import audit, gms
 from pbp.services._common import get_or_fail, locked
-from pbp.services.campaigns import add_scenario
+from pbp.services.campaigns import add_scenario, scenario_taken
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
 from pbp.text import non_text, unfit_to_show
 
@@ -47,7 +47,12 @@ def problems_of(pack: dict[str, Any], slug: str, spec: Any, *, prefix: str = "")
     with `prefix` (empty: relative to the scenario, as the form names its fields)."""
     problems = []
     if not (isinstance(slug, str) and packs.SLUG.match(slug)):
-        problems.append(Problem(prefix.rstrip(".") or "slug", f"{slug!r} is not a scenario id ({packs.SLUG_RULE})"))
+        problems.append(
+            Problem(
+                prefix.rstrip(".") or "slug",
+                N_("'%(slug)s' is not a scenario id (%(rule)s)", slug=slug, rule=packs.SLUG_RULE),
+            )
+        )
     own = f"scenarios.{slug}"
     trial = {**pack, "scenarios": {slug: spec}}
     for p in find_ruleset(str(pack["campaign"]["ruleset"])).validate_pack(trial):
@@ -55,7 +60,7 @@ def problems_of(pack: dict[str, Any], slug: str, spec: Any, *, prefix: str = "")
             problems.append(
                 Problem(prefix + p.path[len(own) + 1 :] if p.path != own else prefix.rstrip("."), p.message)
             )
-    problems += [Problem(prefix + at, f"{why}: not text") for at, why in sorted(non_text(spec))]
+    problems += [Problem(prefix + at, N_("%(problem)s: not text", problem=why)) for at, why in sorted(non_text(spec))]
     problems += [Problem(prefix + at, why) for at, why in sorted(unfit_to_show(spec))]
     return problems
 
@@ -64,16 +69,22 @@ def parse_scenarios(text: str) -> tuple[dict[str, Any], list[Problem]]:
     """The scenarios of a scenario TOML (`[scenarios.<id>]` tables, the pack's format) and the file's own problems
     (another top-level key); ScenarioProblems when there is nothing to check further (syntax, size, no scenario)."""
     if len(text) > TOML_LIMIT:
-        raise ScenarioProblems([Problem("", f"has {len(text)} characters, over the limit of {TOML_LIMIT}")])
+        raise ScenarioProblems(
+            [
+                Problem(
+                    "", N_("has %(count)d characters, over the limit of %(limit)d", count=len(text), limit=TOML_LIMIT)
+                )
+            ]
+        )
     parsed, problem = packs.parse_toml(text, "")
     if problem is not None:
         raise ScenarioProblems([Problem("", problem.message)])
-    problems = [Problem(key, "unknown top-level key (a scenario file holds [scenarios.<id>] tables)")
+    problems = [Problem(key, N_("unknown top-level key (a scenario file holds [scenarios.<id>] tables)"))
                 for key in parsed if key != "scenarios"]  # fmt: skip
     scenarios = parsed.get("scenarios")
     if not isinstance(scenarios, dict) or not scenarios:
         raise ScenarioProblems(
-            [*problems, Problem("scenarios", "missing: write each scenario as a [scenarios.<id>] table")]
+            [*problems, Problem("scenarios", N_("missing: write each scenario as a [scenarios.<id>] table"))]
         )
     return scenarios, problems
 
@@ -81,7 +92,7 @@ def parse_scenarios(text: str) -> tuple[dict[str, Any], list[Problem]]:
 def _past(deadline: datetime | None, now: datetime) -> list[Problem]:
     """A sign-up deadline set in the past would close the sign-up at the scheduler's next tick: refused."""
     if deadline is not None and to_db(deadline) <= now:
-        return [Problem("signup_deadline", "is in the past: a sign-up deadline is a time still to come")]
+        return [Problem("signup_deadline", N_("is in the past: a sign-up deadline is a time still to come"))]
     return []
 
 
@@ -111,18 +122,18 @@ def create_scenario(
     clock: Clock = SYSTEM,
 ) -> Scenario:
     """The GM writes a new scenario (the form's): refused with every problem by its key, nothing stored."""
-    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
     gms.require_gm(campaign_id, actor_id)
     now = to_db(clock.now())
     problems = problems_of(campaign.pack, slug, spec) + _past(signup_deadline, now)
     if not problems and _taken(campaign, slug):
-        problems.append(Problem("slug", f"the campaign already has a scenario {slug!r}"))
+        problems.append(Problem("slug", scenario_taken(slug)))
     if problems:
         raise ScenarioProblems(problems)
     with write_transaction():
-        campaign = locked(Campaign, campaign_id, "campaign")  # the pack as it is now: another write may have added
+        campaign = locked(Campaign, campaign_id, N_("campaign"))  # the pack as it is now: another write may have added
         if _taken(campaign, slug):
-            raise Conflict(f"the campaign already has a scenario {slug!r}", "slug")
+            raise Conflict(scenario_taken(slug), "slug")
         scenario = _store(campaign, slug, spec, to_db(signup_deadline) if signup_deadline else None, now)
         audit.log("scenario.create", f"scenario:{scenario.id}", now, actor_id=actor_id, source="form", slug=slug)
     return scenario
@@ -132,22 +143,22 @@ def create_scenario(
 def import_scenarios(campaign_id: int, text: str, *, actor_id: int | None, clock: Clock = SYSTEM) -> list[Scenario]:
     """The GM imports a scenario TOML (`[scenarios.<id>]` tables): every problem of every scenario by its key,
     and nothing imported unless there is none."""
-    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
     gms.require_gm(campaign_id, actor_id)
     found, problems = parse_scenarios(text)
     for slug, spec in found.items():
         problems += problems_of(campaign.pack, slug, spec, prefix=f"scenarios.{slug}.")
         if _taken(campaign, slug):
-            problems.append(Problem(f"scenarios.{slug}", f"the campaign already has a scenario {slug!r}"))
+            problems.append(Problem(f"scenarios.{slug}", scenario_taken(slug)))
     if problems:
         raise ScenarioProblems(problems)
     now = to_db(clock.now())
     made = []
     with write_transaction():
-        campaign = locked(Campaign, campaign_id, "campaign")
+        campaign = locked(Campaign, campaign_id, N_("campaign"))
         for slug, spec in found.items():
             if _taken(campaign, slug):
-                raise Conflict(f"the campaign already has a scenario {slug!r}")
+                raise Conflict(scenario_taken(slug))
             made.append(_store(campaign, slug, spec, None, now))
             audit.log("scenario.create", f"scenario:{made[-1].id}", now, actor_id=actor_id, source="toml", slug=slug)
     return made
@@ -169,11 +180,14 @@ def edit_scenario(
 ) -> Scenario:
     """The GM changes a console scenario before its first round opens (a pack scenario changes in its folder, then
     the pack is upgraded): the whole entry, checked like a new one; its sign-up deadline while sign-up is open."""
-    scenario = get_or_fail(Scenario, scenario_id, "scenario")
+    scenario = get_or_fail(Scenario, scenario_id, N_("scenario"))
     gms.require_gm(scenario.campaign_id, actor_id)
     if scenario.source != CONSOLE:
         raise InvalidState(
-            f"{scenario.slug} comes from the campaign pack: change it in the pack's folder, then upgrade the pack"
+            N_(
+                "%(slug)s comes from the campaign pack: change it in the pack's folder, then upgrade the pack",
+                slug=scenario.slug,
+            )
         )
     campaign = Campaign.get_by_id(scenario.campaign_id)
     now = to_db(clock.now())
@@ -183,19 +197,24 @@ def edit_scenario(
     if problems:
         raise ScenarioProblems(problems)
     with write_transaction():
-        scenario = locked(Scenario, scenario_id, "scenario")
+        scenario = locked(Scenario, scenario_id, N_("scenario"))
         if started(scenario_id):
-            raise InvalidState(f"{scenario.title} has begun (a round was opened): its setup is fixed")
+            raise InvalidState(
+                N_("%(scenario)s has begun (a round was opened): its setup is fixed", scenario=scenario.title)
+            )
         joined = Participation.select().where(Participation.scenario == scenario_id, Participation.status == "joined")
-        campaign = locked(Campaign, scenario.campaign_id, "campaign")
+        campaign = locked(Campaign, scenario.campaign_id, N_("campaign"))
         slots = int(spec.get("slots", campaign.pack["campaign"].get("slots", 1)))
         if joined.count() > slots:
-            raise UserError(f"{joined.count()} characters have joined, more than {slots} slots", "slots")
+            raise UserError(
+                N_("%(count)d characters have joined, more than %(slots)d slots", count=joined.count(), slots=slots),
+                "slots",
+            )
         if deadline != scenario.signup_deadline and scenario.signup_closed_at is not None:
-            raise InvalidState("the sign-up is closed: its deadline no longer changes", "signup_deadline")
+            raise InvalidState(N_("the sign-up is closed: its deadline no longer changes"), "signup_deadline")
         applied = Participation.select().where(Participation.scenario == scenario_id, Participation.status == "applied")
         if deadline is None and applied.exists():
-            raise UserError("applicants wait for the lottery, which needs a sign-up deadline", "signup_deadline")
+            raise UserError(N_("applicants wait for the lottery, which needs a sign-up deadline"), "signup_deadline")
         campaign.pack = {**campaign.pack, "scenarios": {**campaign.pack["scenarios"], scenario.slug: spec}}
         Campaign.update(pack=campaign.pack).where(Campaign.id == campaign.id).execute()
         starts = spec.get("pc_starts")

@@ -14,7 +14,7 @@ from typing import Any
 from pbp import packs
 from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem, find_ruleset
-from pbp.errors import Conflict, UserError
+from pbp.errors import N_, Conflict, Text, UserError
 from pbp.models import Campaign, Character, Participation, Resolution, Round, Scenario, ScenarioSecret
 from pbp.services import audit, gms
 from pbp.services._common import first_non_text, get_or_fail, locked
@@ -57,14 +57,17 @@ def upgrade_pack(
     """The owner upgrades the campaign's pack from its folder: the pack is validated (PackRefused with its
     problems), then tried against the campaign (`upgrade_trial`: PackRefused listing what breaks), and only then
     stored, with the scenarios written in the console carried over. `apply` False stops after the trial."""
-    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
     gms.require_owner(campaign_id, actor_id)
     try:
         loaded = _valid(pack_dir)
     except BadInput as refusal:
         raise PackRefused(refusal.problems, trial=False) from None
     if loaded.data["campaign"]["id"] != campaign.slug:
-        problem = Problem("campaign.id", f"is {loaded.data['campaign']['id']!r}, not this campaign's {campaign.slug!r}")
+        problem = Problem(
+            "campaign.id",
+            N_("is '%(id)s', not this campaign's '%(slug)s'", id=loaded.data["campaign"]["id"], slug=campaign.slug),
+        )
         raise PackRefused(loaded.locate([problem]), trial=False)
     _refuse_breaks(campaign, loaded)
     if not apply:
@@ -76,7 +79,7 @@ def _valid(pack_dir: Path) -> packs.Pack:
     loaded = packs.load_valid_pack(pack_dir)
     found = first_non_text(loaded.data)
     if found:
-        raise BadInput(loaded.locate([Problem(found[0], f"{found[1]}: not text")]))
+        raise BadInput(loaded.locate([Problem(found[0], N_("%(problem)s: not text", problem=found[1]))]))
     return loaded
 
 
@@ -102,7 +105,7 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
     folder = loaded.data.get("scenarios") or {}
     console = _console_scenarios(campaign)
     problems = [
-        Problem(f"scenarios.{slug}", "the new pack defines a scenario of this id, which the console's scenario has")
+        Problem(f"scenarios.{slug}", N_("the new pack defines a scenario of this id, which the console's scenario has"))
         for slug in console
         if slug in folder
     ]
@@ -112,7 +115,7 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
     for scenario in Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id):
         where = f"scenario {scenario.slug}"
         if scenario.pack_scenario not in merged["scenarios"]:
-            problems.append(Problem(where, f"the new pack has no scenario {scenario.pack_scenario!r}"))
+            problems.append(Problem(where, N_("the new pack has no scenario '%(id)s'", id=scenario.pack_scenario)))
             continue
         last = (
             Resolution.select(Resolution.state).join(Round).where(Round.scenario == scenario.id)
@@ -185,7 +188,7 @@ def _apply(
             )
             action = "campaign.load"
         else:
-            campaign = locked(Campaign, existing.id, "campaign")
+            campaign = locked(Campaign, existing.id, N_("campaign"))
             pack = _merged(campaign, loaded)
             changes = {**fields, "pack": pack, "policies": {**campaign.policies, **settings}}
             Campaign.update(**changes).where(Campaign.id == campaign.id).execute()
@@ -227,6 +230,11 @@ def add_scenario(
     return scenario
 
 
+def scenario_taken(slug: str) -> Text:
+    """The refusal of a second scenario under a slug, whichever way it is added (the pack's, the console's)."""
+    return N_("the campaign already has a scenario '%(slug)s'", slug=slug)
+
+
 @retried
 def create_scenario(
     campaign_id: int,
@@ -239,15 +247,15 @@ def create_scenario(
     clock: Clock = SYSTEM,
 ) -> Scenario:
     """The GM runs a pack scenario (again, e.g. for a second group) under a new slug."""
-    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
     if pack_scenario not in campaign.pack.get("scenarios", {}):
-        raise UserError(f"the pack has no scenario {pack_scenario!r}")
+        raise UserError(N_("the pack has no scenario '%(id)s'", id=pack_scenario))
     if not packs.SLUG.match(slug):
-        raise UserError(f"a slug is {packs.SLUG_RULE}", "slug")
+        raise UserError(N_("a slug is %(rule)s", rule=packs.SLUG_RULE), "slug")
     if Scenario.get_or_none(Scenario.campaign == campaign_id, Scenario.slug == slug) is not None:
-        raise Conflict(f"the campaign already has a scenario {slug!r}", "slug")
+        raise Conflict(scenario_taken(slug), "slug")
     if slots is not None and slots < 1:
-        raise UserError("slots must be at least 1", "slots")
+        raise UserError(N_("slots must be at least 1"), "slots")
     now = to_db(clock.now())
     with write_transaction():
         scenario = add_scenario(
@@ -276,9 +284,11 @@ def set_policy(
     """The GM sets one of the campaign's policies (`pbp.services.rounds.POLICIES` lists them)."""
     from pbp.services.rounds import POLICIES
 
-    campaign = get_or_fail(Campaign, campaign_id, "campaign")
+    campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
     if name not in POLICIES:
-        raise UserError(f"unknown policy {name!r} (known: {', '.join(sorted(POLICIES))})", "policy")
+        raise UserError(
+            N_("unknown policy '%(name)s' (known: %(known)s)", name=name, known=", ".join(sorted(POLICIES))), "policy"
+        )
     now = to_db(clock.now())
     with write_transaction():
         Campaign.update(policies={**campaign.policies, name: bool(value)}).where(Campaign.id == campaign_id).execute()
@@ -291,8 +301,10 @@ def set_hold_share(campaign_id: int, share: float, *, actor_id: int | None = Non
     """The guard's share: a round with more than `share` (0 to 1) of its joined characters without an entry at its
     deadline is held for the GM instead of resolved (1: never held)."""
     if not 0 <= share <= 1:  # NaN fails too
-        raise UserError(f"the share of missing entries must be from 0 to 1, got {share}", "hold_share")
-    get_or_fail(Campaign, campaign_id, "campaign")
+        raise UserError(
+            N_("the share of missing entries must be from 0 to 1, got %(share)s", share=share), "hold_share"
+        )
+    get_or_fail(Campaign, campaign_id, N_("campaign"))
     now = to_db(clock.now())
     with write_transaction():
         Campaign.update(hold_share=float(share)).where(Campaign.id == campaign_id).execute()

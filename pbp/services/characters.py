@@ -9,7 +9,7 @@ from typing import Any
 
 from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem, canonical, find_ruleset
-from pbp.errors import Conflict, Forbidden, InvalidState, UserError
+from pbp.errors import N_, Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit, gms
 from pbp.services._common import (
@@ -39,7 +39,7 @@ class BadSheet(UserError):
 
 def _check_sheet(campaign: Campaign, sheet: dict[str, Any]) -> None:
     """Refuse a sheet the ruleset finds a problem in."""
-    checked_json(sheet, "sheet", SHEET_LIMIT)
+    checked_json(sheet, N_("sheet"), SHEET_LIMIT)
     problems = find_ruleset(campaign.ruleset).validate_character(campaign.pack, sheet)
     if problems:
         raise BadSheet(problems)
@@ -59,9 +59,9 @@ def character_id_of(unit: str) -> int | None:
 @retried
 def create_character(campaign_id: int, owner_id: int, sheet: dict[str, Any], *, clock: Clock = SYSTEM) -> Character:
     """A new character from a sheet (its name is the sheet's `ja`); it starts with the pack's growth points."""
-    campaign = get_or_fail(Campaign, campaign_id, "campaign")
-    get_or_fail(User, owner_id, "user")
-    checked_json(sheet, "sheet", SHEET_LIMIT)
+    campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
+    get_or_fail(User, owner_id, N_("user"))
+    checked_json(sheet, N_("sheet"), SHEET_LIMIT)
     sheet = {**sheet, "growth_points": int(campaign.pack.get("creation", {}).get("growth_points", 0))}
     _check_sheet(campaign, sheet)
     now = to_db(clock.now())
@@ -74,21 +74,21 @@ def create_character(campaign_id: int, owner_id: int, sheet: dict[str, Any], *, 
 def _name(sheet: dict[str, Any]) -> str:
     """The character's name (its sheet's `ja`); its English name, when it has one, is held to the same rule."""
     if str(sheet.get("en") or "").strip():
-        checked_name(str(sheet["en"]), "en")
-    return checked_name(str(sheet.get("ja", "")), "name")
+        checked_name(str(sheet["en"]), N_("en"))
+    return checked_name(str(sheet.get("ja", "")), N_("name"))
 
 
 def _own_character(character_id: int, user_id: int) -> tuple[Character, Campaign]:
-    character = get_or_fail(Character, character_id, "character")
+    character = get_or_fail(Character, character_id, N_("character"))
     if character.owner_id != user_id:
-        raise Forbidden(f"character {character_id} is not yours")
+        raise Forbidden(N_("character %(id)s is not yours", id=character_id))
     return character, Campaign.get_by_id(character.campaign_id)
 
 
 def _current(character_id: int) -> Character:
     """Every sheet change starts from the character as locked in its transaction: a grant and an edit at once would
     otherwise lose one of them."""
-    return locked(Character, character_id, "character")
+    return locked(Character, character_id, N_("character"))
 
 
 def _save(character_id: int, sheet: dict[str, Any], now: datetime) -> None:
@@ -117,14 +117,21 @@ def edit_character(
     if changed:
         key = changed[0]
         raise UserError(
-            f"{key} change only through a growth request (成長申請) or the GM: the sheet sent has {sheet.get(key)!r}, "
-            f"the character {character.sheet.get(key)!r} (reload the sheet if it changed meanwhile)",
+            N_(
+                "%(key)s change only through a growth request (成長申請) or the GM: the sheet sent has %(sent)r, "
+                "the character %(stored)r (reload the sheet if it changed meanwhile)",
+                key=key,
+                sent=sheet.get(key),
+                stored=character.sheet.get(key),
+            ),
             key,
         )
     with write_transaction():
         current = _current(character_id).sheet
         if version is not None and version != sheet_version(current):
-            raise StaleSheet(f"character {character_id} changed since this sheet was read: reload it", "version")
+            raise StaleSheet(
+                N_("character %(id)s changed since this sheet was read: reload it", id=character_id), "version"
+            )
         # The growth parts as they are now: a grant or growth request committed since the read above stays.
         after = {**sheet, **{k: current[k] for k in GROWTH_KEYS if k in current}}
         _check_sheet(campaign, after)
@@ -156,10 +163,18 @@ def _priced(campaign: Campaign, sheet: dict[str, Any], skills: dict[str, int]) -
     except BadInput as e:
         raise UserError("; ".join(str(p) for p in e.problems), "skills") from None
     if cost == 0:
-        raise UserError("the request raises no skill", "skills")
+        raise UserError(N_("the request raises no skill"), "skills")
     available = unspent_growth(campaign, sheet)
     if cost > available:
-        raise UserError(f"the request costs {cost} growth points; {sheet.get('ja')} has {available} unspent", "skills")
+        raise UserError(
+            N_(
+                "the request costs %(cost)s growth points; %(name)s has %(available)s unspent",
+                cost=cost,
+                name=sheet.get("ja"),
+                available=available,
+            ),
+            "skills",
+        )
     after = {**sheet, "skills": {**(sheet.get("skills") or {}), **skills}}
     _check_sheet(campaign, after)
     return cost, after
@@ -173,15 +188,19 @@ def request_growth(
     the pack's growth costs within the character's unspent growth points. It waits for the GM (`decide_growth`);
     a character has at most one pending request, so the points it would spend are never promised twice."""
     _, campaign = _own_character(character_id, user_id)
-    text = checked_text(note, "note", NOTE_LIMIT, required=False)
-    storable_json(skills, "skills")
+    text = checked_text(note, N_("note"), NOTE_LIMIT, required=False)
+    storable_json(skills, N_("skills"))
     now = to_db(clock.now())
     with write_transaction():
         before = _current(character_id).sheet
         waiting = _pending_of(character_id)
         if waiting is not None:
             raise Conflict(
-                f"growth request {waiting.id} is still waiting for the GM: one pending request per character", "skills"
+                N_(
+                    "growth request %(id)s is still waiting for the GM: one pending request per character",
+                    id=waiting.id,
+                ),
+                "skills",
             )
         cost, after = _priced(campaign, before, skills)
         return GrowthRequest.create(
@@ -201,18 +220,24 @@ def decide_growth(
     """The campaign's GM approves or denies a pending growth request (a denial says why). Approval prices the raise
     again against the sheet as it is now (a grant, an edit or the GM's change since the request counts) and applies
     it in the same transaction; a raise the sheet can no longer pay for is refused and stays pending."""
-    request = get_or_fail(GrowthRequest, request_id, "growth request")
+    request = get_or_fail(GrowthRequest, request_id, N_("growth request"))
     character = Character.get_by_id(request.character_id)
     campaign = Campaign.get_by_id(character.campaign_id)
     if not gms.is_gm(campaign.id, actor_id):
-        raise Forbidden(f"only the GMs of {campaign.slug} decide its growth requests")
-    why = checked_text(reason, "reason", NOTE_LIMIT, required=not approve)
+        raise Forbidden(N_("only the GMs of %(campaign)s decide its growth requests", campaign=campaign.slug))
+    why = checked_text(reason, N_("reason"), NOTE_LIMIT, required=not approve)
     now = to_db(clock.now())
     with write_transaction():
         sheet = _current(character.id).sheet  # locks the character: one decision at a time, no lost edit
-        current = locked(GrowthRequest, request_id, "growth request")
+        current = locked(GrowthRequest, request_id, N_("growth request"))
         if current.status != PENDING:
-            raise InvalidState(f"growth request {request_id} was already {current.status}")
+            raise InvalidState(
+                N_(
+                    "growth request %(id)s was already %(status)s",
+                    id=request_id,
+                    status={APPROVED: N_("approved"), DENIED: N_("denied")}.get(current.status, current.status),
+                )
+            )
         changes: dict[str, Any] = {"status": APPROVED if approve else DENIED, "decided_at": now}
         if approve:
             cost, after = _priced(campaign, sheet, requested_levels(current))
@@ -232,7 +257,7 @@ def decide_growth(
 
 def pending_growth(campaign_id: int) -> list[GrowthRequest]:
     """The campaign's growth requests waiting for its GM, oldest first (the GM console's list)."""
-    get_or_fail(Campaign, campaign_id, "campaign")
+    get_or_fail(Campaign, campaign_id, N_("campaign"))
     query = (
         GrowthRequest.select(GrowthRequest, Character)
         .join(Character)
@@ -253,10 +278,10 @@ def grant_growth_points(
     character_id: int, points: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM
 ) -> Character:
     """The GM awards growth points (成長点), logged with the reason. The campaign's GMs only."""
-    why = checked_text(reason, "reason", NOTE_LIMIT)
+    why = checked_text(reason, N_("reason"), NOTE_LIMIT)
     if points <= 0:
-        raise UserError("growth points to grant must be positive", "points")
-    character = get_or_fail(Character, character_id, "character")
+        raise UserError(N_("growth points to grant must be positive"), "points")
+    character = get_or_fail(Character, character_id, N_("character"))
     gms.require_gm(character.campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from pbp.engine import find_ruleset
-from pbp.errors import UserError
+from pbp.errors import N_, UserError
 from pbp.models import Scenario, User
 from pbp.paths import DEMO_PACK_DIR
 from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios
@@ -101,7 +101,7 @@ def round_order(encounter: dict, unit: str, intended: dict) -> dict | None:
 def load_demo(deadline_in: int, *, clock: Clock = SYSTEM) -> Demo:
     """Load the demo into an empty database (refused when the demo's accounts exist already)."""
     if is_loaded():
-        raise UserError("the demo is already loaded (use another PBP_INSTANCE)")
+        raise UserError(N_("the demo is already loaded (use another PBP_INSTANCE)"))
     now = clock.now()
     past = FixedClock(now - timedelta(days=1))  # round 1 was played yesterday
     gm = accounts.create_user("gm", DEMO_PASSWORD, display_name="GM", clock=past)

@@ -13,7 +13,7 @@ import peewee
 
 from pbp.db import database, is_sqlite, retried, write_transaction
 from pbp.engine import canonical, find_ruleset
-from pbp.errors import Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import (
     Character,
     Entry,
@@ -27,7 +27,7 @@ from pbp.services import gms
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter
+from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
 from pbp.services.scenarios import scenario_checks
 from pbp.services.versioned import KeptUnderVersion
 
@@ -63,15 +63,23 @@ def _round(round_id: int, *, lock: bool = False) -> Round:
         query = query.for_update("FOR SHARE")
     rows = list(query)
     if not rows:
-        raise NotFound(f"no round {round_id}")
+        raise NotFound(N_("no %(label)s %(id)s", label=N_("round"), id=round_id))
     return rows[0]
 
 
 def _refuse_unless_open(rnd: Round, now: datetime) -> None:
     if rnd.state != OPEN:
-        raise InvalidState(f"round {rnd.id} is {rnd.state}: entries are accepted only while it is open")
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: entries are accepted only while it is open",
+                round=rnd.id,
+                state=state_word(rnd.state),
+            )
+        )
     if now >= rnd.deadline:
-        raise InvalidState(f"the deadline passed at {local_text(rnd.deadline, round_context(rnd).campaign.timezone)}")
+        raise InvalidState(
+            N_("the deadline passed at %(at)s", at=local_text(rnd.deadline, round_context(rnd).campaign.timezone))
+        )
 
 
 def _part(rnd: Round, character_id: int) -> tuple[int, str, bool, str | None] | None:
@@ -93,13 +101,13 @@ def _refuse_unless_entrant(
     """A UserError unless this user's character may enter the round now (its part read once per site version)."""
     row = _KEPT.get(("part", rnd.id, character_id), version, lambda: _part(rnd, character_id))
     if row is None:
-        raise NotFound(f"no character {character_id}")
+        raise NotFound(N_("no %(label)s %(id)s", label=N_("character"), id=character_id))
     owner, name, alive, status = row
     if owner != user_id:
-        raise Forbidden(f"character {character_id} is not yours")
+        raise Forbidden(N_("character %(id)s is not yours", id=character_id))
     _refuse_unless_open(rnd, now)
     if status is None or not alive:
-        raise Forbidden(f"{name} is not taking part in this scenario")
+        raise Forbidden(N_("%(name)s is not taking part in this scenario", name=name))
 
 
 @dataclass(frozen=True)
@@ -128,16 +136,26 @@ def _check_entry(context: _OrderContext, character_id: int, order: dict[str, Any
     """The prose within the campaign's limit and the order valid: the order as stored."""
     limit = context.scenario.campaign.entry_char_limit
     if len(prose) > limit:
-        raise UserError(f"the prose has {len(prose)} characters, over the limit of {limit}", "prose")
-    storable_text(prose, "prose")
+        raise UserError(
+            N_(
+                "%(field)s has %(count)d characters, over the limit of %(limit)d",
+                field=N_("the prose"),
+                count=len(prose),
+                limit=limit,
+            ),
+            "prose",
+        )
+    storable_text(prose, N_("prose"))
     return _check_order(context, character_id, order)
 
 
 def _check_order(context: _OrderContext, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
-    checked_json(order, "order", ORDER_LIMIT)
+    checked_json(order, N_("order"), ORDER_LIMIT)
     unit = unit_id(character_id)
     if order.get("unit", unit) != unit:
-        raise UserError(f"the order is for {order['unit']}, not for this character ({unit})", "order")
+        raise UserError(
+            N_("the order is for %(unit)s, not for this character (%(own)s)", unit=order["unit"], own=unit), "order"
+        )
     full = {**order, "unit": unit}
     for slot in ("minor", "major"):
         action = full.get(slot)
@@ -161,13 +179,28 @@ def _offered_check(action: dict[str, Any], checks: list[dict[str, Any]], slot: s
     label = action.get("label")
     chosen = offered.get(label) if isinstance(label, str) else None
     if chosen is None:
-        choices = ", ".join(offered) or "none in this scenario"
-        raise UserError(f"{slot}.label: a check names one the scenario offers ({choices}), got {label!r}", "order")
+        choices = ", ".join(offered) or N_("none in this scenario")
+        raise UserError(
+            N_(
+                "%(slot)s.label: a check names one the scenario offers (%(choices)s), got %(got)r",
+                slot=slot,
+                choices=choices,
+                got=label,
+            ),
+            "order",
+        )
     for key in ("skill", "need"):
         if key in action and action[key] != chosen[key]:
             raise UserError(
-                f"{slot}.{key}: the check {label!r} is {chosen['skill']} needing {chosen['need']} (R-GM-2), "
-                f"not {action[key]!r}",
+                N_(
+                    "%(slot)s.%(key)s: the check '%(label)s' is %(skill)s needing %(need)s (R-GM-2), not %(got)r",
+                    slot=slot,
+                    key=key,
+                    label=label,
+                    skill=chosen["skill"],
+                    need=chosen["need"],
+                    got=action[key],
+                ),
                 "order",
             )
     return {**action, "skill": chosen["skill"], "need": chosen["need"]}
@@ -243,7 +276,7 @@ def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clo
     with write_transaction():
         _refuse_unless_entrant(_round(round_id, lock=True), character_id, user_id, now)
         if not Entry.delete().where(Entry.round == round_id, Entry.character == character_id).execute():
-            raise NotFound("there is no entry to withdraw")
+            raise NotFound(N_("there is no entry to withdraw"))
         receipt = receipt_for(round_id, character_id, None, None, now)
         EntryRevision.create(
             round=round_id,
@@ -260,7 +293,7 @@ def withdraw_entry(round_id: int, character_id: int, *, user_id: int, clock: Clo
 def entries_visible_to(round_id: int, user_id: int | None) -> list[Entry]:
     """The entries a user may read: every entry of a published round; before that only the user's own (the
     campaign's GMs see all). Other players never see an entry before its round is published."""
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     query = Entry.select(Entry, Character).join(Character).where(Entry.round == round_id).order_by(Entry.character)
     if rnd.state == PUBLISHED or gms.is_gm(round_context(rnd).campaign.id, user_id):
         return list(query)

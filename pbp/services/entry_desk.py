@@ -18,7 +18,7 @@ from typing import Any
 from pbp.engine import find_ruleset
 from pbp.engine.odds import opposed, p_at_least
 from pbp.engine.pool.legal import CheckPools, LegalActions
-from pbp.errors import Forbidden, InvalidState
+from pbp.errors import N_, Forbidden, InvalidState
 from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario
 from pbp.services._common import get_or_fail
 from pbp.services.characters import unit_id
@@ -125,10 +125,10 @@ def entry_desk(
     """The entry form's facts for `user_id`'s character in a round of a scenario it has joined; a UserError when
     the character is not theirs or not taking part (Forbidden: a page answers 403, never another player's data).
     The history is the latest HISTORY_SHOWN saves unless `whole_history`."""
-    rnd = get_or_fail(Round, round_id, "round")
-    character = get_or_fail(Character, character_id, "character")
+    rnd = get_or_fail(Round, round_id, N_("round"))
+    character = get_or_fail(Character, character_id, N_("character"))
     if character.owner_id != user_id:
-        raise Forbidden(f"character {character_id} is not yours")
+        raise Forbidden(N_("character %(id)s is not yours", id=character_id))
     scenario = round_context(rnd)
     joined = Participation.get_or_none(
         Participation.scenario == rnd.scenario_id,
@@ -136,12 +136,12 @@ def entry_desk(
         Participation.status == "joined",
     )
     if joined is None:
-        raise Forbidden(f"{character.name} is not taking part in this scenario")
+        raise Forbidden(N_("%(name)s is not taking part in this scenario", name=character.name))
     campaign = Campaign.get_by_id(scenario.campaign_id)
     encounter = shaped_encounter(rnd, scenario).encounter  # the round's starting state after the GM's actions
     unit = unit_id(character_id)
     if not any(u["id"] == unit for u in encounter["units"]):
-        raise InvalidState(f"{character.name} is not on this round's map")
+        raise InvalidState(N_("%(name)s is not on this round's map", name=character.name))
     checks = scenario_checks(scenario)
     legal = find_ruleset(campaign.ruleset).legal_actions(encounter, unit, checks)
     entry = Entry.get_or_none(Entry.round == round_id, Entry.character == character_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbp.db import retried, write_transaction
-from pbp.errors import Conflict, Forbidden, NotFound
+from pbp.errors import N_, Conflict, Forbidden, NotFound
 from pbp.models import Campaign, CampaignGM, User
 from pbp.services import audit
 from pbp.services._common import checked_text, get_or_fail
@@ -28,7 +28,7 @@ def is_gm(campaign_id: int, user_id: int | None) -> bool:
 def require_gm(campaign_id: int, actor_id: int | None) -> None:
     """Refuse anyone but the campaign's GMs (and the operator, `actor_id` None)."""
     if actor_id is not None and not is_gm(campaign_id, actor_id):
-        raise Forbidden("only the campaign's GMs may do this")
+        raise Forbidden(N_("only the campaign's GMs may do this"))
 
 
 def require_owner(campaign_id: int, actor_id: int | None) -> None:
@@ -39,7 +39,7 @@ def require_owner(campaign_id: int, actor_id: int | None) -> None:
         CampaignGM.campaign == campaign_id, CampaignGM.user == actor_id, CampaignGM.role == OWNER
     )
     if not query.exists():
-        raise Forbidden("only the campaign's owner may do this")
+        raise Forbidden(N_("only the campaign's owner may do this"))
 
 
 def gm_ids(campaign_id: int) -> set[int]:
@@ -86,16 +86,16 @@ def ensure_owner(campaign_id: int, user_id: int, now: datetime) -> None:
 @retried
 def add_co_gm(campaign_id: int, user_name: str, *, actor_id: int | None, clock: Clock = SYSTEM) -> CampaignGM:
     """The owner makes another user (by user name) a co-GM of the campaign."""
-    name = checked_text(user_name, "user name", 40)
-    get_or_fail(Campaign, campaign_id, "campaign")
+    name = checked_text(user_name, N_("user name"), 40)
+    get_or_fail(Campaign, campaign_id, N_("campaign"))
     require_owner(campaign_id, actor_id)
     user = User.get_or_none(User.name == name)
     if user is None:
-        raise NotFound(f"no user {name!r}", "user name")
+        raise NotFound(N_("no user '%(name)s'", name=name), "user name")
     now = to_db(clock.now())
     with write_transaction():
         if CampaignGM.get_or_none(CampaignGM.campaign == campaign_id, CampaignGM.user == user.id):
-            raise Conflict(f"{name} is a GM of this campaign already", "user name")
+            raise Conflict(N_("%(name)s is a GM of this campaign already", name=name), "user name")
         row = CampaignGM.create(campaign=campaign_id, user=user.id, role=CO_GM, added_at=now)
         audit.log("gm.add", f"campaign:{campaign_id}", now, actor_id=actor_id, user=name)
     return row
@@ -104,12 +104,12 @@ def add_co_gm(campaign_id: int, user_name: str, *, actor_id: int | None, clock: 
 @retried
 def remove_co_gm(campaign_id: int, user_id: int, *, actor_id: int | None, clock: Clock = SYSTEM) -> None:
     """The owner removes a co-GM (the owner cannot be removed: hand the campaign over by reloading it instead)."""
-    get_or_fail(Campaign, campaign_id, "campaign")
+    get_or_fail(Campaign, campaign_id, N_("campaign"))
     require_owner(campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
         row = CampaignGM.get_or_none(CampaignGM.campaign == campaign_id, CampaignGM.user == user_id)
         if row is None or row.role != CO_GM:
-            raise NotFound(f"user {user_id} is not a co-GM of this campaign")
+            raise NotFound(N_("user %(id)s is not a co-GM of this campaign", id=user_id))
         row.delete_instance()
         audit.log("gm.remove", f"campaign:{campaign_id}", now, actor_id=actor_id, user=user_id)

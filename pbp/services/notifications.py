@@ -26,7 +26,7 @@ from email.utils import formataddr
 from typing import Any
 
 from pbp.db import Busy, retried, write_transaction
-from pbp.errors import UserError
+from pbp.errors import N_, UserError
 from pbp.models import Campaign, Character, Entry, NotificationOptOut, Outbox, Participation, Reminder, Round, User
 from pbp.models import Scenario as ScenarioModel
 from pbp.paths import instance_dir
@@ -185,18 +185,20 @@ def _row(
 @retried
 def set_email(user_id: int, address: str | None, *, clock: Clock = SYSTEM) -> User:
     """Where the user's notifications go by e-mail (None or empty: nowhere); a malformed address is refused."""
-    value = storable_text(address, "email").strip() if address else ""
+    value = storable_text(address, N_("email")).strip() if address else ""
     if value and (len(value) > ADDRESS_LIMIT or not _EMAIL.fullmatch(value)):
-        raise UserError(f"{value[:60]!r} is not an e-mail address", "email")
+        raise UserError(N_("%(value)r is not an e-mail address", value=value[:60]), "email")
     with write_transaction():
-        locked(User, user_id, "user")
+        locked(User, user_id, N_("user"))
         User.update(email=value or None).where(User.id == user_id).execute()
     return User.get_by_id(user_id)
 
 
 def _checked_kind(kind: str) -> str:
-    if storable_text(kind, "kind") not in MESSAGES:
-        raise UserError(f"unknown notification kind {kind[:40]!r} (known: {', '.join(KINDS)})", "kind")
+    if storable_text(kind, N_("kind")) not in MESSAGES:
+        raise UserError(
+            N_("unknown notification kind %(kind)r (known: %(known)s)", kind=kind[:40], known=", ".join(KINDS)), "kind"
+        )
     return kind
 
 
@@ -205,7 +207,7 @@ def set_preference(user_id: int, kind: str, enabled: bool, *, clock: Clock = SYS
     """Switch one kind of notification on or off for the user; returns every kind's setting."""
     _checked_kind(kind)
     with write_transaction():
-        locked(User, user_id, "user")
+        locked(User, user_id, N_("user"))
         NotificationOptOut.delete().where(NotificationOptOut.user == user_id, NotificationOptOut.kind == kind).execute()
         if not enabled:
             NotificationOptOut.create(user=user_id, kind=kind)
@@ -214,7 +216,7 @@ def set_preference(user_id: int, kind: str, enabled: bool, *, clock: Clock = SYS
 
 def preferences(user_id: int) -> dict[str, bool]:
     """Each kind of notification: whether the user receives it."""
-    get_or_fail(User, user_id, "user")
+    get_or_fail(User, user_id, N_("user"))
     off = {o.kind for o in NotificationOptOut.select().where(NotificationOptOut.user == user_id)}
     return {kind: kind not in off for kind in KINDS}
 
@@ -224,12 +226,15 @@ def set_webhook(campaign_id: int, url: str | None, *, actor_id: int | None = Non
     """The URL the campaign's notifications are POSTed to as JSON (None or empty: none); http(s) only."""
     from pbp.services import audit
 
-    value = storable_text(url, "webhook").strip() if url else ""
+    value = storable_text(url, N_("webhook")).strip() if url else ""
     if value and (len(value) > URL_LIMIT or not _URL.fullmatch(value)):
-        raise UserError(f"the webhook must be an http:// or https:// URL of at most {URL_LIMIT} characters", "webhook")
+        raise UserError(
+            N_("the webhook must be an http:// or https:// URL of at most %(limit)d characters", limit=URL_LIMIT),
+            "webhook",
+        )
     now = to_db(clock.now())
     with write_transaction():
-        locked(Campaign, campaign_id, "campaign")
+        locked(Campaign, campaign_id, N_("campaign"))
         Campaign.update(webhook_url=value or None).where(Campaign.id == campaign_id).execute()
         audit.log("campaign.webhook", f"campaign:{campaign_id}", now, actor_id=actor_id, set=bool(value))
     return Campaign.get_by_id(campaign_id)
@@ -253,7 +258,7 @@ def remind(round_id: int, *, clock: Clock = SYSTEM) -> list[int]:
     the users reminded. The round row is locked, so two schedulers remind once."""
     now = to_db(clock.now())
     with write_transaction():
-        rnd = locked(Round, round_id, "round")
+        rnd = locked(Round, round_id, N_("round"))
         left = (rnd.deadline - now).total_seconds()
         if rnd.state != "open" or left <= 0 or left > max(REMINDER_LEADS):
             return []
@@ -316,12 +321,12 @@ class Settings:
 
         tls = str(get("SMTP_TLS", "none")).lower()
         if tls not in ("starttls", "ssl", "none"):
-            raise UserError(f"SMTP_TLS must be starttls, ssl or none, got {tls!r}")
+            raise UserError(N_("SMTP_TLS must be starttls, ssl or none, got %(got)r", got=tls))
         port = get("SMTP_PORT", 465 if tls == "ssl" else 587 if tls == "starttls" else 25)
         try:
             port = int(port)
         except ValueError:
-            raise UserError(f"SMTP_PORT must be a port number, got {port!r}") from None
+            raise UserError(N_("SMTP_PORT must be a port number, got %(got)r", got=port)) from None
         return cls(
             smtp_host=get("SMTP_HOST"),
             smtp_port=port,
@@ -423,7 +428,7 @@ def finish(outbox_id: int, *, error: str | None = None, give_up: str | None = No
     MAX_ATTEMPTS, or at once as `give_up` says (failed or skipped) when no retry can help. Returns the status."""
     now = to_db(clock.now())
     with write_transaction():
-        row = locked(Outbox, outbox_id, "notification")
+        row = locked(Outbox, outbox_id, N_("notification"))
         if error is None:
             changes = {"status": SENT, "sent_at": now, "claimed_until": None, "last_error": None}
         else:

@@ -14,7 +14,7 @@ from peewee import fn
 from pbp import reports
 from pbp.db import retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
-from pbp.errors import InvalidState, UserError
+from pbp.errors import N_, InvalidState, UserError
 from pbp.models import (
     AuditLog,
     Campaign,
@@ -43,6 +43,7 @@ from pbp.services.rounds import (
     previous_resolution,
     round_context,
     round_info,
+    state_word,
 )
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,12 @@ log = logging.getLogger(__name__)
 GROWTH_AWARD_MAX = 100
 #: The report's parts: (column, what a refusal calls it). The story is required; an empty English story is the
 #: generated one.
-_PARTS = (("draft_md", "report"), ("intro_md", "intro"), ("outro_md", "outro"), ("story_en_md", "English story"))
+_PARTS = (
+    ("draft_md", N_("report")),
+    ("intro_md", N_("intro")),
+    ("outro_md", N_("outro")),
+    ("story_en_md", N_("English story")),
+)
 
 
 class LeakFound(InvalidState):
@@ -85,7 +91,7 @@ def _lines(text: str) -> str:
 
 def campaign_of(round_id: int) -> int:
     """The campaign a round belongs to (a NotFound for no round)."""
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     return Scenario.select(Scenario.campaign).where(Scenario.id == rnd.scenario_id).scalar()
 
 
@@ -118,7 +124,13 @@ def edit_report(
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
-            raise InvalidState(f"round {round_id} is {rnd.state}: only a resolved round's draft can be edited")
+            raise InvalidState(
+                N_(
+                    "round %(round)s is %(state)s: only a resolved round's draft can be edited",
+                    round=round_id,
+                    state=state_word(rnd.state),
+                )
+            )
         if parts.get("story_en_md") and parts["story_en_md"] == (_generated_english(rnd) or "").strip():
             parts["story_en_md"] = None
         if parts:
@@ -151,16 +163,18 @@ def _published_md(intro: str, story: str, outro: str) -> str:
 def english_story(round_id: int) -> tuple[str, bool]:
     """A resolved round's English story (Markdown) and whether the GM wrote it: the GM's own when set, else one
     generated from the stored resolution."""
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     report = Report.get_or_none(Report.round == round_id)
     if report is None:
-        raise InvalidState(f"round {round_id} has no report (it is not resolved yet)")
+        raise InvalidState(N_("round %(round)s has no report (it is not resolved yet)", round=round_id))
     if report.story_en_md:
         return report.story_en_md, True
     try:
         return generated_story(rnd, Resolution.get(Resolution.round == round_id), "en"), False
     except ResolutionFailed as e:  # a narration bug: said in one line, the GM can still write the story
-        raise UserError(f"round {round_id}'s English story cannot be generated: {e}") from e
+        raise UserError(
+            N_("round %(round)s's English story cannot be generated: %(error)s", round=round_id, error=str(e))
+        ) from e
 
 
 def _english_md(round_id: int) -> str | None:
@@ -195,8 +209,14 @@ def _refuse_leaks(rnd: Round, intro: str, story: str, outro: str, story_en: str 
 
 def _not_publishable(rnd: Round) -> InvalidState:
     if rnd.state == PUBLISHED:
-        return InvalidState(f"round {rnd.id} is published already: correct its report instead")
-    return InvalidState(f"round {rnd.id} is {rnd.state}: only a resolved round can be published (resolve it first)")
+        return InvalidState(N_("round %(round)s is published already: correct its report instead", round=rnd.id))
+    return InvalidState(
+        N_(
+            "round %(round)s is %(state)s: only a resolved round can be published (resolve it first)",
+            round=rnd.id,
+            state=state_word(rnd.state),
+        )
+    )
 
 
 @retried
@@ -265,10 +285,10 @@ def _award_growth(rnd: Round, campaign_id: int, *, actor_id: int | None, now: da
 def set_growth_award(campaign_id: int, points: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
     """The campaign's growth award: growth points (成長点) every character with an entry gets when a round is
     published (0: none). The campaign's GMs only; logged."""
-    get_or_fail(Campaign, campaign_id, "campaign")
+    get_or_fail(Campaign, campaign_id, N_("campaign"))
     gms.require_gm(campaign_id, actor_id)
     if not isinstance(points, int) or not 0 <= points <= GROWTH_AWARD_MAX:
-        raise UserError(f"the growth award must be a whole number from 0 to {GROWTH_AWARD_MAX}", "points")
+        raise UserError(N_("the growth award must be a whole number from 0 to %(max)s", max=GROWTH_AWARD_MAX), "points")
     now = to_db(clock.now())
     with write_transaction():
         Campaign.update(growth_on_publish=points).where(Campaign.id == campaign_id).execute()
@@ -293,14 +313,20 @@ def correct_report(
     is rendered again, and a correction with the GM's note (shown, dated, on the public page) keeps the text as it
     was. Refused when nothing changes, and (LeakFound) when the corrected text holds GM-secret text. The
     campaign's GMs only."""
-    why = checked_text(note, "note", REASON_LIMIT)
+    why = checked_text(note, N_("note"), REASON_LIMIT)
     parts = _checked_parts(markdown, intro, outro, story_en)
     gms.require_gm(campaign_of(round_id), actor_id)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != PUBLISHED:
-            raise InvalidState(f"round {round_id} is {rnd.state}: only a published report is corrected")
+            raise InvalidState(
+                N_(
+                    "round %(round)s is %(state)s: only a published report is corrected",
+                    round=round_id,
+                    state=state_word(rnd.state),
+                )
+            )
         report = Report.get(Report.round == round_id)
         as_generated = parts.get("story_en_md") and report.story_en_md is None
         if as_generated and parts["story_en_md"] == (_generated_english(rnd) or "").strip():
@@ -314,7 +340,7 @@ def correct_report(
             story_en_md = report.story_en_md or reports.plain_text(report.html_en or "")
             html_en = report.html_en
         if html == report.html and html_en == report.html_en:
-            raise UserError("nothing to correct: the text is as published", "report")
+            raise UserError(N_("nothing to correct: the text is as published"), "report")
         _refuse_leaks(rnd, new["intro_md"], new["draft_md"], new["outro_md"], story_en_md, "the correction")
         number = 1 + (
             ReportCorrection.select(fn.MAX(ReportCorrection.number)).where(ReportCorrection.round == round_id).scalar()
@@ -376,9 +402,15 @@ def _fallen(rnd: Round, res: Resolution) -> list[int]:
 
 def round_bundle(round_id: int) -> dict[str, Any]:
     """The bundle of a published round (seed revealed): what `pbp export-round` writes and the blog offers."""
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     if rnd.state != PUBLISHED:
-        raise InvalidState(f"round {round_id} is {rnd.state}: its seed stays secret until it is published")
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: its seed stays secret until it is published",
+                round=round_id,
+                state=state_word(rnd.state),
+            )
+        )
     res = Resolution.get(Resolution.round == round_id)
     return build_bundle(
         round_info=round_info(rnd, round_context(rnd)),
@@ -466,7 +498,13 @@ def review(
     gms.require_gm(campaign_of(round_id), actor_id)
     rnd = Round.get_by_id(round_id)
     if rnd.state not in (RESOLVED, PUBLISHED):
-        raise InvalidState(f"round {round_id} is {rnd.state}: its report is written when it is resolved")
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: its report is written when it is resolved",
+                round=round_id,
+                state=state_word(rnd.state),
+            )
+        )
     report = Report.get(Report.round == round_id)
     texts = {column: parts[column] if column in parts else getattr(report, column) for column, _ in _PARTS}
     generated = report.generated_md  # as the narrator wrote it at resolution, else written again now

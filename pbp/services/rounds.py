@@ -26,7 +26,7 @@ from pbp import reports
 from pbp.db import Busy, database, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
 from pbp.engine.verify import build_bundle, continued, run_engine
-from pbp.errors import Conflict, InvalidState, NotFound, UserError
+from pbp.errors import N_, Conflict, InvalidState, NotFound, UserError
 from pbp.lru import Lru
 from pbp.models import (
     AuditLog,
@@ -52,6 +52,24 @@ from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
 DRAFT, OPEN, CLOSED, RESOLVED, PUBLISHED = "draft", "open", "closed", "resolved", "published"
 HELD, QUARANTINED, CANCELLED = "held", "quarantined", "cancelled"
 STATES = (DRAFT, OPEN, CLOSED, RESOLVED, PUBLISHED, HELD, QUARANTINED, CANCELLED)
+#: Each state as a refusal names it ("round 3 is closed: ..."): a page says it in the reader's language.
+_STATE_WORDS = {
+    DRAFT: N_("draft"),
+    OPEN: N_("open"),
+    CLOSED: N_("closed"),
+    RESOLVED: N_("resolved"),
+    PUBLISHED: N_("published"),
+    HELD: N_("held"),
+    QUARANTINED: N_("quarantined"),
+    CANCELLED: N_("cancelled"),
+}
+
+
+def state_word(state: str) -> str:
+    """The state as a refusal's parameter (`_STATE_WORDS`)."""
+    return _STATE_WORDS.get(state, state)
+
+
 #: Every move the lifecycle allows (a GM override re-resolves a resolved round in place).
 TRANSITIONS: dict[str, frozenset[str]] = {
     DRAFT: frozenset({OPEN, HELD, CANCELLED}),
@@ -103,16 +121,29 @@ def move_state(rnd: Round, to: str, now: datetime, **changes: Any) -> None:
     where the hold found it (or is cancelled), so a hold never lets a round skip a state."""
     allowed = {rnd.held_from, CANCELLED} if rnd.state == HELD else TRANSITIONS[rnd.state]
     if to not in allowed:
-        raise InvalidState(f"round {rnd.id} is {rnd.state}: it cannot become {to}")
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: it cannot become %(to)s",
+                round=rnd.id,
+                state=state_word(rnd.state),
+                to=state_word(to),
+            )
+        )
     changed = Round.update(state=to, **changes).where(Round.id == rnd.id, Round.state == rnd.state).execute()
     if changed != 1:
         now_state = Round.get_by_id(rnd.id).state
-        raise Conflict(f"round {rnd.id} changed meanwhile (it is {now_state} now); nothing done")
+        raise Conflict(
+            N_(
+                "round %(round)s changed meanwhile (it is %(state)s now); nothing done",
+                round=rnd.id,
+                state=state_word(now_state),
+            )
+        )
 
 
 def campaign_of(round_id: int) -> int:
     """The campaign a round belongs to (a NotFound for no round)."""
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     return Scenario.select(Scenario.campaign).where(Scenario.id == rnd.scenario_id).scalar()
 
 
@@ -123,7 +154,7 @@ def require_round_gm(round_id: int, actor_id: int | None) -> None:
 
 def lock_round(round_id: int) -> Round:
     """The round row inside a write transaction, locked (see `locked`)."""
-    return locked(Round, round_id, "round")
+    return locked(Round, round_id, N_("round"))
 
 
 def lock_chain(scenario_id: int) -> None:
@@ -132,7 +163,7 @@ def lock_chain(scenario_id: int) -> None:
     round's resolution left, so resolving a round and changing an earlier round's resolution (an override) must
     exclude each other: on PostgreSQL either could otherwise commit beside the other, and the later round would
     start from a state the earlier one no longer ends in. SQLite's BEGIN IMMEDIATE already serialises them."""
-    locked(Scenario, scenario_id, "scenario")
+    locked(Scenario, scenario_id, N_("scenario"))
 
 
 def _transition(
@@ -172,7 +203,7 @@ def _loggable(changes: dict[str, Any]) -> dict[str, Any]:
 @retried
 def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """A draft round (the scenario's next number) with its deadline (an aware datetime, stored in UTC)."""
-    scenario = get_or_fail(Scenario, scenario_id, "scenario")
+    scenario = get_or_fail(Scenario, scenario_id, N_("scenario"))
     gms.require_gm(scenario.campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
@@ -193,13 +224,16 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != DRAFT:
-            hint = {CLOSED: "; extend its deadline to take entries again", HELD: "; release it"}.get(rnd.state, "")
-            raise InvalidState(
-                f"round {round_id} is {rnd.state}: only a draft round opens (its seed is drawn once){hint}"
+            hint = {CLOSED: N_("extend its deadline to take entries again"), HELD: N_("release it")}.get(rnd.state)
+            said = N_(
+                "round %(round)s is %(state)s: only a draft round opens (its seed is drawn once)",
+                round=round_id,
+                state=state_word(rnd.state),
             )
-        _refuse_out_of_order(rnd, "opened")
+            raise InvalidState(N_("%(refusal)s; %(hint)s", refusal=said, hint=hint) if hint else said)
+        _refuse_out_of_order(rnd, N_("be opened"))
         if rnd.deadline <= now:
-            raise InvalidState(f"round {round_id}'s deadline has passed: extend it first")
+            raise InvalidState(N_("round %(round)s's deadline has passed: extend it first", round=round_id))
         move_state(rnd, OPEN, now, seed=seed, seed_hash=seed_hash(seed), opened_at=now)
         audit.log("round.open", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=OPEN)
         notifications.notify_round("round.opened", rnd, now, users=players_of(rnd.scenario_id))
@@ -208,7 +242,8 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
 
 def _refuse_out_of_order(rnd: Round, doing: str) -> None:
     """A round starts where the scenario's previous round ended: it cannot be opened or resolved while an earlier
-    round of its scenario is still to be resolved (cancelled rounds are skipped)."""
+    round of its scenario is still to be resolved (cancelled rounds are skipped). `doing`: `N_("be opened")`..., a
+    phrase of its own (not the state word "resolved"), so a page can say the verb."""
     earlier = (
         Round.select(Round.id, Round.number, Round.state)
         .where(
@@ -221,8 +256,15 @@ def _refuse_out_of_order(rnd: Round, doing: str) -> None:
     )
     if earlier is not None:
         raise InvalidState(
-            f"round {rnd.id} cannot be {doing} before round {earlier.id} (number {earlier.number} of its scenario, "
-            f"{earlier.state}) is resolved or cancelled"
+            N_(
+                "round %(round)s cannot %(doing)s before round %(earlier)s (number %(number)s of its scenario, "
+                "%(state)s) is resolved or cancelled",
+                round=rnd.id,
+                doing=doing,
+                earlier=earlier.id,
+                number=earlier.number,
+                state=state_word(earlier.state),
+            )
         )
 
 
@@ -240,15 +282,15 @@ def players_of(scenario_id: int) -> set[int]:
 def close_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """No more entries (an open round only: a quarantined round goes back through `release_round`)."""
     require_round_gm(round_id, actor_id)
-    if get_or_fail(Round, round_id, "round").state == QUARANTINED:
-        raise InvalidState(f"round {round_id} is quarantined: release it to try again")
+    if get_or_fail(Round, round_id, N_("round")).state == QUARANTINED:
+        raise InvalidState(N_("round %(round)s is quarantined: release it to try again", round=round_id))
     return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.close", stamp="closed_at")
 
 
 @retried
 def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """The GM's hand: a held round neither takes entries nor resolves until released."""
-    why = checked_text(reason, "reason", REASON_LIMIT)
+    why = checked_text(reason, N_("reason"), REASON_LIMIT)
     require_round_gm(round_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
@@ -262,11 +304,11 @@ def hold_round(round_id: int, *, reason: str, actor_id: int | None = None, clock
 def release_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Back to the state the hold interrupted (a quarantined round goes back to closed for another attempt)."""
     require_round_gm(round_id, actor_id)
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     if rnd.state == QUARANTINED:
         return _transition(round_id, CLOSED, actor_id=actor_id, clock=clock, action="round.release", failures=0)
     if rnd.state != HELD:
-        raise InvalidState(f"round {round_id} is {rnd.state}, not held")
+        raise InvalidState(N_("round %(round)s is %(state)s, not held", round=round_id, state=state_word(rnd.state)))
     return _transition(round_id, rnd.held_from, actor_id=actor_id, clock=clock, action="round.release", held_from=None)
 
 
@@ -277,12 +319,18 @@ def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = No
     new = to_db(deadline)
     now = to_db(clock.now())
     if new <= now:
-        raise UserError("the new deadline must lie in the future", "deadline")
+        raise UserError(N_("the new deadline must lie in the future"), "deadline")
     require_round_gm(round_id, actor_id)
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state not in (DRAFT, OPEN, HELD, CLOSED):
-            raise InvalidState(f"round {round_id} is {rnd.state}: its deadline cannot change")
+            raise InvalidState(
+                N_(
+                    "round %(round)s is %(state)s: its deadline cannot change",
+                    round=round_id,
+                    state=state_word(rnd.state),
+                )
+            )
         to = OPEN if rnd.state == CLOSED else rnd.state
         if to != rnd.state:
             move_state(rnd, to, now, deadline=new, closed_at=None, guard_held_at=None)
@@ -306,7 +354,7 @@ def extend_round(round_id: int, deadline: datetime, *, actor_id: int | None = No
 @retried
 def cancel_round(round_id: int, *, reason: str, actor_id: int | None = None, clock: Clock = SYSTEM) -> Round:
     """Drop a round that will not be played (logged with the reason)."""
-    why = checked_text(reason, "reason", REASON_LIMIT)
+    why = checked_text(reason, N_("reason"), REASON_LIMIT)
     require_round_gm(round_id, actor_id)
     return _transition(round_id, CANCELLED, actor_id=actor_id, clock=clock, action="round.cancel", reason=why)
 
@@ -416,7 +464,7 @@ def shaped_encounter(rnd: Round, scenario: Scenario, actions: list[dict[str, Any
         return Shaped(start, [], start)
     result = find_ruleset(scenario.campaign.ruleset).apply_gm_actions(start, actions)
     if isinstance(result, list):
-        raise UserError("the GM's actions do not apply: " + "; ".join(map(str, result)))
+        raise UserError(N_("the GM's actions do not apply: %(problems)s", problems="; ".join(map(str, result))))
     return Shaped(start, actions, result)
 
 
@@ -471,8 +519,14 @@ def preview_round(round_id: int, *, actor_id: int | None = None) -> Preview:
     require_round_gm(round_id, actor_id)
     rnd = Round.get_by_id(round_id)
     if rnd.state not in PREVIEWABLE:
-        raise InvalidState(f"round {round_id} is {rnd.state}: only a round not yet resolved can be previewed")
-    _refuse_out_of_order(rnd, "previewed")
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: only a round not yet resolved can be previewed",
+                round=round_id,
+                state=state_word(rnd.state),
+            )
+        )
+    _refuse_out_of_order(rnd, N_("be previewed"))
     try:
         inputs = engine_inputs(rnd, round_context(rnd))
         done = _engine(
@@ -485,7 +539,7 @@ def preview_round(round_id: int, *, actor_id: int | None = None) -> Preview:
             gm_actions=inputs.gm_actions,
         )
     except ResolutionFailed as e:
-        raise UserError(f"round {round_id} cannot be previewed: {e}") from e
+        raise UserError(N_("round %(round)s cannot be previewed: %(error)s", round=round_id, error=str(e))) from e
     return Preview(inputs, done["events"], done["state"])
 
 
@@ -614,8 +668,14 @@ def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
     ):
         state = Round.get_by_id(round_id).state
         if state in (RESOLVED, PUBLISHED):
-            return ResolveOutcome(round_id, "already", f"round {round_id} is already {state}")
-        return ResolveOutcome(round_id, "busy", f"round {round_id} is {state}: not claimed (another process has it?)")
+            said = N_("round %(round)s is already %(state)s", round=round_id, state=state_word(state))
+            return ResolveOutcome(round_id, "already", said)
+        said = N_(
+            "round %(round)s is %(state)s: not claimed (another process has it?)",
+            round=round_id,
+            state=state_word(state),
+        )
+        return ResolveOutcome(round_id, "busy", said)
     return rows[0]
 
 
@@ -624,18 +684,24 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
     """Resolve a round exactly once (the GM's hand or the scheduler's): an open round is closed first; a resolved or
     published one is left alone ("already"). Missing entries do not stop it: units without entries do nothing."""
     require_round_gm(round_id, actor_id)
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     if rnd.state in (RESOLVED, PUBLISHED):
         return ResolveOutcome(round_id, "already", f"round {round_id} is already {rnd.state}")
     if rnd.state in (OPEN, CLOSED):
-        _refuse_out_of_order(rnd, "resolved")  # before closing it: a round that cannot resolve stays open
+        _refuse_out_of_order(rnd, N_("be resolved"))  # before closing it: a round that cannot resolve stays open
     if rnd.state == OPEN:
         try:
             close_round(round_id, actor_id=actor_id, clock=clock)
         except UserError:  # another process moved it first; the claim below decides
             rnd = Round.get_by_id(round_id)
     if rnd.state not in (OPEN, CLOSED, RESOLVED, PUBLISHED):
-        raise InvalidState(f"round {round_id} is {rnd.state}: only an open or closed round can be resolved")
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: only an open or closed round can be resolved",
+                round=round_id,
+                state=state_word(rnd.state),
+            )
+        )
     now = to_db(clock.now())
     try:
         with write_transaction():
@@ -643,7 +709,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
             if isinstance(claimed, ResolveOutcome):
                 return claimed
             lock_chain(claimed.scenario_id)  # no override of an earlier round until this one is stored
-            _refuse_out_of_order(claimed, "resolved")  # again under the lock: the earlier round may have moved
+            _refuse_out_of_order(claimed, N_("be resolved"))  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             inputs = engine_inputs(claimed, scenario)
             done = _engine(
@@ -717,8 +783,17 @@ def _store(
 def _failed(round_id: int, error: str, *, actor_id: int | None, now: datetime) -> NoReturn:
     """Count a failed attempt (its transaction was rolled back) and refuse with what failed."""
     failures = count_failure(round_id, error, actor_id=actor_id, now=now)
-    quarantined = " (quarantined)" if failures >= MAX_FAILURES else ""
-    raise UserError(f"round {round_id} failed to resolve, attempt {failures} of {MAX_FAILURES}{quarantined}: {error}")
+    quarantined = N_(" (quarantined)") if failures >= MAX_FAILURES else ""
+    raise UserError(
+        N_(
+            "round %(round)s failed to resolve, attempt %(failures)s of %(max)s%(quarantined)s: %(error)s",
+            round=round_id,
+            failures=failures,
+            max=MAX_FAILURES,
+            quarantined=quarantined,
+            error=error,
+        )
+    )
 
 
 @retried
@@ -762,16 +837,24 @@ def override_check(
 ) -> Resolution:
     """A GM override of one check (R-GM-1): recorded with its published reason, then the round is re-resolved from
     its stored inputs and the same seed; the replaced resolution is kept in the history."""
-    why = checked_text(reason, "reason", REASON_LIMIT)
-    check = checked_text(check, "check", 32)
+    why = checked_text(reason, N_("reason"), REASON_LIMIT)
+    check = checked_text(check, N_("check"), 32)
     if not -OVERRIDE_LIMIT <= successes <= OVERRIDE_LIMIT:
-        raise UserError(f"successes must be between -{OVERRIDE_LIMIT} and {OVERRIDE_LIMIT}, got {successes}")
+        raise UserError(
+            N_("successes must be between -%(limit)s and %(limit)s, got %(got)s", limit=OVERRIDE_LIMIT, got=successes)
+        )
     require_round_gm(round_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
-            raise InvalidState(f"round {round_id} is {rnd.state}: only a resolved, unpublished round can be overridden")
+            raise InvalidState(
+                N_(
+                    "round %(round)s is %(state)s: only a resolved, unpublished round can be overridden",
+                    round=round_id,
+                    state=state_word(rnd.state),
+                )
+            )
         lock_chain(rnd.scenario_id)  # a later round resolving now waits for this override, or refuses it below
         later = (
             Round.select()
@@ -779,7 +862,9 @@ def override_check(
             .exists()
         )
         if later:
-            raise InvalidState(f"a later round of this scenario is resolved: round {round_id} can no longer change")
+            raise InvalidState(
+                N_("a later round of this scenario is resolved: round %(round)s can no longer change", round=round_id)
+            )
         stored = Resolution.get(Resolution.round == round_id)
         overrides = [o for o in _overrides_of(round_id) if o["check"] != check]
         overrides = sorted(
@@ -796,12 +881,20 @@ def override_check(
                 gm_actions=stored.gm_actions,
             )
             if check in done["unused"]:
-                raise NotFound(f"round {round_id} has no check {check} (check ids look like r{rnd.number}-c1)", "check")
+                raise NotFound(
+                    N_(
+                        "round %(round)s has no check %(check)s (check ids look like r%(number)s-c1)",
+                        round=round_id,
+                        check=check,
+                        number=rnd.number,
+                    ),
+                    "check",
+                )
             Override.delete().where(Override.round == round_id, Override.check == check).execute()
             Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
             _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False, actor_id=actor_id)
         except ResolutionFailed as e:
-            raise UserError(f"the override cannot be applied: {e}") from e
+            raise UserError(N_("the override cannot be applied: %(error)s", error=str(e))) from e
         audit.log(
             "round.override", f"round:{round_id}", now, actor_id=actor_id, check=check, successes=successes, reason=why
         )
@@ -947,7 +1040,7 @@ class GuardVerdict:
 
 def guard_verdict(round_id: int) -> GuardVerdict:
     """The guard's verdict on a round as it stands, changing nothing (`guard` is what acts at the deadline)."""
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     missing, joined = missing_entries(rnd.id, rnd.scenario_id)
     share = Campaign.select(Campaign.hold_share).join(Scenario).where(Scenario.id == rnd.scenario_id).scalar()
     spent = rnd.guard_held_at is not None

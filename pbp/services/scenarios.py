@@ -13,7 +13,7 @@ from typing import Any
 import peewee
 
 from pbp.db import retried, write_transaction
-from pbp.errors import Conflict, Forbidden, InvalidState, UserError
+from pbp.errors import N_, Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario, ScenarioSecret
 from pbp.services import audit, gms
 from pbp.services._common import get_or_fail, locked
@@ -39,10 +39,12 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         # a slot taken or a death since a read outside would strand an applicant or overfill the slots.
         scenario, character = _locked_with_own(scenario_id, character_id, user_id)
         if character.campaign_id != scenario.campaign_id:
-            raise Forbidden(f"{character.name} belongs to another campaign")
+            raise Forbidden(N_("%(name)s belongs to another campaign", name=character.name))
         if not character.alive:
-            raise InvalidState(f"{character.name} is dead")
-        already = Conflict(f"{character.name} has already signed up for {scenario.title}")
+            raise InvalidState(N_("%(name)s is dead", name=character.name))
+        already = Conflict(
+            N_("%(name)s has already signed up for %(scenario)s", name=character.name, scenario=scenario.title)
+        )
         if signup_of(scenario_id, character_id) is not None:
             raise already
         campaign = Campaign.get_by_id(scenario.campaign_id)
@@ -51,13 +53,19 @@ def join_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: C
         started = resolved_round(scenario_id)
         if started is not None:
             raise InvalidState(
-                f"{scenario.title} is under way (round {started} is resolved): a character who joins now would not be"
-                " on its map, so it takes no new characters"
+                N_(
+                    "%(scenario)s is under way (round %(round)s is resolved): a character who joins now would not be"
+                    " on its map, so it takes no new characters",
+                    scenario=scenario.title,
+                    round=started,
+                )
             )
         lottery_pending = scenario.signup_deadline is not None and scenario.signup_closed_at is None
         if lottery_pending and now >= scenario.signup_deadline:
             tz = campaign.timezone
-            raise InvalidState(f"sign-up closed at {local_text(scenario.signup_deadline, tz)}; the lottery is pending")
+            raise InvalidState(
+                N_("sign-up closed at %(at)s; the lottery is pending", at=local_text(scenario.signup_deadline, tz))
+            )
         # A full scenario takes the character on its waitlist: a freed slot goes to it in turn.
         free = _count(scenario_id, JOINED) < scenario.slots
         status = APPLIED if lottery_pending else JOINED if free else WAITLISTED
@@ -83,8 +91,12 @@ def _one_character_per_player(scenario: Scenario, character: Character) -> None:
     )
     if other is not None:
         raise UserError(
-            f"you already take part in {scenario.title} with {other.name}: one player, one character per scenario"
-            " (the GM may allow more with the campaign setting several_pcs_per_player)"
+            N_(
+                "you already take part in %(scenario)s with %(name)s: one player, one character per scenario"
+                " (the GM may allow more with the campaign setting several_pcs_per_player)",
+                scenario=scenario.title,
+                name=other.name,
+            )
         )
 
 
@@ -98,10 +110,10 @@ def scenario_checks(scenario: Scenario) -> list[dict[str, Any]]:
 def _locked_with_own(scenario_id: int, character_id: int, user_id: int) -> tuple[Scenario, Character]:
     """The scenario locked inside the caller's write transaction, and the user's own character (Forbidden when it
     is someone else's): where a sign-up changes, both as they are now."""
-    scenario = locked(Scenario, scenario_id, "scenario")
-    character = get_or_fail(Character, character_id, "character")
+    scenario = locked(Scenario, scenario_id, N_("scenario"))
+    character = get_or_fail(Character, character_id, N_("character"))
     if character.owner_id != user_id:
-        raise Forbidden(f"character {character_id} is not yours")
+        raise Forbidden(N_("character %(id)s is not yours", id=character_id))
     return scenario, character
 
 
@@ -133,7 +145,7 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
     is `lottery_order(seed, applicants)[:free_slots]`, all logged); the rest are waitlisted. Returns the ids of the
     characters who joined; closing an already closed sign-up changes nothing. The campaign's GMs (or the
     scheduler, the operator) only."""
-    scenario = get_or_fail(Scenario, scenario_id, "scenario")
+    scenario = get_or_fail(Scenario, scenario_id, N_("scenario"))
     gms.require_gm(scenario.campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
@@ -222,12 +234,19 @@ def leave_scenario(scenario_id: int, character_id: int, *, user_id: int, clock: 
         scenario, character = _locked_with_own(scenario_id, character_id, user_id)
         signup = signup_of(scenario_id, character_id)
         if signup is None:
-            raise InvalidState(f"{character.name} has not signed up for {scenario.title}")
+            raise InvalidState(
+                N_("%(name)s has not signed up for %(scenario)s", name=character.name, scenario=scenario.title)
+            )
         started = resolved_round(scenario_id)
         if started is not None and signup.status == JOINED:
             raise InvalidState(
-                f"{scenario.title} is under way (round {started} is resolved): {character.name} is on its map, so"
-                " only the GM can take them out"
+                N_(
+                    "%(scenario)s is under way (round %(round)s is resolved): %(name)s is on its map, so only the GM"
+                    " can take them out",
+                    scenario=scenario.title,
+                    round=started,
+                    name=character.name,
+                )
             )
         Participation.delete().where(Participation.id == signup.id).execute()
         audit.log(
@@ -262,14 +281,18 @@ def set_signup_deadline(
     stored = to_db(deadline) if deadline else None
     with write_transaction():
         # Locked: no join or close slips in between the checks and the update.
-        scenario = locked(Scenario, scenario_id, "scenario")
+        scenario = locked(Scenario, scenario_id, N_("scenario"))
         if scenario.signup_closed_at is not None:
-            raise InvalidState(f"the sign-up of {scenario.title} is already closed")
+            raise InvalidState(N_("the sign-up of %(scenario)s is already closed", scenario=scenario.title))
         waiting = _count(scenario_id, APPLIED) if stored is None else 0
         if waiting:
             raise UserError(
-                f"{waiting} applicant(s) wait for the lottery of {scenario.title}, which needs a deadline: move the"
-                " deadline instead of clearing it (to now for the lottery at the scheduler's next tick)",
+                N_(
+                    "%(count)d applicant(s) wait for the lottery of %(scenario)s, which needs a deadline: move the"
+                    " deadline instead of clearing it (to now for the lottery at the scheduler's next tick)",
+                    count=waiting,
+                    scenario=scenario.title,
+                ),
                 "deadline",
             )
         Scenario.update(signup_deadline=stored).where(Scenario.id == scenario_id).execute()

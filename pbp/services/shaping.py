@@ -19,7 +19,7 @@ from peewee import fn
 from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, find_ruleset
 from pbp.engine.errors import Problem
-from pbp.errors import InvalidState, NotFound, UserError
+from pbp.errors import N_, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GmAction, GmOrder, Resolution, Round, Scenario
 from pbp.services import audit, gms
 from pbp.services._common import ORDER_LIMIT, REASON_LIMIT, checked_json, checked_text, get_or_fail, storable_text
@@ -38,6 +38,7 @@ from pbp.services.rounds import (
     round_encounter,
     round_entries,
     shaped_encounter,
+    state_word,
 )
 from pbp.services.scenarios import scenario_checks
 
@@ -67,10 +68,10 @@ class ShapingDesk:
 
 def _round_of_campaign(round_id: int, campaign_id: int | None) -> tuple[Round, Scenario]:
     """The round and its scenario (campaign joined); NotFound when it is not of `campaign_id` (when given)."""
-    rnd = get_or_fail(Round, round_id, "round")
+    rnd = get_or_fail(Round, round_id, N_("round"))
     scenario = round_context(rnd)
     if campaign_id is not None and scenario.campaign_id != campaign_id:
-        raise NotFound(f"no round {round_id} in this campaign")
+        raise NotFound(N_("no round %(round)s in this campaign", round=round_id))
     return rnd, scenario
 
 
@@ -81,8 +82,14 @@ def _locked_for_shaping(round_id: int, campaign_id: int | None, actor_id: int | 
     rnd, scenario = _round_of_campaign(rnd.id, campaign_id)
     gms.require_gm(scenario.campaign_id, actor_id)
     if rnd.state not in SHAPEABLE:
-        raise InvalidState(f"round {rnd.id} is {rnd.state}: the GM shapes a round only before it is resolved")
-    _refuse_out_of_order(rnd, "shaped")
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: the GM shapes a round only before it is resolved",
+                round=rnd.id,
+                state=state_word(rnd.state),
+            )
+        )
+    _refuse_out_of_order(rnd, N_("be shaped"))
     return rnd, scenario
 
 
@@ -94,12 +101,14 @@ def shaping_desk(round_id: int, *, actor_id: int | None, campaign_id: int | None
     rows = list(GmAction.select().where(GmAction.round == round_id).order_by(GmAction.seq))
     is_open = rnd.state in SHAPEABLE
     if is_open:
-        _refuse_out_of_order(rnd, "shaped")
+        _refuse_out_of_order(rnd, N_("be shaped"))
         shaped = shaped_encounter(rnd, scenario)
     else:
         res = Resolution.get_or_none(Resolution.round == round_id)
         if res is None:  # cancelled or quarantined: never resolved, no longer shaped
-            raise InvalidState(f"round {round_id} is {rnd.state}: it has nothing to shape")
+            raise InvalidState(
+                N_("round %(round)s is %(state)s: it has nothing to shape", round=round_id, state=state_word(rnd.state))
+            )
         shaped = Shaped(res.start or res.encounter, res.gm_actions or [], res.encounter)
     orders = {o.unit: o.order for o in GmOrder.select().where(GmOrder.round == round_id)}
     return ShapingDesk(rnd, scenario, campaign, shaped, rows, orders, scenario_checks(scenario), is_open)
@@ -123,7 +132,12 @@ def _refuse_unfitting_orders(rnd: Round, scenario: Scenario, encounter: dict[str
     if problems:
         units = [o["unit"] for o in combined["orders"]]
         named = [f"{units[int(m.group(1))]}'s order: {p.message}" for p in problems if (m := ORDER_PATH.match(p.path))]
-        raise UserError("an order of this round would no longer fit: " + "; ".join(named or map(str, problems)))
+        raise UserError(
+            N_(
+                "an order of this round would no longer fit: %(problems)s",
+                problems="; ".join(named or map(str, problems)),
+            )
+        )
 
 
 ORDER_PATH = re.compile(r"orders\[(\d+)\]")
@@ -138,7 +152,9 @@ def _check_actions(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]]
         own = [p for p in result if new is not None and p.path.startswith(f"actions[{new}]")]
         if own and new is not None:
             raise UserError(own[0].message, _field_of(own[0], new))
-        raise UserError("the later actions would no longer apply: " + "; ".join(map(str, result)))
+        raise UserError(
+            N_("the later actions would no longer apply: %(problems)s", problems="; ".join(map(str, result)))
+        )
     _refuse_unfitting_orders(rnd, scenario, result)
 
 
@@ -146,7 +162,7 @@ def _reinforcement(scenario: Scenario, fields: dict[str, Any]) -> dict[str, Any]
     """The unit of a reinforcement, built from the campaign's pack (`enemy`, `id`, `position`)."""
     uid = str(fields.get("id") or "")
     if not UNIT_ID.fullmatch(uid) or character_id_of(uid) is not None:
-        raise UserError("a unit id: a-z, digits, _ or -, starting with a letter, not pc and a number", "id")
+        raise UserError(N_("a unit id: a-z, digits, _ or -, starting with a letter, not pc and a number"), "id")
     campaign = Campaign.select(Campaign.pack, Campaign.ruleset).where(Campaign.id == scenario.campaign_id).get()
     try:
         return find_ruleset(campaign.ruleset).reinforcement(
@@ -170,7 +186,7 @@ def record_action(
     """Record a GM action for a round still to be resolved, after those recorded before it. `fields` are the
     action's own (for `add_unit`: `enemy`, the pack's enemy type, `id` and `position`). A revived character lives
     again in the campaign at once (R-GAUGE-7), so its player may write its entry."""
-    why = checked_text(reason, "reason", REASON_LIMIT)
+    why = checked_text(reason, N_("reason"), REASON_LIMIT)
     now = to_db(clock.now())
     with write_transaction():
         rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)
@@ -178,7 +194,7 @@ def record_action(
             payload = {"unit": _reinforcement(scenario, fields)}
         else:
             payload = {k: v for k, v in fields.items() if k not in ("kind", "reason")}
-        checked_json(payload, "action", 20_000)
+        checked_json(payload, N_("action"), 20_000)
         actions = gm_actions_of(round_id)
         _check_actions(rnd, scenario, [*actions, {"kind": kind, **payload, "reason": why}], len(actions))
         seq = (GmAction.select(fn.MAX(GmAction.seq)).where(GmAction.round == round_id).scalar() or 0) + 1
@@ -209,7 +225,7 @@ def delete_action(
         rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)
         row = GmAction.get_or_none(GmAction.id == action_id, GmAction.round == round_id)
         if row is None:
-            raise NotFound(f"no GM action {action_id} in round {round_id}")
+            raise NotFound(N_("no GM action %(action)s in round %(round)s", action=action_id, round=round_id))
         rest = [{"kind": a.kind, **a.payload, "reason": a.reason} for a in _rows(round_id) if a.id != action_id]
         _check_actions(rnd, scenario, rest, None)
         row.delete_instance()
@@ -235,16 +251,16 @@ def save_enemy_order(
     """The GM's order for an enemy unit in a round still to be resolved, checked like a player's entry against the
     encounter the round is played from (`validate_orders`, then `refusals`: what can never succeed is refused)."""
     now = to_db(clock.now())
-    unit = storable_text(unit, "unit")
-    checked_json(order, "order", ORDER_LIMIT)
+    unit = storable_text(unit, N_("unit"))
+    checked_json(order, N_("order"), ORDER_LIMIT)
     with write_transaction():
         rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)
         encounter = shaped_encounter(rnd, scenario).encounter
         target = next((u for u in encounter["units"] if u["id"] == unit), None)
         if target is None or target["side"] != "enemy":
-            raise NotFound(f"no enemy unit {unit!r} in round {round_id}")
+            raise NotFound(N_("no enemy unit '%(unit)s' in round %(round)s", unit=unit, round=round_id))
         if target.get("removed"):
-            raise InvalidState(f"{unit} is out of the battle: it takes no order")
+            raise InvalidState(N_("%(unit)s is out of the battle: it takes no order", unit=unit))
         full = {**order, "unit": unit}
         ruleset = find_ruleset(scenario.campaign.ruleset)
         problems = ruleset.validate_orders({"orders": [full]}, encounter)
@@ -263,7 +279,7 @@ def clear_enemy_order(
     round_id: int, unit: str, *, actor_id: int | None, campaign_id: int | None = None, clock: Clock = SYSTEM
 ) -> None:
     """Drop the GM's order for an enemy: the default tactics act for it again."""
-    unit = storable_text(unit, "unit")
+    unit = storable_text(unit, N_("unit"))
     now = to_db(clock.now())
     with write_transaction():
         rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)

@@ -15,6 +15,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
 from pbp import errors
+from pbp.web.i18n import refusal_text
 
 log = logging.getLogger("pbp.web")
 
@@ -62,7 +63,7 @@ def _http_error(e: HTTPException) -> Response:
 
 def _service_error(e: errors.UserError) -> tuple[str, int]:
     code = next(status for kind, status in SERVICE_ERRORS.items() if isinstance(e, kind))
-    return error_page(code, str(e) if code in (400, 409) else None)
+    return error_page(code, refusal_text(e) if code in (400, 409) else None)
 
 
 def _server_error(_e: InternalServerError) -> tuple[str, int]:

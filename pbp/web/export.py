@@ -21,7 +21,7 @@ from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 
-from pbp.errors import UserError
+from pbp.errors import N_, UserError
 from pbp.web import STATIC_EXPORT
 
 START = ("/blog/", "/feed.atom")
@@ -136,7 +136,13 @@ def export_site(app: Flask, out: Path) -> list[str]:
         if response.status_code != 200:
             page = linked_from[path]
             where = f"{page} links to {path}, which" if page else path
-            raise ExportError(f"cannot export the site: {where} answers HTTP {response.status_code}")
+            raise ExportError(
+                N_(
+                    "cannot export the site: %(where)s answers HTTP %(status)s",
+                    where=where,
+                    status=response.status_code,
+                )
+            )
         body = response.get_data()
         if response.mimetype == "text/html":
             text = body.decode("utf-8")

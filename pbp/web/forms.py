@@ -10,6 +10,7 @@ from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from pbp.errors import UserError
 from pbp.services.accounts import NAME_LIMIT, PASSWORD_MAX, PASSWORD_MIN
+from pbp.web.i18n import refusal_text
 
 NAME_RULE = _("2 to 40 letters, digits, '_', '.' or '-'.")
 PASSWORD_RULE = _("%(min)s to %(max)s characters.", min=PASSWORD_MIN, max=PASSWORD_MAX)
@@ -65,6 +66,6 @@ def show_refusal(form: FlaskForm, refusal: UserError) -> None:
     form: nothing the user typed is lost, the page shows the form again."""
     name = (refusal.field or "").replace(" ", "_")
     if name in form:
-        form[name].errors = [*form[name].errors, str(refusal)]
+        form[name].errors = [*form[name].errors, refusal_text(refusal)]
     else:
-        form.form_errors.append(str(refusal))
+        form.form_errors.append(refusal_text(refusal))

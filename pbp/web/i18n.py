@@ -3,6 +3,9 @@ them). A page speaks the signed-in user's chosen language, else the browser's (A
 else the site's `LOCALE` (ja by default); a view that must speak another language (the generated English story)
 wraps its rendering in `flask_babel.force_locale`.
 
+A service's refusal (`pbp.errors.UserError`) carries an English `Text`; every page shows it through `localized`
+(`refusal_text`, the `localized` template filter), in the page's language with its parameters put in.
+
 Catalogs: `make messages` extracts the strings of templates and code into `pbp/translations/messages.pot`, merges
 them into each locale's `.po` and compiles the `.mo` the app reads (committed, so a checkout runs as it is).
 """
@@ -10,10 +13,11 @@ them into each locale's `.po` and compiles the `.mo` the app reads (committed, s
 from __future__ import annotations
 
 from flask import Flask, current_app, has_request_context, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
+from pbp.errors import Text, UserError
 from pbp.paths import PROJECT_ROOT
 
 TRANSLATIONS_DIR = PROJECT_ROOT / "pbp" / "translations"
@@ -40,6 +44,20 @@ def page_locale() -> str:
     return str(get_locale() or _site_locale())
 
 
+def localized(text: str) -> str:
+    """A service's `Text` in the page's language: its template's translation with the parameters put in (those that
+    are `Text` themselves translated too). Any other text is shown as it is: the engine's problems, a name."""
+    if not isinstance(text, Text):
+        return text
+    params = {key: localized(value) if isinstance(value, Text) else value for key, value in text.params.items()}
+    return gettext(text.template, **params) if params else gettext(text.template)
+
+
+def refusal_text(refusal: UserError) -> str:
+    """What a page says for a service's refusal, beside its field or above the form."""
+    return localized(refusal.message)
+
+
 def init_app(app: Flask) -> None:
     """Install gettext for templates and code; refuse a LOCALE the catalogs do not cover."""
     if app.config["LOCALE"] not in LOCALES:
@@ -47,6 +65,7 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=_choose_locale, default_translation_directories=str(TRANSLATIONS_DIR))
     app.jinja_env.globals["page_locale"] = page_locale
     app.jinja_env.globals["og_locale"] = lambda: OG_LOCALES[page_locale()]
+    app.jinja_env.filters["localized"] = localized
 
     @app.after_request
     def _vary(response: Response) -> Response:

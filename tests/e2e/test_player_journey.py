@@ -13,8 +13,13 @@ from tests.e2e.conftest import no_horizontal_scroll, register
 
 #: (language, viewport width) -> what the page says in that language.
 SAYS = {
-    "ja": {"saved": "保存しました", "late": "締切を過ぎました", "name": ("翠", "Midori")},
-    "en": {"saved": "Saved. You may change it", "late": "The deadline has passed", "name": ("Midori", "Midori")},
+    "ja": {"saved": "保存しました", "late": "締切を過ぎました", "refused": "を過ぎています", "name": ("翠", "Midori")},
+    "en": {
+        "saved": "Saved. You may change it",
+        "late": "The deadline has passed",
+        "refused": "deadline passed",
+        "name": ("Midori", "Midori"),
+    },
 }
 PROSE = {
     "ja": ("川霧の向こう、先頭のカガチに照準を合わせる。\n「……外さない」", "「次で決める」"),
@@ -76,7 +81,7 @@ def test_register_join_write_save_edit_meet_the_deadline_and_read_the_report(sit
     late = prose + "\n" + more + "\n(late)"
     page.fill("textarea[name=prose]", late)
     page.click("button.primary")
-    assert "deadline passed" in page.content()
+    assert says["refused"] in page.content()  # the service's refusal, in the page's language
     assert page.input_value("textarea[name=prose]") == late  # nothing the player wrote is lost
     page.goto(entry_url)
     assert says["late"] in page.content() and page.locator("button.primary").count() == 0

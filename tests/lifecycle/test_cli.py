@@ -142,6 +142,18 @@ def test_errors_are_one_line_and_exit_2(instance: Path) -> None:
     assert (wrong.returncode, wrong.stderr) == (2, "pbp: round 1 is published: it cannot become closed\n")
 
 
+def test_a_refusal_the_web_translates_is_english_on_the_command_line(instance: Path) -> None:
+    """The refusal a Japanese page shows in Japanese (tests/web/test_refusals.py): here its English template with
+    every parameter put in, the state words and the hint too, on one line."""
+    assert pbp("round", "close", "2", check=True).returncode == 0
+    refused = pbp("round", "open", "2")
+    assert (refused.returncode, refused.stderr) == (
+        2,
+        "pbp: round 2 is closed: only a draft round opens (its seed is drawn once); extend its deadline to take entries"
+        " again\n",
+    )
+
+
 def test_commands_refuse_an_uninitialised_database(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "empty"))

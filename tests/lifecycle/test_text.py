@@ -334,6 +334,8 @@ INTERNAL = {
     "leaks.public_pack": "reads a pack stored after load_campaign checked it",
     "publishing.render_parts": "publishing passes the parts it checked or stored",
     "rounds.shaped_encounter": "the actions are gm_actions_of's, recorded by shaping.record_action (covered)",
+    "rounds.state_word": "the state is a round's, one of the lifecycle's constants",
+    "campaigns.scenario_taken": "words a refusal: the slug is the one a checked service was asked for",
 }
 
 

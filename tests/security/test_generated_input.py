@@ -53,4 +53,4 @@ def test_a_character_id_beyond_any_row_is_no_character_not_a_crash(world, action
         security_app(world), FORMS[(f"/campaigns/<slug:campaign>/scenarios/<slug:scenario>/{action}", "POST")]
     )
     response = sender.client.post(sender.form.url, data={"character": str(2**63), "csrf_token": sender.token})
-    assert response.status_code == 404 and "no character 9223372036854775808" in response.text
+    assert response.status_code == 404 and "キャラクター 9223372036854775808 は見つかりません" in response.text

@@ -157,7 +157,7 @@ def test_after_the_deadline_the_form_says_so_and_keeps_the_text(world) -> None:
     assert "締切を過ぎました" in html and stored(app, world).prose in html
     assert 'class="primary"' not in html  # no Save button
     status, html = save(client, url(world), prose="遅れて書いた一文", minor="", major="")
-    assert status == 422 and "遅れて書いた一文" in html and "deadline passed" in html
+    assert status == 422 and "遅れて書いた一文" in html and "を過ぎています" in html  # said in the page's language
 
 
 def test_an_expired_csrf_token_keeps_the_text(world) -> None:

@@ -60,7 +60,8 @@ def test_an_unknown_user_is_named_beside_the_field_and_the_text_kept(world):
     data = {"user_name": "nobody-here", "csrf_token": csrf_token(owner, "/gm/demo/")}
     response = owner.post("/gm/demo/gms", data=data)
     page = response.get_data(as_text=True)
-    assert response.status_code == 422 and 'value="nobody-here"' in page and "no user" in page
+    assert response.status_code == 422 and 'value="nobody-here"' in page
+    assert "ユーザー「nobody-here」は見つかりません" in page
 
 
 def test_a_co_gm_may_not_add_or_remove_gms(world):

@@ -27,7 +27,7 @@ _CONTENT = re.compile(
     r"|<content[^>]*>.*?</content>",
     re.S,
 )
-_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+_PLACEHOLDER = re.compile(r"(%\(\w+\)[sdr])")
 
 
 def _catalog():
@@ -36,13 +36,15 @@ def _catalog():
 
 
 def _japanese_words() -> set[str]:
-    """The Japanese of every translated string, cut at its placeholders: what an English page must not show."""
+    """The Japanese of every translated string, cut at its placeholders: what an English page must not show. A
+    lone character between two placeholders (the particle in `%(name)sは%(scenario)sに…`) is no word of the chrome:
+    the campaign's Japanese names and story hold it too."""
     words = set()
     for message in _catalog():
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         for string in strings:
             for piece in _PLACEHOLDER.split(string or ""):
-                if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", piece):
+                if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", piece) and len(piece.strip()) > 1:
                     words.add(piece.strip())
     return words
 

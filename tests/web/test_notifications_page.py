@@ -30,5 +30,5 @@ def test_a_player_sets_an_address_and_switches_reminders_off(app, client) -> Non
     email, kinds = _settings(app, "player2")
     assert email == "p2@example.org" and kinds["round.reminder"] is False and kinds["round.published"] is True
     refused = client.post("/me/notifications", data={**form, "email": "nobody@"})
-    assert refused.status_code == 422 and "is not an e-mail address" in refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "nobody@&#39;はメールアドレスではありません" in refused.get_data(as_text=True)
     assert _settings(app, "player2")[0] == "p2@example.org"

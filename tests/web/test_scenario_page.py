@@ -120,7 +120,7 @@ def test_a_refused_sign_up_says_why_on_the_page(world) -> None:
     response = client.post(url + "join", data={"csrf_token": csrf_token(client, url), "character": "x"})
     assert response.status_code == 422 and "キャラクターを選んでください" in response.get_data(as_text=True)
     response = client.post(url + "join", data={"csrf_token": csrf_token(client, url), "character": "1"})
-    assert response.status_code == 409 and "already signed up" in response.get_data(as_text=True)
+    assert response.status_code == 409 and "すでに多摩川防衛戦に参加申し込み" in response.get_data(as_text=True)
 
 
 def test_the_lottery_is_shown_with_its_seed_and_the_waitlist_in_order(world) -> None:

@@ -25,7 +25,7 @@ from pbp.services.clock import from_db
 from pbp.web.blog.queries import pack_name
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import page_locale, refusal_text
 
 RECENT = 20  # decided requests listed
 STATUS = {"pending": _("waiting"), "approved": _("approved"), "denied": _("denied")}
@@ -191,9 +191,11 @@ def decide(campaign: str, request_id: int) -> Response | tuple[str, int]:
     except (Forbidden, NotFound):
         raise
     except UserError as refusal:
-        form.reason.errors = [str(refusal)]
+        form.reason.errors = [refusal_text(refusal)]
         status = 409 if isinstance(refusal, InvalidState | Conflict) else 422
-        decided = str(refusal) if isinstance(refusal, InvalidState) else None  # no longer on the page: said above
+        decided = (
+            refusal_text(refusal) if isinstance(refusal, InvalidState) else None
+        )  # no longer on the page: said above
         return _page(found.slug, forms={request_id: form}, status=status, refusal=decided)
     return redirect(url_for("gm.growth", campaign=found.slug, done=decision), 303)
 
@@ -211,6 +213,6 @@ def award(campaign: str) -> Response | tuple[str, int]:
     except (Forbidden, NotFound):
         raise
     except UserError as refusal:
-        form.points.errors = [str(refusal)]
+        form.points.errors = [refusal_text(refusal)]
         return _page(found.slug, award=form, status=422)
     return redirect(url_for("gm.growth", campaign=found.slug, done="award"), 303)

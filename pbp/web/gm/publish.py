@@ -16,16 +16,17 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
-from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import N_, Conflict, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
 from pbp.services import publishing
 from pbp.services.clock import from_db
 from pbp.services.publishing import LeakFound, Review
-from pbp.services.rounds import PUBLISHED, RESOLVED
+from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
 from pbp.web.errors import error_page
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import campaign_round, gm_campaign
+from pbp.web.i18n import refusal_text
 
 #: A part of the public text, as the leak check's finds name it.
 PARTS = {
@@ -161,7 +162,13 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     try:
         if action == "preview":
             if rnd.state not in (RESOLVED, PUBLISHED):
-                raise InvalidState(f"round {rnd.id} is {rnd.state}: its report is written when it is resolved")
+                raise InvalidState(
+                    N_(
+                        "round %(round)s is %(state)s: its report is written when it is resolved",
+                        round=rnd.id,
+                        state=state_word(rnd.state),
+                    )
+                )
             review = publishing.review(rnd.id, **texts, actor_id=me)
             return _page(found, rnd, form, review, previewed=True)
         if action == "save":
@@ -177,9 +184,9 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     except UserError as refusal:
         field = FIELDS.get(refusal.field or "")
         if field:
-            form[field].errors = [str(refusal)]
+            form[field].errors = [refusal_text(refusal)]
         status = 409 if isinstance(refusal, InvalidState | Conflict) else 422
-        message = None if field else str(refusal)
+        message = None if field else refusal_text(refusal)
         return _page(found, rnd, form, _review(rnd, texts), status=status, refusal=message)
     done = {"save": "saved", "publish": "published", "correct": "corrected"}[action]
     return redirect(url_for("gm.report", campaign=found.slug, round_id=rnd.id, done=done), 303)

@@ -36,7 +36,7 @@ from pbp.web.blog.queries import battlefield, character_names
 from pbp.web.clock import app_clock
 from pbp.web.gm import bp
 from pbp.web.gm.access import campaign_round, gm_campaign
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import page_locale, refusal_text
 
 #: The lifecycle's buttons on the dashboard, each with the states it is offered in (the service decides).
 ACTIONS: dict[str, tuple[str, ...]] = {
@@ -303,7 +303,9 @@ def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     except (Forbidden, NotFound):
         raise
     except UserError as refusal:
-        return _dashboard(found, campaign_round(found, round_id), form, status=_refused(refusal), refusal=str(refusal))
+        return _dashboard(
+            found, campaign_round(found, round_id), form, status=_refused(refusal), refusal=refusal_text(refusal)
+        )
     return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done=action), 303)
 
 
@@ -403,7 +405,7 @@ def _review_page(
         except (Forbidden, NotFound):
             raise
         except UserError as e:
-            problem = str(e)
+            problem = refusal_text(e)
         else:
             preview = _review(rnd, dry.inputs.encounter, dry.events, dry.state, dry.inputs.gm_actions)
     form = form or OverrideForm(formdata=None)
@@ -459,8 +461,8 @@ def round_override(campaign: str, round_id: int) -> Response | tuple[str, int]:
     except UserError as refusal:
         field = {"reason": form.reason, "check": form.check}.get(refusal.field or "")
         if field is not None:
-            field.errors = [str(refusal)]
-        message = None if field is not None else str(refusal)
+            field.errors = [refusal_text(refusal)]
+        message = None if field is not None else refusal_text(refusal)
         return _review_page(found, rnd, form, status=_refused(refusal), refusal=message)
     return redirect(url_for("gm.round_review", campaign=found.slug, round_id=rnd.id, done="overridden"), 303)
 

@@ -29,6 +29,7 @@ from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.gm.publish import EXPIRED
 from pbp.web.gm.scenario_form import ImportForm, ScenarioForm, fill, place_problems, representable, set_choices, spec_of
+from pbp.web.i18n import refusal_text
 
 #: What the console calls a scenario's state (`authoring.summaries`).
 STATES = {
@@ -96,7 +97,7 @@ def _refused(refusal: UserError) -> tuple[list[Problem], str | None, int]:
     """A service's refusal as the page shows it: the problems by key (422), or one reason (409 for a state)."""
     if isinstance(refusal, ScenarioProblems):
         return refusal.problems, None, 422
-    return [], str(refusal), 409 if isinstance(refusal, InvalidState | Conflict) else 422
+    return [], refusal_text(refusal), 409 if isinstance(refusal, InvalidState | Conflict) else 422
 
 
 @bp.post("/<slug:campaign>/scenarios/new")
@@ -156,9 +157,9 @@ def save_scenario(campaign: str, scenario: str) -> Response | tuple[str, int]:
         problems, reason, status = _refused(refusal)
         place_problems(form, problems, rows)
         if refusal.field == "slots":
-            place_problems(form, [Problem("slots", str(refusal))], rows)
+            place_problems(form, [Problem("slots", refusal_text(refusal))], rows)
         elif refusal.field == "signup_deadline":
-            form.signup_deadline.errors = [str(refusal)]
+            form.signup_deadline.errors = [refusal_text(refusal)]
             reason = None
         return _form_page(found, form, scenario=row, problems=problems, refusal=reason, status=status)
     return redirect(url_for("gm.campaign", campaign=found.slug, done="edited", _anchor=f"scenario-{row.slug}"), 303)
@@ -199,7 +200,9 @@ def import_scenarios(campaign: str) -> Response | tuple[str, int]:
     except ScenarioProblems as refusal:
         return _import_page(found, form, refusal.problems, 422)
     except UserError as refusal:
-        return _import_page(found, form, [Problem("", str(refusal))], 409 if isinstance(refusal, Conflict) else 422)
+        return _import_page(
+            found, form, [Problem("", refusal_text(refusal))], 409 if isinstance(refusal, Conflict) else 422
+        )
     return redirect(url_for("gm.campaign", campaign=found.slug, done="imported", count=len(made)), 303)
 
 

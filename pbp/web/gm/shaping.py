@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from pbp.engine import find_ruleset
-from pbp.errors import Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
 from pbp.reports.narrative import Names
 from pbp.services import shaping
 from pbp.services.entry_desk import OrderDesk
@@ -23,7 +23,7 @@ from pbp.services.shaping import ShapingDesk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player.entries import battlefield, percent
 from pbp.web.player.orders import COORDINATE_LIMIT, FormData, form_of, order_of
 
@@ -149,7 +149,9 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
         raise
     except UserError as refusal:
         status = 409 if isinstance(refusal, InvalidState) else 422
-        return _actions_page(desk, form, kind=kind, errors={refusal.field or "form": str(refusal)}, status=status)
+        return _actions_page(
+            desk, form, kind=kind, errors={refusal.field or "form": refusal_text(refusal)}, status=status
+        )
     return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
 
 
@@ -165,7 +167,7 @@ def delete_action(campaign: str, round_id: int, action_id: int) -> Response | tu
         raise
     except UserError as refusal:
         status = 409 if isinstance(refusal, InvalidState) else 422
-        return _actions_page(desk, form, errors={"form": str(refusal)}, status=status)
+        return _actions_page(desk, form, errors={"form": refusal_text(refusal)}, status=status)
     return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
 
 
@@ -180,7 +182,7 @@ def _order_page(
 ) -> tuple[str, int]:
     target = desk.unit(unit)
     if target is None or target["side"] != "enemy":
-        raise NotFound(f"no enemy unit {unit!r} in round {desk.round.id}")
+        raise NotFound(N_("no enemy unit '%(unit)s' in round %(round)s", unit=unit, round=desk.round.id))
     ruleset = find_ruleset(desk.campaign.ruleset)
     legal = ruleset.legal_actions(desk.shaped.encounter, unit, desk.checks)
     accepting = desk.open and not target.get("removed")
@@ -229,5 +231,7 @@ def enemy_order(campaign: str, round_id: int, unit: str) -> Response | tuple[str
         raise
     except UserError as refusal:
         status = 409 if isinstance(refusal, InvalidState) else 422
-        return _order_page(desk, unit, form, fields, errors={refusal.field or "form": str(refusal)}, status=status)
+        return _order_page(
+            desk, unit, form, fields, errors={refusal.field or "form": refusal_text(refusal)}, status=status
+        )
     return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)

@@ -20,7 +20,7 @@ from pbp.models import Campaign, Character
 from pbp.services import characters
 from pbp.services.characters import BadSheet, StaleSheet, sheet_version
 from pbp.web.clock import app_clock
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp, queries
 from pbp.web.player.expired import keeps_input
 from pbp.web.player.sheets import WHOLE_NUMBER, Fields, errors_of, fields_of, sheet_of, sheet_page
@@ -53,7 +53,7 @@ def _refused(refusal: UserError, known: list[str]) -> dict[str, str]:
     if isinstance(refusal, BadSheet):
         return errors_of(refusal.problems, known)
     where = {"name": "ja"}.get(refusal.field or "", refusal.field or "form")
-    return {where if where in known else "form": str(refusal)}
+    return {where if where in known else "form": refusal_text(refusal)}
 
 
 def _sheet_page(
@@ -200,7 +200,7 @@ def growth(character_id: int) -> Response | tuple[str, int]:
     try:
         characters.request_growth(character_id, current_user.id, levels, note=form.note.data or "", clock=app_clock())
     except UserError as refusal:
-        return _growth_page(character, form, typed, errors={refusal.field or "form": str(refusal)}), 422
+        return _growth_page(character, form, typed, errors={refusal.field or "form": refusal_text(refusal)}), 422
     return redirect(url_for("player.growth", character_id=character_id, sent=1), 303)
 
 

@@ -27,7 +27,7 @@ from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp
 from pbp.web.player.expired import keeps_input
 from pbp.web.player.orders import FormData, form_of, order_of
@@ -147,7 +147,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             round_id, character_id, user_id=current_user.id, order=parsed.order, prose=prose, clock=app_clock()
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
-        return _page(desk(), form, fields, errors={refusal.field or "form": str(refusal)}, status=422)
+        return _page(desk(), form, fields, errors={refusal.field or "form": refusal_text(refusal)}, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
 

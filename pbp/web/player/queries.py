@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbp.engine.pool.encounters import public_scenario
-from pbp.errors import Forbidden, NotFound
+from pbp.errors import N_, Forbidden, NotFound
 from pbp.models import Campaign, Character, Entry, Participation, Round, Scenario
 from pbp.services import characters
 from pbp.services.clock import from_db, to_db
@@ -297,7 +297,7 @@ def scenario_page(
 def campaign_by_slug(slug: str) -> Campaign:
     campaign = Campaign.get_or_none(Campaign.slug == slug)
     if campaign is None:
-        raise NotFound(f"no campaign {slug}")
+        raise NotFound(N_("no %(label)s %(id)s", label=N_("campaign"), id=slug))
     return campaign
 
 
@@ -314,9 +314,9 @@ def own_character(character_id: int, user_id: int) -> Character:
     """The user's character with its campaign; another's is Forbidden (403), none NotFound (404)."""
     character = Character.select(Character, Campaign).join(Campaign).where(Character.id == character_id).first()
     if character is None:
-        raise NotFound(f"no character {character_id}")
+        raise NotFound(N_("no %(label)s %(id)s", label=N_("character"), id=character_id))
     if character.owner_id != user_id:
-        raise Forbidden(f"character {character_id} is not yours")
+        raise Forbidden(N_("character %(id)s is not yours", id=character_id))
     return character
 
 

@@ -13,7 +13,7 @@ from pbp.errors import UserError
 from pbp.services import scenarios
 from pbp.web.clock import app_clock
 from pbp.web.errors import SERVICE_ERRORS
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp, queries
 
 
@@ -52,7 +52,7 @@ def _signup(campaign: str, scenario: str, act: str) -> Response | tuple[str, int
     try:
         call(page.id, character, user_id=current_user.id, clock=app_clock())
     except UserError as refusal:  # not yours, dead, under way, already signed up...: said on the page
-        return _page(campaign, scenario, str(refusal), SERVICE_ERRORS.get(type(refusal), 400))
+        return _page(campaign, scenario, refusal_text(refusal), SERVICE_ERRORS.get(type(refusal), 400))
     return redirect(url_for("player.scenario", campaign=campaign, scenario=scenario) + "#signup", 303)
 
 

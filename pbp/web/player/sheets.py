@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask_babel import lazy_gettext as _
@@ -16,6 +16,7 @@ from pbp.engine import Problem, find_ruleset
 from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.models import Campaign
 from pbp.web.blog.queries import pack_name
+from pbp.web.i18n import localized
 
 TEXTS = ("ja", "en", "description")
 #: Lists of pack ids, one checkbox each.
@@ -116,7 +117,8 @@ def errors_of(problems: Iterable[Problem], known: Iterable[str]) -> dict[str, st
     errors: dict[str, list[str]] = {}
     for problem in problems:
         where = field_of(problem, names)
-        errors.setdefault(where, []).append(problem.message if where != "form" else str(problem))
+        said = replace(problem, message=localized(problem.message))
+        errors.setdefault(where, []).append(said.message if where != "form" else str(said))
     return {k: " ".join(v) for k, v in errors.items()}
 
 
