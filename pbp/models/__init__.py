@@ -3,7 +3,7 @@
 from pbp.models.accounts import User
 from pbp.models.base import BaseModel
 from pbp.models.campaigns import Campaign, CampaignGM, Character, GrowthRequest
-from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox
+from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox, RateCount
 from pbp.models.rounds import (
     Entry,
     EntryRevision,
@@ -46,6 +46,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     GmAction,
     GmOrder,
     SiteVersion,
+    RateCount,
 )
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "Override",
     "Reminder",
     "Participation",
+    "RateCount",
     "Report",
     "ReportCorrection",
     "Resolution",

@@ -55,3 +55,12 @@ class Heartbeat(BaseModel):
 
     name = peewee.CharField(max_length=32, unique=True)  # e.g. "scheduler"
     at = peewee.DateTimeField()
+
+
+class RateCount(BaseModel):
+    """A rate limit's counter for one key (an address's or an account name's login attempts) and the end of its
+    window, seconds since the epoch: kept in the database so that every web worker counts the same attempts."""
+
+    key = peewee.CharField(max_length=255, primary_key=True)
+    count = peewee.IntegerField()
+    expires_at = peewee.DoubleField(index=True)

@@ -55,6 +55,7 @@ UNWATCHED = (
     "heartbeat",
     "reminder",
     "notification_opt_out",
+    "rate_count",
 )
 
 

@@ -36,7 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "HTTPS": False,  # the site is served over HTTPS: Secure session cookie and Strict-Transport-Security
     "MAX_CONTENT_LENGTH": 1024 * 1024,  # bytes a request body may have (larger: the 413 page)
     "LOGIN_RATE_LIMIT": "10 per minute",  # login attempts per address and per account name (Flask-Limiter's syntax)
-    "RATELIMIT_STORAGE_URI": "memory://",  # where the limits count (several processes: e.g. redis://)
+    "RATELIMIT_STORAGE_URI": "pbp-database://",  # where the limits count: the site's database (pbp.web.ratelimit)
     "SCHEDULER_STALE_AFTER": 300,  # seconds since the scheduler's last tick after which /healthz says degraded
     "CLOCK": None,  # None: the system's clock; tests set a pbp.services.clock.FixedClock (deadlines, entries)
     "ROUND_OVERDUE_AFTER": 900,  # seconds past its deadline after which an unresolved round makes /healthz degraded

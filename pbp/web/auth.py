@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from pbp.errors import Conflict, UserError
 from pbp.models import User
 from pbp.services import accounts
+from pbp.web import ratelimit  # noqa: F401 - registers the pbp-database:// storage of the login limits
 from pbp.web.forms import ActionForm, LoginForm, PasswordForm, RegisterForm, show_refusal
 
 #: An invalid form comes back with this status (the page shows the form again, messages beside the fields).
@@ -159,7 +160,8 @@ def blueprint(limiter: Limiter) -> Blueprint:
 
 
 def init_app(app: Flask) -> None:
-    """Flask-Login and a limiter of this app's own (in-memory unless `RATELIMIT_STORAGE_URI` says otherwise)."""
+    """Flask-Login and a limiter of this app's own, counting in the site's database (`pbp.web.ratelimit`) unless
+    `RATELIMIT_STORAGE_URI` says otherwise."""
     manager = LoginManager(app)
     manager.user_loader(load_user)
     manager.login_view = "auth.login"

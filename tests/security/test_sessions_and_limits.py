@@ -55,6 +55,37 @@ def test_logins_beyond_the_limit_get_429_per_address_and_per_account(world):
     assert "<h1>リクエストが多すぎます</h1>" in log_in(client, "player1").get_data(as_text=True)
 
 
+def test_every_worker_counts_the_same_login_attempts(world):
+    """Two apps on one database are two gunicorn workers: the limit is the site's, not each worker's (the
+    attempts are counted in the database, pbp.web.ratelimit)."""
+    workers = [make_app(world.url, LOGIN_RATE_LIMIT="4 per minute").test_client() for _ in range(2)]
+    address = {"REMOTE_ADDR": "10.9.9.9"}
+    statuses = [log_in(workers[n % 2], "gm", "wrong", environ_base=address).status_code for n in range(5)]
+    assert statuses == [422, 422, 422, 422, 429]
+    assert log_in(workers[0], "player2", "wrong", environ_base={"REMOTE_ADDR": "10.9.9.10"}).status_code == 422
+
+
+def test_a_login_window_that_ended_starts_again(world, monkeypatch):
+    from pbp.web import ratelimit
+
+    app = make_app(world.url, LOGIN_RATE_LIMIT="2 per minute")
+    address = {"REMOTE_ADDR": "10.9.9.11"}
+    assert [log_in(app.test_client(), "gm", "x", environ_base=address).status_code for _ in range(3)] == [422, 422, 429]
+    later = ratelimit.time.time() + 61
+    monkeypatch.setattr(ratelimit.time, "time", lambda: later)  # the clock the stored windows are read by
+    assert log_in(app.test_client(), "gm", "x", environ_base=address).status_code == 422
+
+
+def test_an_account_name_of_any_length_is_counted(world):
+    """The account key comes from the form as typed: a long one is stored as its hash, still counted."""
+    app = make_app(world.url, LOGIN_RATE_LIMIT="2 per minute")
+    name = "名" * 5000
+    statuses = [
+        log_in(app.test_client(), name, "x", environ_base={"REMOTE_ADDR": f"10.9.8.{n}"}).status_code for n in range(3)
+    ]
+    assert statuses == [422, 422, 429]
+
+
 def _has_headers(headers) -> bool:
     return all(headers.get(name) == value for name, value in HEADERS.items())  # the CSP among them
 
