@@ -156,3 +156,42 @@ def test_the_gms_reason_stays_out_of_the_story_and_the_leak_check_still_guards_i
     assert find_leaks({"story": story}, secrets, public) == []
     edited = story.replace("\n\n", f"\n\n{NOTE}。\n\n", 1)
     assert [leak.part for leak in find_leaks({"story": edited}, secrets, public)] == ["story"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_gm_slot_has_several_phrasings(locale):
+    """Variety, as for the events: a GM action of the same kind twice in a scenario is not told twice alike."""
+    slots = {slot: options for slot, options in phrasebook("pool", locale).items() if slot.startswith("gm.")}
+    assert set(slots) >= {"gm.arrive", "gm.vanish", "gm.retreat_pc", "gm.retreat_foe", "gm.wound", "gm.move",
+                          "gm.revive_pc", "gm.revive_foe"}  # fmt: skip
+    assert all(len(options) >= 3 for options in slots.values()), slots
+
+
+@pytest.mark.rule("R-GAUGE-7")
+@pytest.mark.parametrize("locale", LOCALES)
+def test_what_the_gm_did_is_not_told_again_as_continuity(locale):
+    """真琴 fell in round 1 and the GM revives it: the story tells the return, not the loss, and 真琴 fights again.
+    A status the GM sets is news, told as set, not as one carried over from before."""
+    previous = [{"type": "death", "unit": "makoto", "cause": "injury"}]
+    revived = shaped_bundle([_act("revive", "makoto")], start=_dead_makoto())
+    story = _story(revived, locale, previous_events=previous)
+    makoto = _name("makoto", locale, revived)
+    first, *rest = _paragraphs(story)
+    assert _told_by("gm.revive_pc", first, locale, t=makoto)
+    assert not _told_by("continuity.fallen_pc", story, locale, n=makoto), story
+    assert any(makoto in p for p in rest[1:-2]), story  # a scene of its own in the fighting
+    stunned = _story(shaped_bundle([_act("add_status", "aoi", status="stun")]), locale)
+    aoi = _name("aoi", locale, revived)
+    assert _told_by("status.applied.stun", _paragraphs(stunned)[0], locale, t=aoi)
+    assert not _told_by("continuity.stun", stunned, locale, n=aoi), stunned
+
+
+def test_a_gm_action_the_phrasebook_cannot_tell_is_an_error_when_strict_and_a_marked_gap_otherwise():
+    """As for an event: a kind added to the engine before its phrasings never fails a round's report."""
+    from pbp.reports import NarrativeError
+
+    bundle = {**demo_bundles()[1], "start": demo_bundles()[1]["encounter"],
+              "gm_actions": [{"kind": "set_weather", "unit": "aoi", "reason": "雨"}]}  # fmt: skip
+    with pytest.raises(NarrativeError, match="set_weather"):
+        draft_report(bundle, prose=PROSE, strict=True)
+    assert "GMへ" in _paragraphs(draft_report(bundle, prose=PROSE))[0]
