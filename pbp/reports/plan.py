@@ -152,6 +152,8 @@ def gm_beats(start: dict[str, Any], actions: list[dict[str, Any]]) -> list[GmBea
     """The GM's actions as the story tells them, replayed on the state before them (`start`) so a gauge the GM set
     is told by what changed: filled to death, raised (with the stage newly checked), lowered, or left as it was
     (then nothing is told). The actions were checked when recorded (`apply_gm_actions`)."""
+    if not actions:
+        return []
     units = {u["id"]: u for u in start.get("units", [])}
     gauges: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
     for u in units.values():
@@ -197,8 +199,7 @@ def plan_round(bundle: dict[str, Any], entered: set[str], previous_events: list[
     events = list(bundle.get("events", []))
     order = next((e.get("order") for e in events if e["type"] == "initiative"), None) or []
     first = next((uid for uid in order if uid in pcs or uid in foes), None)
-    start = bundle.get("start") or bundle.get("encounter", {})
-    gm = gm_beats(start, bundle.get("gm_actions") or [])
+    gm = gm_beats(bundle.get("start") or {}, bundle.get("gm_actions") or [])
     # The GM's doings are told as such: a fallen PC the GM revived is not mourned, a status the GM set is news.
     revived = {b.unit for b in gm if b.kind == "revive"}
     set_now = {(b.unit, b.status) for b in gm if b.kind == "status_on"}
