@@ -43,7 +43,7 @@ from pbp.engine.pool.types import (
     SwapEvent,
 )
 from pbp.paths import TEMPLATES_DIR
-from pbp.reports.plan import Beat, Plan, Scene, plan_round
+from pbp.reports.plan import Beat, GmBeat, Plan, Scene, plan_round
 from pbp.reports.voice import Line, is_japanese, split_prose
 
 log = logging.getLogger(__name__)
@@ -265,6 +265,8 @@ class Narrator:
         self.bundle = bundle
         self.before = {u["id"]: u for u in bundle.get("encounter", {}).get("units", [])}
         self.after = {u["id"]: u for u in bundle.get("state", {}).get("units", [])}
+        # Before the GM's actions (a unit the GM took off the map is only here): for names.
+        self.start = {u["id"]: u for u in (bundle.get("start") or {}).get("units", [])}
         self.events: list[dict[str, Any]] = list(bundle.get("events", []))
         self.prose = prose or {}
         self.strict = strict
@@ -276,7 +278,7 @@ class Narrator:
                 self._first_of_roll.setdefault(e["attack_check"], i)
         self._views: dict[str | None, dict[str, Any]] = {}
         scenario = self.round.get("pack_scenario") or self.round.get("scenario")  # bundles before pack_scenario
-        self.names = Names(locale, pack or {}, {**self.before, **self.after}, scenario, dict(names or {}))
+        self.names = Names(locale, pack or {}, {**self.start, **self.before, **self.after}, scenario, dict(names or {}))
         self.used: set[str] = set(memory)
         self.shapes: set[str] = set()
         self.counts: dict[str, int] = {}
@@ -426,6 +428,15 @@ class Narrator:
             if self.before.get(uid, {}).get("side") == "pc":
                 slot = f"continuity.{status}" if f"continuity.{status}" in self.book else "continuity.other"
                 parts.append(self.say(slot, n=self.name(uid), s=self._status_word(status)))
+        if not plan.gm:
+            return self._join([*parts, *self._facing(plan)])
+        # What the GM did between the rounds is a paragraph of its own, after the continuity, before the fighting.
+        continuity, gm = self._join(parts), self._gm_actions(plan)
+        return "\n\n".join(p for p in (continuity, gm, self._join(self._facing(plan))) if p)
+
+    def _facing(self, plan: Plan) -> list[str]:
+        """Who faces whom, a glance at each PC, who moves first: the last words before the fighting."""
+        parts = []
         pcs, foes = self.listing(plan.pcs), self.listing(plan.foes)
         own = self.names._own_scenario()
         title = str(own.get(self.locale) or self.round.get("scenario_title") or "")
@@ -444,7 +455,69 @@ class Narrator:
         if plan.first:
             alone = len(plan.pcs) + len(plan.foes) == 1
             parts.append(self.say("initiative.alone" if alone else "initiative.first", a=self.name(plan.first)))
-        return self._join(parts)
+        return parts
+
+    # --- the GM's actions between the rounds ----------------------------------------------------------------------
+    def _gm_actions(self, plan: Plan) -> str:
+        """The GM's actions told in the story's voice, in the order taken. The GM's reason is not told: it is a
+        note to the players, shown as written with the GM's actions on the page; the story stays in the fiction."""
+        return self._join(self._gm_beat(b, plan) for b in plan.gm)
+
+    def _gm_beat(self, beat: GmBeat, plan: Plan) -> str:
+        """One GM action told; one the phrasebook cannot tell is a marked gap (an error when strict), as an event."""
+        try:
+            teller = getattr(self, f"_gm_{beat.kind}", None)
+            if teller is None:
+                raise NarrativeError(f"no narrative phrasing for the GM action {beat.kind!r}")
+            return str(teller(beat, plan))
+        except (NarrativeError, LookupError, TypeError, ValueError) as error:
+            if self.strict:
+                raise
+            log.warning("round story: GM action %s left untold: %s", beat.kind, error)
+            return self.say("untold.any", type=str(md_text(beat.kind)))
+
+    def _gm_arrive(self, beat: GmBeat, plan: Plan) -> str:
+        return self.say("gm.arrive", t=self.name(beat.unit))
+
+    def _gm_vanish(self, beat: GmBeat, plan: Plan) -> str:
+        return self.say("gm.vanish", t=self.name(beat.unit))
+
+    def _gm_retreat(self, beat: GmBeat, plan: Plan) -> str:
+        return self.say(f"gm.retreat_{beat.side}", t=self.name(beat.unit))
+
+    def _gm_death(self, beat: GmBeat, plan: Plan) -> str:
+        """A death by the GM's hand is a death: told with the same weight as one in the fighting, and mourned."""
+        t = self.name(beat.unit)
+        if beat.side != "pc":
+            return self.say("death.foe", t=t)
+        living = [p for p in plan.pcs if p != beat.unit]
+        mourn = self.say("death.mourn", t=t, who=self.listing(living)) if living else ""
+        return self._join([self.say("death.injury", t=t), mourn])
+
+    def _gm_wound(self, beat: GmBeat, plan: Plan) -> str:
+        gauge = str(beat.gauge)
+        key = f"gm\x1f{beat.unit}\x1f{gauge}"
+        wounds = self.lex["wound"][gauge][beat.stage] if beat.stage >= 0 else self.lex["shallow"][gauge]
+        wound = wounds[self._index(key, len(wounds))]
+        body = self._body(beat.unit) if gauge == "damage" else self.book["body.foot"]  # an injury is the rider's
+        return self.say("gm.wound", t=self.name(beat.unit), wound=wound, body=body)
+
+    def _gm_mend(self, beat: GmBeat, plan: Plan) -> str:
+        return self.say("restore.damage" if beat.gauge == "damage" else "restore.injury", t=self.name(beat.unit))
+
+    def _gm_status_on(self, beat: GmBeat, plan: Plan) -> str:
+        slot = f"status.applied.{beat.status}"
+        s = self._status_word(str(beat.status))
+        return self.say(slot if slot in self.book else "status.applied.default", t=self.name(beat.unit), s=s)
+
+    def _gm_status_off(self, beat: GmBeat, plan: Plan) -> str:
+        return self.say("status.ended", t=self.name(beat.unit), s=self._status_word(str(beat.status)))
+
+    def _gm_move(self, beat: GmBeat, plan: Plan) -> str:
+        return self.say("gm.move", t=self.name(beat.unit))
+
+    def _gm_revive(self, beat: GmBeat, plan: Plan) -> str:
+        return self.say(f"gm.revive_{beat.side}", t=self.name(beat.unit))
 
     def pcs_ever(self) -> list[str]:
         return [uid for uid, u in self.before.items() if u.get("side") == "pc"]
@@ -787,7 +860,7 @@ class Narrator:
     # --- the end of the round ---------------------------------------------------------------------------------------
     def _closing(self, plan: Plan) -> str:
         parts = []
-        for uid in plan.pcs:
+        for uid in plan.roster:
             x = self.unit_view(uid)
             n = self.name(uid)
             if x["dead"]:
@@ -838,7 +911,7 @@ class Narrator:
         }
 
     def _state(self, plan: Plan) -> str:
-        pcs = [self.unit_view(uid) for uid in plan.pcs]
+        pcs = [self.unit_view(uid) for uid in plan.roster]
         template = environment().get_template(story_template_name(self.ruleset, self.locale, "state"))
         return template.render(pcs=pcs, growth=self.growth, lex=self.lex).strip()
 

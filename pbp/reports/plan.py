@@ -5,7 +5,9 @@ from it is a *beat*; beats are gathered into *scenes*, one per PC (their own act
 them, in the order they happened), the enemies' other doings in scenes of their own; a PC who did nothing still
 gets a moment (held back without an entry, waiting with one). The round's *climax* is its most consequential event:
 a death, a destruction, else the heaviest hit. Continuity comes from the state the round starts from and the
-previous round's events: who fell, whose lock-on is counting down, who is hurt.
+previous round's events: who fell, whose lock-on is counting down, who is hurt. What the GM did between the rounds
+(the bundle's `gm_actions`, applied to its `start`) is told before the fighting: a reinforcement arrives, a death
+by the GM's hand is a death.
 """
 
 from __future__ import annotations
@@ -44,6 +46,21 @@ class Scene:
         return any(b.actor == uid and b.kind == "action" for b in self.beats)
 
 
+@dataclass(frozen=True)
+class GmBeat:
+    """One GM action between the rounds as the story tells it. `kind` is what happened in the fiction: arrive (a
+    reinforcement), vanish (taken off the map), retreat, death (an injury gauge set full), wound (a gauge set
+    higher: `stage` is the deepest stage it newly checked, -1 none), mend (set lower), status_on, status_off, move,
+    revive; an action of a kind the planner does not know keeps its own name (the narrator leaves a gap)."""
+
+    kind: str
+    unit: str
+    side: str
+    gauge: str | None = None
+    stage: int = -1
+    status: str | None = None
+
+
 @dataclass
 class Plan:
     pcs: list[str]  # PCs in the battle when the round starts (the dead and removed are not)
@@ -54,6 +71,8 @@ class Plan:
     scenes: list[Scene]
     climax: int | None  # the event index of the round's most consequential event
     entered: set[str]  # PCs whose players wrote an entry
+    gm: list[GmBeat]  # the GM's actions before the round, in the order taken
+    roster: list[str]  # PCs the closing and the state list cover: `pcs` and those the GM's actions killed
 
 
 def _present(unit: dict[str, Any]) -> bool:
@@ -113,6 +132,64 @@ def _climax(events: list[dict[str, Any]], pcs: set[str]) -> int | None:
     return best
 
 
+#: What each GM action is in the fiction (set_gauge is decided by what it did to the gauge).
+_GM_KINDS = {
+    "add_unit": "arrive",
+    "remove_unit": "vanish",
+    "retreat": "retreat",
+    "add_status": "status_on",
+    "remove_status": "status_off",
+    "set_position": "move",
+    "revive": "revive",
+}
+
+
+def _deepest(capacity: list[int], taken: list[int]) -> int:
+    return max((i for i, (cap, t) in enumerate(zip(capacity, taken, strict=False)) if t >= cap), default=-1)
+
+
+def gm_beats(start: dict[str, Any], actions: list[dict[str, Any]]) -> list[GmBeat]:
+    """The GM's actions as the story tells them, replayed on the state before them (`start`) so a gauge the GM set
+    is told by what changed: filled to death, raised (with the stage newly checked), lowered, or left as it was
+    (then nothing is told). The actions were checked when recorded (`apply_gm_actions`)."""
+    if not actions:
+        return []
+    units = {u["id"]: u for u in start.get("units", [])}
+    gauges: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
+    for u in units.values():
+        gauges[(u["id"], "injury")] = (list(u["injury"]["capacity"]), list(u["injury"]["taken"]))
+        if u.get("vehicle"):
+            damage = u["vehicle"]["damage"]
+            gauges[(u["id"], "damage")] = (list(damage["capacity"]), list(damage["taken"]))
+    beats = []
+    for a in actions:
+        kind = str(a.get("kind"))
+        if kind == "add_unit":
+            unit = a["unit"]
+            units[unit["id"]] = unit
+            beats.append(GmBeat("arrive", unit["id"], "foe"))  # a reinforcement is an enemy
+            continue
+        uid = str(a.get("unit"))
+        side = "pc" if units.get(uid, {}).get("side") == "pc" else "foe"
+        if kind != "set_gauge":
+            beats.append(GmBeat(_GM_KINDS.get(kind, kind), uid, side, status=a.get("status")))
+            if kind == "revive" and (uid, "injury") in gauges:
+                capacity, taken = gauges[(uid, "injury")]
+                gauges[(uid, "injury")] = (capacity, [*taken[:-1], 0])  # R-GAUGE-7: back at the stage before death
+            continue
+        gauge = str(a["gauge"])
+        capacity, was = gauges[(uid, gauge)]
+        now = list(a["taken"])
+        gauges[(uid, gauge)] = (capacity, now)
+        if gauge == "injury" and now[-1] >= capacity[-1]:
+            beats.append(GmBeat("death", uid, side, gauge))
+        elif sum(now) != sum(was):
+            deepest = _deepest(capacity, now)
+            stage = deepest if deepest > _deepest(capacity, was) else -1
+            beats.append(GmBeat("wound" if sum(now) > sum(was) else "mend", uid, side, gauge, stage))
+    return beats
+
+
 def plan_round(bundle: dict[str, Any], entered: set[str], previous_events: list[dict[str, Any]] | None = None) -> Plan:
     """The plan of one round from its bundle; `entered`: the PCs with an entry; `previous_events`: the events of
     the round before (for who fell then)."""
@@ -122,8 +199,15 @@ def plan_round(bundle: dict[str, Any], entered: set[str], previous_events: list[
     events = list(bundle.get("events", []))
     order = next((e.get("order") for e in events if e["type"] == "initiative"), None) or []
     first = next((uid for uid in order if uid in pcs or uid in foes), None)
-    fallen = [e["unit"] for e in previous_events or [] if e.get("type") == "death"]
-    lingering = [(u["id"], s["id"]) for u in units if _present(u) for s in u.get("statuses", [])]
+    gm = gm_beats(bundle.get("start") or {}, bundle.get("gm_actions") or [])
+    # The GM's doings are told as such: a fallen PC the GM revived is not mourned, a status the GM set is news.
+    revived = {b.unit for b in gm if b.kind == "revive"}
+    set_now = {(b.unit, b.status) for b in gm if b.kind == "status_on"}
+    fallen = [e["unit"] for e in previous_events or [] if e.get("type") == "death" and e["unit"] not in revived]
+    carried = [(u["id"], s["id"]) for u in units if _present(u) for s in u.get("statuses", [])]
+    lingering = [pair for pair in carried if pair not in set_now]
+    killed = {b.unit for b in gm if b.kind == "death"}
+    roster = [u["id"] for u in units if u.get("side") == "pc" and (_present(u) or u["id"] in killed)]
     pc_set = set(pcs)
 
     scenes: list[Scene] = []
@@ -153,4 +237,5 @@ def plan_round(bundle: dict[str, Any], entered: set[str], previous_events: list[
             by_pc[uid] = Scene(uid, "pc")
             where = next((k for k, s in enumerate(scenes) if s.kind == "cleanup"), len(scenes))
             scenes.insert(where, by_pc[uid])
-    return Plan(pcs, foes, first, fallen, lingering, scenes, _climax(events, pc_set), set(entered) & pc_set)
+    climax = _climax(events, pc_set)
+    return Plan(pcs, foes, first, fallen, lingering, scenes, climax, set(entered) & pc_set, gm, roster)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 
 import pytest
 
 from pbp.engine import canonical
 from pbp.engine.verify import verify_bundle
 from pbp.errors import Forbidden, InvalidState, NotFound, UserError
-from pbp.models import AuditLog, Character, GmAction, GmOrder, Resolution
+from pbp.models import AuditLog, Character, GmAction, GmOrder, Report, Resolution
 from pbp.services import entries, publishing, rounds, shaping
 from pbp.services.characters import unit_id
 from tests.lifecycle.test_publishing import _rival_gm
@@ -95,6 +96,25 @@ def test_a_round_without_gm_actions_keeps_the_bundle_as_before(world) -> None:
     bundle = publishing.round_bundle(rid)
     assert "start" not in bundle and "gm_actions" not in bundle
     assert verify_bundle(bundle) is None
+
+
+def test_the_draft_tells_the_gms_actions_without_their_reasons_and_publishes(world) -> None:
+    """A reinforcement of the hidden 古カガチ and Hayachi's retreat: the generated story, Japanese and English, tells
+    both in its first paragraph, before the fighting, in its own words and never the GM's reasons (the page shows
+    those with the actions). The elder is on the field now, so naming it is no leak: the round publishes."""
+    rid = world.new_round()
+    _act(world, rid, "add_unit", "上流の群れが合流したため", enemy="kagachi_elder", id="elder1", position=[700, 0])
+    _act(world, rid, "retreat", "プレイヤー都合により離脱", unit="hayachi1")
+    _enter(world, rid)
+    world.clock.advance(3600)
+    assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"
+    draft = Report.get(Report.round == rid).draft_md
+    english = publishing.english_story(rid)[0]
+    assert {"古カガチ", "ハヤチ"} <= set(re.findall(r"古カガチ|ハヤチ", draft.split("\n\n")[0]))
+    assert {"Elder Kagachi", "Hayachi"} <= set(re.findall(r"Elder Kagachi|Hayachi", english.split("\n\n")[0]))
+    for reason in ("上流の群れが合流したため", "プレイヤー都合により離脱"):
+        assert reason not in draft and reason not in english
+    publishing.publish_round(rid, actor_id=world.gm, clock=world.clock)  # no LeakFound
 
 
 def test_refusals_name_their_field_and_change_nothing(world) -> None:

@@ -49,3 +49,38 @@ def demo_bundles(seed: str = "golden", rounds: int = 3, scenario: str = "tama_ri
         )
         encounter = result.state
     return tuple(bundles)
+
+
+def shaped_bundle(
+    actions: list[dict[str, Any]], *, start: dict[str, Any] | None = None, seed: str = "golden-2"
+) -> dict[str, Any]:
+    """Round 2 of the demo battle as the GM shaped it: `actions` applied to `start` (by default where round 1 left
+    the battle), the round resolved from the result with round 2's seed, as the lifecycle stores and publishes it."""
+    from pbp.engine.pool.gm_actions import apply_gm_actions
+
+    pack = demo_pack().data
+    previous = demo_bundles()[1]
+    start = start or demo_bundles()[0]["state"]
+    encounter = apply_gm_actions(start, actions)
+    assert isinstance(encounter, dict), encounter
+    orders = default_orders(encounter, {"orders": []}, sides=("pc", "enemy"))
+    result = find_ruleset("pool").resolve(encounter, orders, SeededDice(seed), pack=pack)
+    return {
+        **previous,
+        "seed": seed,
+        "seed_hash": seed_hash(seed),
+        "encounter": encounter,
+        "orders": orders,
+        "events": result.events,
+        "state": result.state,
+        "start": start,
+        "gm_actions": actions,
+    }
+
+
+def reinforcement(unit_id: str = "elder1", enemy: str = "kagachi_elder", position: list[float] | None = None) -> dict:
+    """The GM's `add_unit` action for an enemy of the demo pack (as `shaping.record_action` builds it)."""
+    from pbp.engine.pool.encounters import unit_from_enemy
+
+    unit = unit_from_enemy(demo_pack().data, enemy, unit_id, position or [700, 0])
+    return {"kind": "add_unit", "unit": unit, "reason": "the swarm grows"}
