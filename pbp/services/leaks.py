@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbp import reports
+from pbp.errors import N_, UserError
 from pbp.models import Campaign, Report, Resolution, Round, Scenario, ScenarioSecret
 from pbp.reports.leaks import Leak, Secret, find_leaks, own_words, phrases
 from pbp.services.rounds import PUBLISHED
@@ -158,3 +159,19 @@ def check(round_id: int, parts: dict[str, str]) -> list[Leak]:
     secrets, public = secrets_of(round_id)
     ordered = {name: parts[name] for name in PARTS if parts.get(name)}
     return find_leaks(ordered, secrets, public)
+
+
+def refuse_leaking_reason(round_id: int, reason: str, on_the_field: list[dict[str, Any]] | None = None) -> None:
+    """A UserError (beside the `reason` field) when the reason a GM gives for an action or an override holds
+    GM-secret text: it is published beside the report, and cannot be edited once the round resolves, so it is
+    checked when it is given. `on_the_field`: the units the round will start with (a reinforcement being recorded
+    is named in its own reason, and is public once the round is)."""
+    secrets, public = secrets_of(round_id)
+    public += [str(unit.get("name") or "") for unit in on_the_field or []]
+    found = find_leaks({"reason": reason}, secrets, public)
+    if found:
+        listed = "; ".join(f"{leak.found!r} ({leak.secret.kind} of {leak.secret.source})" for leak in found)
+        raise UserError(
+            N_("the reason holds GM-secret text, and it is published beside the report: %(found)s", found=listed),
+            "reason",
+        )

@@ -844,6 +844,9 @@ def override_check(
             N_("successes must be between -%(limit)s and %(limit)s, got %(got)s", limit=OVERRIDE_LIMIT, got=successes)
         )
     require_round_gm(round_id, actor_id)
+    from pbp.services import leaks  # leaks reads the round states from here
+
+    leaks.refuse_leaking_reason(round_id, why)
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)

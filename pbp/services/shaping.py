@@ -21,7 +21,7 @@ from pbp.engine import BadInput, find_ruleset
 from pbp.engine.errors import Problem
 from pbp.errors import N_, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GmAction, GmOrder, Resolution, Round, Scenario
-from pbp.services import audit, gms
+from pbp.services import audit, gms, leaks
 from pbp.services._common import ORDER_LIMIT, REASON_LIMIT, checked_json, checked_text, get_or_fail, storable_text
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -143,9 +143,9 @@ def _refuse_unfitting_orders(rnd: Round, scenario: Scenario, encounter: dict[str
 ORDER_PATH = re.compile(r"orders\[(\d+)\]")
 
 
-def _check_actions(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]], new: int | None) -> None:
-    """Refuse unless `actions` apply to the round's start and every order of the round still fits the result: a
-    problem of action `new` stands beside its field."""
+def _check_actions(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]], new: int | None) -> dict[str, Any]:
+    """The encounter after `actions`; refused unless they apply to the round's start and every order of the round
+    still fits the result: a problem of action `new` stands beside its field."""
     start = round_encounter(rnd, scenario)
     result = find_ruleset(scenario.campaign.ruleset).apply_gm_actions(start, actions) if actions else start
     if isinstance(result, list):
@@ -156,6 +156,7 @@ def _check_actions(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]]
             N_("the later actions would no longer apply: %(problems)s", problems="; ".join(map(str, result)))
         )
     _refuse_unfitting_orders(rnd, scenario, result)
+    return result
 
 
 def _reinforcement(scenario: Scenario, fields: dict[str, Any]) -> dict[str, Any]:
@@ -196,7 +197,8 @@ def record_action(
             payload = {k: v for k, v in fields.items() if k not in ("kind", "reason")}
         checked_json(payload, N_("action"), 20_000)
         actions = gm_actions_of(round_id)
-        _check_actions(rnd, scenario, [*actions, {"kind": kind, **payload, "reason": why}], len(actions))
+        shaped = _check_actions(rnd, scenario, [*actions, {"kind": kind, **payload, "reason": why}], len(actions))
+        leaks.refuse_leaking_reason(round_id, why, shaped.get("units"))
         seq = (GmAction.select(fn.MAX(GmAction.seq)).where(GmAction.round == round_id).scalar() or 0) + 1
         row = GmAction.create(
             round=round_id, seq=seq, kind=kind, payload=payload, reason=why, actor=actor_id, created_at=now

@@ -192,3 +192,28 @@ def test_enemy_orders_are_checked_like_entries(world) -> None:
     assert GmOrder.get().order == move
     shaping.clear_enemy_order(rid, "kagachi1", actor_id=world.gm, clock=world.clock)
     assert GmOrder.select().count() == 0
+
+
+def test_a_reason_that_tells_a_gm_secret_is_refused_when_it_is_given(world) -> None:
+    """A reason is published beside the report and cannot change once the round resolves: a GM note or a hidden
+    enemy's name in it is refused at once, beside the field, and nothing is recorded. The reinforcement a GM adds
+    may be named in its own reason (it is on the field from this round on)."""
+    from tests.lifecycle.test_publishing import SECRET
+
+    rid = world.new_round()
+    with pytest.raises(UserError, match="GM-secret") as refused:
+        _act(world, rid, "retreat", f"{SECRET}ので退く", unit="hayachi1")
+    assert refused.value.field == "reason" and GmAction.select().count() == 0
+    with pytest.raises(UserError, match="GM-secret"):
+        _act(world, rid, "retreat", "古カガチに怯えて", unit="hayachi1")  # the elder is not on the field
+    _act(world, rid, "add_unit", "古カガチが上流から来た", enemy="kagachi_elder", id="elder1", position=[700, 0])
+    assert GmAction.select().count() == 1
+    _enter(world, rid)
+    world.clock.advance(3600)
+    assert rounds.resolve_round(rid, clock=world.clock).status == "resolved"
+    events = Resolution.get(Resolution.round == rid).events
+    check = next(e["attack_check"] for e in events if e["type"] == "attack" and e.get("attack_check"))
+    with pytest.raises(UserError, match="GM-secret") as refused:
+        rounds.override_check(rid, check, 3, reason=f"{SECRET}", actor_id=world.gm, clock=world.clock)
+    assert refused.value.field == "reason"
+    rounds.override_check(rid, check, 3, reason="審判の判断", actor_id=world.gm, clock=world.clock)
