@@ -117,13 +117,16 @@ def _crowds(units: list[dict[str, Any]], most: float) -> list[_Crowd]:
             i = parent[i]
         return i
 
+    spots = [(u["position"][0], u["position"][1]) for u in units]
     cells: dict[tuple[int, int], list[int]] = {}
-    for i, u in enumerate(units):
-        x, y = u["position"][0], u["position"][1]
+    for i, (x, y) in enumerate(spots):
         cx, cy = math.floor(x / reach), math.floor(y / reach)
-        for j in (j for dx in (-1, 0, 1) for dy in (-1, 0, 1) for j in cells.get((cx + dx, cy + dy), ())):
-            if math.dist((x, y), units[j]["position"][:2]) < reach:
-                parent[root(i)] = root(j)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in cells.get((cx + dx, cy + dy), ()):
+                    ri, rj = root(i), root(j)
+                    if ri != rj and math.dist((x, y), spots[j]) < reach:
+                        parent[ri] = rj
         cells.setdefault((cx, cy), []).append(i)
     groups: dict[int, list[dict[str, Any]]] = {}
     for i, u in enumerate(units):
@@ -231,11 +234,10 @@ class _Taken:
         self.cell = cell
         self.grid: dict[tuple[int, int], list[tuple[Box, str]]] = {}
 
-    def _cells(self, box: Box) -> Iterator[tuple[int, int]]:
+    def _cells(self, box: Box) -> list[tuple[int, int]]:
         c = self.cell
-        for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
-            for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1):
-                yield i, j
+        rows = range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)
+        return [(i, j) for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1) for j in rows]
 
     def add(self, box: Box, owner: str = "") -> None:
         for key in self._cells(box):
@@ -244,8 +246,9 @@ class _Taken:
     def free(self, box: Box, owner: str) -> bool:
         """Whether `box` meets nothing drawn but `owner`'s own marker."""
         left, top, right, bottom = box
+        grid = self.grid
         for key in self._cells(box):
-            for b, o in self.grid.get(key, ()):
+            for b, o in grid.get(key, ()):
                 if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom and o != owner:
                     return False
         return True
