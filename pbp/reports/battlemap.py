@@ -106,8 +106,9 @@ def _crowds(units: list[dict[str, Any]], most: float) -> list[_Crowd]:
     """The units in crowds, in the order of their first members: units closer than two `most` to each other, chained
     (found through a grid of cells that wide, so each unit is compared with its neighbours only).
 
-    A crowd on one spot (an engagement, R-ENG-1), or of at most RING_MAX standing within its ring's radius of their
-    centre, is drawn on that ring so each unit is seen; a larger or wider massed formation is drawn as it stands."""
+    A crowd on one spot (an engagement, R-ENG-1) is drawn on a ring around it so each unit is seen; so is one of at
+    most RING_MAX around such a spot (within its ring's radius of their centre) or nearly on one (within a marker's
+    radius). A larger or wider crowd is drawn as it stands: a massed formation, or units merely scattered close."""
     reach = 2 * most
     parent = list(range(len(units)))
 
@@ -136,7 +137,8 @@ def _crowds(units: list[dict[str, Any]], most: float) -> list[_Crowd]:
         n = len(members)
         centre = (sum(u["position"][0] for u in members) / n, sum(u["position"][1] for u in members) / n)
         spread = max(math.dist(centre, u["position"][:2]) for u in members)
-        ringed = n > 1 and (spread == 0 or (n <= RING_MAX and spread <= _ring(n, most)))
+        core = len({(u["position"][0], u["position"][1]) for u in members}) < n  # some share a spot
+        ringed = n > 1 and (spread == 0 or (n <= RING_MAX and spread <= (_ring(n, most) if core else most)))
         crowds.append(_Crowd(members, centre if ringed else None))
     return crowds
 
