@@ -24,7 +24,7 @@ LABEL_EM = 12  # the widest label, in full-width characters; a longer name is cu
 # Where a label may stand around its marker, in the order tried: above (where it always stood), beside, below,
 # at the corners; then the same again farther out, tied to the marker by a leader line.
 DIRECTIONS = ((0, -1), (1, 0), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
-ARROW_POINTS = 60  # a move's arrow is kept clear of names at this many points along it at most (a radius apart)
+ARROW_POINTS = 60  # a line (a move's arrow, a leader) is kept clear of names at this many points at most
 REACHES = 3  # the distances tried in each direction: next to the marker, then one and two steps out
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -245,13 +245,15 @@ class _Taken:
         for key in self._cells(box):
             self.grid.setdefault(key, []).append((box, owner))
 
-    def free(self, box: Box, owner: str) -> bool:
-        """Whether `box` meets nothing drawn but `owner`'s own marker."""
+    def free(self, box: Box, owner: str | None) -> bool:
+        """Whether `box` meets nothing drawn but `owner`'s own marker; with no owner, no text or line (markers aside:
+        a leader may cross them)."""
         left, top, right, bottom = box
         grid = self.grid
         for key in self._cells(box):
             for b, o in grid.get(key, ()):
-                if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom and o != owner:
+                meets = left < b[2] and b[0] < right and top < b[3] and b[1] < bottom
+                if meets and o != owner and (owner is not None or not o):
                     return False
         return True
 
@@ -290,6 +292,14 @@ def _candidates(at: tuple[float, float], marker: Box, w: float, r: float, font: 
             else:
                 base = y + (ASCENT - DESCENT) / 2 * font
             yield (left, base - ASCENT * font, left + w, base + DESCENT * font), tx, base, anchor, step > 0
+
+
+def _along(line: tuple[float, float, float, float], gap: float, most: int = ARROW_POINTS) -> list[Box]:
+    """Points along a line, `gap` apart (at most `most` and one), as boxes: a line no name may cover."""
+    x1, y1, x2, y2 = line
+    steps = min(most, math.ceil(math.dist((x1, y1), (x2, y2)) / gap))
+    points = ((x1 + (x2 - x1) * k / max(steps, 1), y1 + (y2 - y1) * k / max(steps, 1)) for k in range(steps + 1))
+    return [(px, py, px, py) for px, py in points]
 
 
 def _leader(at: tuple[float, float], box: Box, r: float) -> tuple[float, float, float, float]:
@@ -332,9 +342,14 @@ def _place_labels(
         order = _facing(outward[uid]) if uid in outward else list(DIRECTIONS)
         for box, x, y, anchor, far in _candidates(drawn[uid], markers[uid], _em(text) * font, r, font, order):
             inside = frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
-            if inside and taken.free(box, uid):
-                taken.add(box)
-                labels[uid] = Label(text, x, y, anchor, _leader(drawn[uid], box, r) if far else None)
+            if not (inside and taken.free(box, uid)):
+                continue
+            leader = _leader(drawn[uid], box, r) if far else None
+            points = _along(leader, r) if leader else []
+            if all(taken.free(point, None) for point in points):  # a leader crosses no name (markers it may)
+                for kept in [box, *points]:
+                    taken.add(kept)
+                labels[uid] = Label(text, x, y, anchor, leader)
                 break
     return labels
 
@@ -428,11 +443,8 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
             f'<line class="move" x1="{_num(a.start[0])}" y1="{_num(a.start[1])}" x2="{_num(a.end[0])}" '
             f'y2="{_num(a.end[1])}" marker-end="url(#arrowhead)"/>'
         )
-        steps = min(ARROW_POINTS, math.ceil(math.dist(a.start, a.end) / r))  # points along it no name may cover
-        for k in range(steps + 1):
-            t = k / max(steps, 1)
-            px, py = a.start[0] + (a.end[0] - a.start[0]) * t, a.start[1] + (a.end[1] - a.start[1]) * t
-            taken.add((px, py, px, py))
+        for point in _along((*a.start, *a.end), r):
+            taken.add(point)
     for u in units:
         drawn.setdefault(u["id"], (u["position"][0], u["position"][1]))
     markers = {u["id"]: _marker_box(u, drawn[u["id"]], r, view) for u in units}
