@@ -229,12 +229,15 @@ def _text_box(text: str, x: float, baseline: float, font: float, anchor: str = "
 
 
 class _Taken:
-    """Boxes already drawn (markers, labels), hashed on a grid of cells: a new label is checked against the boxes in
-    the cells it covers only, so placing every label stays linear in the number of units."""
+    """What is drawn already, hashed on a grid of cells: the units' markers (each with its owner) and the texts and
+    lines. A new label is checked against what lies in the cells it covers only, so placing every label stays
+    linear in the number of units."""
 
     def __init__(self, cell: float) -> None:
         self.cell = cell
-        self.grid: dict[tuple[int, int], list[tuple[Box, str]]] = {}
+        self.markers: dict[tuple[int, int], list[tuple[Box, str]]] = {}
+        self.texts: dict[tuple[int, int], list[Box]] = {}
+        self.lines: set[tuple[int, int]] = set()
 
     def _cells(self, box: Box) -> list[tuple[int, int]]:
         c = self.cell
@@ -242,18 +245,36 @@ class _Taken:
         return [(i, j) for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1) for j in rows]
 
     def add(self, box: Box, owner: str = "") -> None:
+        """A text's box, or with an owner that unit's marker."""
         for key in self._cells(box):
-            self.grid.setdefault(key, []).append((box, owner))
+            if owner:
+                self.markers.setdefault(key, []).append((box, owner))
+            else:
+                self.texts.setdefault(key, []).append(box)
+
+    def add_line(self, line: tuple[float, float, float, float], gap: float) -> None:
+        """A line (a move's arrow, a leader) no name may cover: the squares `gap` wide it passes through, each kept
+        once, so a bundle of arrows converging on one spot costs about what one does."""
+        for px, py, _, _ in _along(line, gap):
+            i, j = math.floor(px / gap), math.floor(py / gap)
+            if (i, j) not in self.lines:
+                self.lines.add((i, j))
+                self.add((i * gap, j * gap, (i + 1) * gap, (j + 1) * gap))
 
     def free(self, box: Box, owner: str | None) -> bool:
-        """Whether `box` meets nothing drawn but `owner`'s own marker; with no owner, no text or line (markers aside:
-        a leader may cross them)."""
+        """Whether `box` meets no text or line and no marker but `owner`'s own; with no owner, markers aside (a
+        leader may cross them)."""
         left, top, right, bottom = box
-        grid = self.grid
-        for key in self._cells(box):
-            for b, o in grid.get(key, ()):
-                meets = left < b[2] and b[0] < right and top < b[3] and b[1] < bottom
-                if meets and o != owner and (owner is not None or not o):
+        keys = self._cells(box)
+        for key in keys:
+            for b in self.texts.get(key, ()):
+                if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom:
+                    return False
+        if owner is None:
+            return True
+        for key in keys:
+            for b, o in self.markers.get(key, ()):
+                if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom and o != owner:
                     return False
         return True
 
@@ -345,10 +366,10 @@ def _place_labels(
             if not (inside and taken.free(box, uid)):
                 continue
             leader = _leader(drawn[uid], box, r) if far else None
-            points = _along(leader, r) if leader else []
-            if all(taken.free(point, None) for point in points):  # a leader crosses no name (markers it may)
-                for kept in [box, *points]:
-                    taken.add(kept)
+            if leader is None or all(taken.free(p, None) for p in _along(leader, r / 2)):  # crossing no name
+                taken.add(box)
+                if leader is not None:
+                    taken.add_line(leader, r / 2)
                 labels[uid] = Label(text, x, y, anchor, leader)
                 break
     return labels
@@ -443,8 +464,7 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
             f'<line class="move" x1="{_num(a.start[0])}" y1="{_num(a.start[1])}" x2="{_num(a.end[0])}" '
             f'y2="{_num(a.end[1])}" marker-end="url(#arrowhead)"/>'
         )
-        for point in _along((*a.start, *a.end), r):
-            taken.add(point)
+        taken.add_line((*a.start, *a.end), r / 2)
     for u in units:
         drawn.setdefault(u["id"], (u["position"][0], u["position"][1]))
     markers = {u["id"]: _marker_box(u, drawn[u["id"]], r, view) for u in units}
