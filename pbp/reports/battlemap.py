@@ -61,6 +61,11 @@ def _num(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0").rstrip(".")
 
 
+def _end(anchor: str) -> str:
+    """The text-anchor attribute of a text not at its default start."""
+    return "" if anchor == "start" else f' text-anchor="{anchor}"'
+
+
 def _bounds(units: list[dict[str, Any]], terrain: list[dict[str, Any]], arrows: Iterable[Arrow]) -> list[float]:
     xs: list[float] = []
     ys: list[float] = []
@@ -453,12 +458,16 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
         cx = sum(drawn[m][0] for m in members) / len(members)
         cy = sum(drawn[m][1] for m in members) / len(members)
         radius = max(math.dist((cx, cy), drawn[m]) for m in members) + r * 2.2
-        out.append(
-            f'<g class="engagement"><circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}"/>'
-            f'<text x="{_num(cx + radius * 0.75)}" y="{_num(cy + radius)}" font-size="{_num(font)}">'
-            f"{_text(eid)}</text></g>"
-        )
-        taken.add(_text_box(eid, cx + radius * 0.75, cy + radius, font))
+        text = ""
+        for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1)):  # at the ring's lower right, else another corner
+            anchor = "start" if sx > 0 else "end"
+            ex, ey = cx + sx * radius * 0.75, cy + radius if sy > 0 else cy - radius + font * ASCENT
+            box = _text_box(eid, ex, ey, font, anchor)
+            if taken.free(box, None):  # engagements crowding one spot: a label that finds no room is left out
+                taken.add(box)
+                text = f'<text x="{_num(ex)}" y="{_num(ey)}" font-size="{_num(font)}"{_end(anchor)}>{_text(eid)}</text>'
+                break
+        out.append(f'<g class="engagement"><circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}"/>{text}</g>')
     for a in view.arrows:
         out.append(
             f'<line class="move" x1="{_num(a.start[0])}" y1="{_num(a.start[1])}" x2="{_num(a.end[0])}" '
