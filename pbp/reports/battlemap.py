@@ -113,7 +113,8 @@ def _crowds(units: list[dict[str, Any]], most: float) -> list[_Crowd]:
 
     A crowd on one spot (an engagement, R-ENG-1) is drawn on a ring around it so each unit is seen; so is one of at
     most RING_MAX around such a spot (within its ring's radius of their centre) or nearly on one (within a marker's
-    radius). A larger or wider crowd is drawn as it stands: a massed formation, or units merely scattered close."""
+    radius). A larger or wider crowd is drawn as it stands (a massed formation, or units merely scattered close),
+    units on one spot in it each on a ring around that spot."""
     reach = 2 * most
     parent = list(range(len(units)))
 
@@ -142,9 +143,14 @@ def _crowds(units: list[dict[str, Any]], most: float) -> list[_Crowd]:
         n = len(members)
         centre = (sum(u["position"][0] for u in members) / n, sum(u["position"][1] for u in members) / n)
         spread = max(math.dist(centre, u["position"][:2]) for u in members)
-        core = len({(u["position"][0], u["position"][1]) for u in members}) < n  # some share a spot
-        ringed = n > 1 and (spread == 0 or (n <= RING_MAX and spread <= (_ring(n, most) if core else most)))
-        crowds.append(_Crowd(members, centre if ringed else None))
+        by_spot: dict[tuple[float, float], list[dict[str, Any]]] = {}
+        for u in members:
+            by_spot.setdefault((u["position"][0], u["position"][1]), []).append(u)
+        core = len(by_spot) < n  # some share a spot
+        if n > 1 and (spread == 0 or (n <= RING_MAX and spread <= (_ring(n, most) if core else most))):
+            crowds.append(_Crowd(members, centre))
+        else:  # drawn as they stand, but those on one spot still each on a ring around it
+            crowds += [_Crowd(on, spot if len(on) > 1 else None) for spot, on in by_spot.items()]
     return crowds
 
 
@@ -356,11 +362,9 @@ def _place_labels(
     r: float,
     font: float,
 ) -> dict[str, Label]:
-    """Each unit's label, `units` in turn, at its first place inside the map that meets no marker but its own and no
-    text drawn before; a unit left with no such place keeps its name in its tooltip only (a field too crowded to
-    name everyone), so the first in `units` are the surest to be named."""
-    for uid, box in markers.items():
-        taken.add(box, uid)
+    """Each unit's label, `units` in turn, at its first place inside the map that meets nothing in `taken` (every
+    marker is there) but its own marker; a unit left with no such place keeps its name in its tooltip only (a field
+    too crowded to name everyone), so the first in `units` are the surest to be named."""
     labels: dict[str, Label] = {}
     for u in units:
         uid = u["id"]
@@ -450,6 +454,11 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
                 f"{_text(text)}</text></g>"
             )
             taken.add(_text_box(text, fx + hi * 0.71, fy - hi * 0.71, font))
+    for u in units:
+        drawn.setdefault(u["id"], (u["position"][0], u["position"][1]))
+    markers = {u["id"]: _marker_box(u, drawn[u["id"]], r, view) for u in units}
+    for uid, box in markers.items():
+        taken.add(box, uid)
     engagements: dict[str, list[str]] = {}
     for u in standing:
         if u.get("engagement"):
@@ -463,7 +472,7 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
             anchor = "start" if sx > 0 else "end"
             ex, ey = cx + sx * radius * 0.75, cy + radius if sy > 0 else cy - radius + font * ASCENT
             box = _text_box(eid, ex, ey, font, anchor)
-            if taken.free(box, None):  # engagements crowding one spot: a label that finds no room is left out
+            if taken.free(box, ""):  # engagements crowding one spot: a label that finds no room is left out
                 taken.add(box)
                 text = f'<text x="{_num(ex)}" y="{_num(ey)}" font-size="{_num(font)}"{_end(anchor)}>{_text(eid)}</text>'
                 break
@@ -474,9 +483,6 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
             f'y2="{_num(a.end[1])}" marker-end="url(#arrowhead)"/>'
         )
         taken.add_line((*a.start, *a.end), r / 2)
-    for u in units:
-        drawn.setdefault(u["id"], (u["position"][0], u["position"][1]))
-    markers = {u["id"]: _marker_box(u, drawn[u["id"]], r, view) for u in units}
     # Named first: the player's own unit, then the standing PCs, the standing enemies, the removed.
     first = sorted(units, key=lambda u: (u is not focus, bool(u.get("removed")), u.get("side") != "pc"))
     frame = (x0, y0, x0 + w, y0 + h)

@@ -215,3 +215,18 @@ def test_a_260_unit_field_names_the_players_own_unit_first_and_no_name_covers_an
     labels = assert_apart(svg)
     assert "pc110" in labels  # deep inside a massed formation, the player still finds their unit
     assert len(groups(parse(svg), "unit")) == 260
+
+
+def test_r_eng_3_engagements_piled_on_one_spot_print_no_label_over_another() -> None:
+    units = [
+        (pc if i % 2 else enemy)(f"u{i}", position=[300 + (i // 10) * 3, 100], engagement=f"e{i // 10}")
+        for i in range(40)
+    ]  # four engagements of ten (R-ENG-3: the eleventh forms a new one), a few metres apart
+    doc = parse(battle_map(encounter(*units)))
+    boxes = [
+        _text_box(t.firstChild.data, *(float(t.getAttribute(k)) for k in ("x", "y", "font-size")),
+                  t.getAttribute("text-anchor") or "start")
+        for t in doc.getElementsByTagName("text")
+    ]  # fmt: skip
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if meet(a, b)]
+    assert len(groups(doc, "engagement")) == 4 and any("e0" in g.toxml() for g in groups(doc, "engagement"))
