@@ -222,7 +222,7 @@ def test_r_eng_3_engagements_piled_on_one_spot_print_no_label_over_another() -> 
         (pc if i % 2 else enemy)(f"u{i}", position=[300 + (i // 10) * 3, 100], engagement=f"e{i // 10}")
         for i in range(40)
     ]  # four engagements of ten (R-ENG-3: the eleventh forms a new one), a few metres apart
-    doc = parse(battle_map(encounter(*units)))
+    doc = parse(battle_map(encounter(*units, pc("aoi", position=[0, 0]))))
     boxes = [
         _text_box(t.firstChild.data, *(float(t.getAttribute(k)) for k in ("x", "y", "font-size")),
                   t.getAttribute("text-anchor") or "start")
