@@ -9,14 +9,25 @@ Coordinates are the encounter's metres; y grows downwards on the page, as on the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
+from unicodedata import combining, east_asian_width
 
 from pbp.reports.markdown import xml_safe
 
 STAGES = 5
+RING_MAX = 12  # a crowd drawn on a ring: an engagement (at most 10, R-ENG-3) and a straggler or two
+ASCENT, DESCENT = 0.9, 0.25  # of the font size, a label's ink above and below its baseline (CJK fills the em)
+LABEL_EM = 12  # the widest label, in full-width characters; a longer name is cut with "…" (whole in the tooltip)
+# Where a label may stand around its marker, in the order tried: above (where it always stood), beside, below,
+# at the corners; then the same again farther out, tied to the marker by a leader line.
+DIRECTIONS = ((0, -1), (1, 0), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
+ARROW_POINTS = 60  # a line (a move's arrow, a leader) is kept clear of names at this many points at most
+REACHES = 3  # the distances tried in each direction: next to the marker, then one and two steps out
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
 @dataclass(frozen=True)
@@ -50,6 +61,11 @@ def _num(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0").rstrip(".")
 
 
+def _end(anchor: str) -> str:
+    """The text-anchor attribute of a text not at its default start."""
+    return "" if anchor == "start" else f' text-anchor="{anchor}"'
+
+
 def _bounds(units: list[dict[str, Any]], terrain: list[dict[str, Any]], arrows: Iterable[Arrow]) -> list[float]:
     xs: list[float] = []
     ys: list[float] = []
@@ -78,21 +94,294 @@ def _grid_step(span: float) -> int:
     return 10 ** max(1, int(math.log10(span)))
 
 
-def _spread(units: list[dict[str, Any]], r: float) -> dict[str, tuple[float, float]]:
-    """Where to draw each unit: units on one spot (an engagement) are set around it in a small ring."""
-    by_spot: dict[tuple[float, float], list[str]] = {}
-    for u in units:
-        by_spot.setdefault((u["position"][0], u["position"][1]), []).append(u["id"])
-    drawn = {}
-    for (x, y), ids in by_spot.items():
-        if len(ids) == 1:
-            drawn[ids[0]] = (x, y)
+@dataclass(frozen=True)
+class _Crowd:
+    """Units whose markers would overlap, chained; `centre` is set when they are drawn on a ring around it."""
+
+    members: list[dict[str, Any]]
+    centre: tuple[float, float] | None
+
+
+def _ring(n: int, r: float) -> float:
+    """The radius of the ring a crowd of `n` is drawn on."""
+    return r * 1.6 * max(1.0, n / 4)
+
+
+def _crowds(units: list[dict[str, Any]], most: float) -> list[_Crowd]:
+    """The units in crowds, in the order of their first members: units closer than two `most` to each other, chained
+    (found through a grid of cells that wide, so each unit is compared with its neighbours only).
+
+    A crowd on one spot (an engagement, R-ENG-1) is drawn on a ring around it so each unit is seen; so is one of at
+    most RING_MAX around such a spot (within its ring's radius of their centre) or nearly on one (within a marker's
+    radius). A larger or wider crowd is drawn as it stands (a massed formation, or units merely scattered close),
+    units on one spot in it each on a ring around that spot."""
+    reach = 2 * most
+    parent = list(range(len(units)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    spots = [(u["position"][0], u["position"][1]) for u in units]
+    cells: dict[tuple[int, int], list[int]] = {}
+    for i, (x, y) in enumerate(spots):
+        cx, cy = math.floor(x / reach), math.floor(y / reach)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in cells.get((cx + dx, cy + dy), ()):
+                    ri, rj = root(i), root(j)
+                    if ri != rj and math.dist((x, y), spots[j]) < reach:
+                        parent[ri] = rj
+        cells.setdefault((cx, cy), []).append(i)
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for i, u in enumerate(units):
+        groups.setdefault(root(i), []).append(u)
+    crowds = []
+    for members in groups.values():
+        n = len(members)
+        centre = (sum(u["position"][0] for u in members) / n, sum(u["position"][1] for u in members) / n)
+        spread = max(math.dist(centre, u["position"][:2]) for u in members)
+        by_spot: dict[tuple[float, float], list[dict[str, Any]]] = {}
+        for u in members:
+            by_spot.setdefault((u["position"][0], u["position"][1]), []).append(u)
+        core = len(by_spot) < n  # some share a spot
+        if n > 1 and (spread == 0 or (n <= RING_MAX and spread <= (_ring(n, most) if core else most))):
+            crowds.append(_Crowd(members, centre))
+        else:  # drawn as they stand, but those on one spot still each on a ring around it
+            crowds += [_Crowd(on, spot if len(on) > 1 else None) for spot, on in by_spot.items()]
+    return crowds
+
+
+def _radius(crowds: list[_Crowd], most: float) -> float:
+    """A marker's radius: `most`, less on a field where units stand close so that their markers leave room between
+    them for names (0.4 of the median distance from a spot to the nearest other, at least half of `most`). Spots with
+    no other near (within a `most` or so) count as far; a crowd on a ring counts as one spot, its centre."""
+    spots = list(
+        dict.fromkeys(
+            spot
+            for c in crowds
+            for spot in ([c.centre] if c.centre else [(u["position"][0], u["position"][1]) for u in c.members])
+        )
+    )
+    cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    for x, y in spots:
+        cells.setdefault((math.floor(x / most), math.floor(y / most)), []).append((x, y))
+    nearest = []
+    for x, y in spots:
+        cx, cy = math.floor(x / most), math.floor(y / most)
+        around = (s for dx in (-1, 0, 1) for dy in (-1, 0, 1) for s in cells.get((cx + dx, cy + dy), ()))
+        nearest.append(min((math.dist((x, y), s) for s in around if s != (x, y)), default=math.inf))
+    nearest.sort()
+    typical = nearest[len(nearest) // 2] if nearest else math.inf
+    return min(most, max(most / 2, typical * 0.4))
+
+
+def _spread(crowds: list[_Crowd], r: float) -> tuple[dict[str, tuple[float, float]], dict[str, float]]:
+    """Where to draw each unit, and the outward bearing of those on a ring (where their labels go first): on one spot
+    in their order from the top, else in the order of their bearings from the centre, the ring turned to match."""
+    drawn: dict[str, tuple[float, float]] = {}
+    outward: dict[str, float] = {}
+    for crowd in crowds:
+        if crowd.centre is None:
+            drawn.update((u["id"], (u["position"][0], u["position"][1])) for u in crowd.members)
             continue
-        ring = r * 1.6 * max(1.0, len(ids) / 4)
-        for i, uid in enumerate(ids):
-            a = 2 * math.pi * i / len(ids) - math.pi / 2
-            drawn[uid] = (x + ring * math.cos(a), y + ring * math.sin(a))
-    return drawn
+        (cx, cy), members, n = crowd.centre, crowd.members, len(crowd.members)
+        turn = -math.pi / 2
+        if any(u["position"][:2] != members[0]["position"][:2] for u in members):
+            bearing = {u["id"]: math.atan2(u["position"][1] - cy, u["position"][0] - cx) for u in members}
+            members = sorted(members, key=lambda u: bearing[u["id"]])  # stable: those on the centre keep their order
+            offsets = [bearing[u["id"]] - 2 * math.pi * i / n for i, u in enumerate(members)]
+            turn = math.atan2(sum(map(math.sin, offsets)), sum(map(math.cos, offsets)))
+        ring = _ring(n, r)
+        for i, u in enumerate(members):
+            a = 2 * math.pi * i / n + turn
+            drawn[u["id"]] = (cx + ring * math.cos(a), cy + ring * math.sin(a))
+            outward[u["id"]] = a
+    return drawn, outward
+
+
+def _room(x0: float, y0: float, w: float, h: float, crowds: list[_Crowd], r: float, font: float
+          ) -> tuple[float, float, float, float]:  # fmt: skip
+    """The map's frame grown to hold every ring and its members' names (a ring is wider than the spot it stands for,
+    and may stand at the map's edge): room beside a ring for names of about five characters, above and below for one
+    line."""
+    left, top, right, bottom = x0, y0, x0 + w, y0 + h
+    for c in crowds:
+        if c.centre is not None:
+            ring = _ring(len(c.members), r)
+            mx, my = ring + r * 1.3 + font * 5, ring + r * 2.4 + font * 1.5
+            left, right = min(left, c.centre[0] - mx), max(right, c.centre[0] + mx)
+            top, bottom = min(top, c.centre[1] - my), max(bottom, c.centre[1] + my)
+    return left, top, right - left, bottom - top
+
+
+def _em(text: str) -> float:
+    """A text's estimated width in ems: full-width characters (CJK, kana, full-width forms) one em, the rest about
+    0.6 (a sans-serif's average Latin letter, digit or space), combining marks none. No font is at hand to measure."""
+    return sum(0.0 if combining(c) else 1.0 if east_asian_width(c) in "WF" else 0.6 for c in text)
+
+
+def _cut(text: str) -> str:
+    """The text, cut with "…" to at most LABEL_EM ems: one long name must not cover the map."""
+    if _em(text) <= LABEL_EM:
+        return text
+    while text and _em(text) > LABEL_EM - 1:
+        text = text[:-1]
+    return text + "…"
+
+
+def _text_box(text: str, x: float, baseline: float, font: float, anchor: str = "start") -> Box:
+    """The box a text's ink takes, from its anchor point."""
+    w = _em(text) * font
+    left = x - {"start": 0.0, "middle": w / 2, "end": w}[anchor]
+    return (left, baseline - ASCENT * font, left + w, baseline + DESCENT * font)
+
+
+class _Taken:
+    """What is drawn already, hashed on a grid of cells: the units' markers (each with its owner) and the texts and
+    lines. A new label is checked against what lies in the cells it covers only, so placing every label stays
+    linear in the number of units."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.markers: dict[tuple[int, int], list[tuple[Box, str]]] = {}
+        self.texts: dict[tuple[int, int], list[Box]] = {}
+        self.lines: set[tuple[int, int]] = set()
+
+    def _cells(self, box: Box) -> list[tuple[int, int]]:
+        c = self.cell
+        rows = range(math.floor(box[1] / c), math.floor(box[3] / c) + 1)
+        return [(i, j) for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1) for j in rows]
+
+    def add(self, box: Box, owner: str = "") -> None:
+        """A text's box, or with an owner that unit's marker."""
+        for key in self._cells(box):
+            if owner:
+                self.markers.setdefault(key, []).append((box, owner))
+            else:
+                self.texts.setdefault(key, []).append(box)
+
+    def add_line(self, line: tuple[float, float, float, float], gap: float) -> None:
+        """A line (a move's arrow, a leader) no name may cover: the squares `gap` wide it passes through, each kept
+        once, so a bundle of arrows converging on one spot costs about what one does."""
+        for px, py, _, _ in _along(line, gap):
+            i, j = math.floor(px / gap), math.floor(py / gap)
+            if (i, j) not in self.lines:
+                self.lines.add((i, j))
+                self.add((i * gap, j * gap, (i + 1) * gap, (j + 1) * gap))
+
+    def free(self, box: Box, owner: str | None) -> bool:
+        """Whether `box` meets no text or line and no marker but `owner`'s own; with no owner, markers aside (a
+        leader may cross them)."""
+        left, top, right, bottom = box
+        keys = self._cells(box)
+        for key in keys:
+            for b in self.texts.get(key, ()):
+                if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom:
+                    return False
+        if owner is None:
+            return True
+        for key in keys:
+            for b, o in self.markers.get(key, ()):
+                if left < b[2] and b[0] < right and top < b[3] and b[1] < bottom and o != owner:
+                    return False
+        return True
+
+
+@dataclass(frozen=True)
+class Label:
+    """Where a unit's name is written: its text, anchor point and alignment, and a leader line when set apart."""
+
+    text: str
+    x: float
+    y: float  # the baseline
+    anchor: str
+    leader: tuple[float, float, float, float] | None = None
+
+
+def _candidates(at: tuple[float, float], marker: Box, w: float, r: float, font: float, order: list[tuple[int, int]]
+                ) -> Iterator[tuple[Box, float, float, str, bool]]:  # fmt: skip
+    """The places tried for a label `w` wide around its marker, nearest first: in `order` next to it, then farther
+    out (tied by a leader line): each as its box, anchor point, alignment and whether it stands apart."""
+    x, y = at
+    for step in range(REACHES):
+        d = step * font * 1.5
+        for ux, uy in order:
+            if ux == 0:
+                anchor, tx, left = "middle", x, x - w / 2
+            elif ux > 0:
+                tx = (marker[2] + r * 0.3 if uy == 0 else x + r * 0.7) + d
+                anchor, left = "start", tx
+            else:
+                tx = (marker[0] - r * 0.3 if uy == 0 else x - r * 0.7) - d
+                anchor, left = "end", tx - w
+            if uy < 0:
+                base = (y - r * 1.5 if ux == 0 else y - r * 1.1) - d
+            elif uy > 0:
+                base = marker[3] + r * 0.3 + d + ASCENT * font
+            else:
+                base = y + (ASCENT - DESCENT) / 2 * font
+            yield (left, base - ASCENT * font, left + w, base + DESCENT * font), tx, base, anchor, step > 0
+
+
+def _along(line: tuple[float, float, float, float], gap: float, most: int = ARROW_POINTS) -> list[Box]:
+    """Points along a line, `gap` apart (at most `most` and one), as boxes: a line no name may cover."""
+    x1, y1, x2, y2 = line
+    steps = min(most, math.ceil(math.dist((x1, y1), (x2, y2)) / gap))
+    points = ((x1 + (x2 - x1) * k / max(steps, 1), y1 + (y2 - y1) * k / max(steps, 1)) for k in range(steps + 1))
+    return [(px, py, px, py) for px, py in points]
+
+
+def _leader(at: tuple[float, float], box: Box, r: float) -> tuple[float, float, float, float]:
+    """A line from a marker's edge to the nearest point of its label's box."""
+    x, y = at
+    px, py = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    dist = math.dist((x, y), (px, py))
+    return x + (px - x) * r * 1.1 / dist, y + (py - y) * r * 1.1 / dist, px, py
+
+
+def _facing(bearing: float) -> list[tuple[int, int]]:
+    """DIRECTIONS ordered by how near each lies to `bearing` (a ring member's label goes outward first)."""
+
+    def off(d: tuple[int, int]) -> float:
+        return abs((math.atan2(d[1], d[0]) - bearing + math.pi) % (2 * math.pi) - math.pi)
+
+    return sorted(DIRECTIONS, key=lambda d: round(off(d), 6))
+
+
+def _place_labels(
+    units: list[dict[str, Any]],
+    drawn: dict[str, tuple[float, float]],
+    markers: dict[str, Box],
+    outward: dict[str, float],
+    taken: _Taken,
+    frame: Box,
+    names: Callable[[str], str],
+    r: float,
+    font: float,
+) -> dict[str, Label]:
+    """Each unit's label, `units` in turn, at its first place inside the map that meets nothing in `taken` (every
+    marker is there) but its own marker; a unit left with no such place keeps its name in its tooltip only (a field
+    too crowded to name everyone), so the first in `units` are the surest to be named."""
+    labels: dict[str, Label] = {}
+    for u in units:
+        uid = u["id"]
+        text = _cut(names(uid))
+        order = _facing(outward[uid]) if uid in outward else list(DIRECTIONS)
+        for box, x, y, anchor, far in _candidates(drawn[uid], markers[uid], _em(text) * font, r, font, order):
+            inside = frame[0] <= box[0] and frame[1] <= box[1] and box[2] <= frame[2] and box[3] <= frame[3]
+            if not (inside and taken.free(box, uid)):
+                continue
+            leader = _leader(drawn[uid], box, r) if far else None
+            if leader is None or all(taken.free(p, None) for p in _along(leader, r / 2)):  # crossing no name
+                taken.add(box)
+                if leader is not None:
+                    taken.add_line(leader, r / 2)
+                labels[uid] = Label(text, x, y, anchor, leader)
+                break
+    return labels
 
 
 def _gauge_fill(gauge: dict[str, Any] | None) -> float:
@@ -108,14 +397,20 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
     units = [u for u in encounter.get("units") or [] if isinstance(u, dict)]
     terrain = encounter.get("terrain") or []
     x0, y0, w, h = _bounds(units, terrain, view.arrows)
-    r = max(w, h) / 45  # a unit's radius in metres of the picture
-    font = r * 1.25
+    most = max(w, h) / 45
+    font = most * 1.25
+    standing = [u for u in units if not u.get("removed")]
+    crowds = _crowds(standing, most)
+    r = _radius(crowds, most)  # a unit's radius in metres of the picture
+    drawn, outward = _spread(crowds, r)
+    x0, y0, w, h = _room(x0, y0, w, h, crowds, r, font)
+    taken = _Taken(font * 1.5)  # the texts and markers drawn, so that no label covers another
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="battlemap" viewBox="{_num(x0)} {_num(y0)} {_num(w)} '
         f'{_num(h)}" role="img" aria-label="{_text(view.title)}">',
         f"<title>{_text(view.title)}</title>",
-        f'<defs><pattern id="rough" width="{_num(r)}" height="{_num(r)}" patternUnits="userSpaceOnUse" '
-        f'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="{_num(r)}" class="hatch"/></pattern>'
+        f'<defs><pattern id="rough" width="{_num(most)}" height="{_num(most)}" patternUnits="userSpaceOnUse" '
+        f'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="{_num(most)}" class="hatch"/></pattern>'
         '<marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
         'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>',
     ]
@@ -133,53 +428,91 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
         f'<g class="scale"><line x1="{_num(sx)}" y1="{_num(sy)}" x2="{_num(sx + step)}" y2="{_num(sy)}"/>'
         f'<text x="{_num(sx)}" y="{_num(sy - font * 0.4)}" font-size="{_num(font)}">{step} m</text></g>'
     )
+    taken.add(_text_box(f"{step} m", sx, sy - font * 0.4, font))
     for t in terrain:
         (ax, ay), (bx, by) = t["rect"]
         rx, ry, rw, rh = min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay)
-        factor = t.get("rough", 1)
+        factor = f"×{_num(t.get('rough', 1))}"
         out.append(
             f'<g class="rough"><rect x="{_num(rx)}" y="{_num(ry)}" width="{_num(rw)}" height="{_num(rh)}" '
             f'fill="url(#rough)"/><text x="{_num(rx + font * 0.3)}" y="{_num(ry + font * 1.1)}" '
-            f'font-size="{_num(font)}">×{_num(factor)}</text></g>'
+            f'font-size="{_num(font)}">{factor}</text></g>'
         )
-    drawn = _spread([u for u in units if not u.get("removed")], r)
-    focus = next((u for u in units if u["id"] == view.focus and not u.get("removed")), None)
+        taken.add(_text_box(factor, rx + font * 0.3, ry + font * 1.1, font))
+    drawn, outward = _spread(crowds, r)
+    focus = next((u for u in standing if u["id"] == view.focus), None)
     if focus is not None:
         fx, fy = focus["position"]
         for label, lo, hi in view.reach:
             if hi <= 0:
                 continue
+            text = f"{label} {_num(hi)} m"
             out.append(
                 f'<g class="reach"><circle cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(hi)}"/>'
                 + (f'<circle class="inner" cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(lo)}"/>' if lo > 0 else "")
                 + f'<text x="{_num(fx + hi * 0.71)}" y="{_num(fy - hi * 0.71)}" font-size="{_num(font)}">'
-                f"{_text(label)} {_num(hi)} m</text></g>"
+                f"{_text(text)}</text></g>"
             )
-    engagements: dict[str, list[str]] = {}
+            taken.add(_text_box(text, fx + hi * 0.71, fy - hi * 0.71, font))
     for u in units:
-        if u.get("engagement") and not u.get("removed"):
+        drawn.setdefault(u["id"], (u["position"][0], u["position"][1]))
+    markers = {u["id"]: _marker_box(u, drawn[u["id"]], r, view) for u in units}
+    for uid, box in markers.items():
+        taken.add(box, uid)
+    engagements: dict[str, list[str]] = {}
+    for u in standing:
+        if u.get("engagement"):
             engagements.setdefault(u["engagement"], []).append(u["id"])
     for eid, members in sorted(engagements.items()):
         cx = sum(drawn[m][0] for m in members) / len(members)
         cy = sum(drawn[m][1] for m in members) / len(members)
         radius = max(math.dist((cx, cy), drawn[m]) for m in members) + r * 2.2
-        out.append(
-            f'<g class="engagement"><circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}"/>'
-            f'<text x="{_num(cx + radius * 0.75)}" y="{_num(cy + radius)}" font-size="{_num(font)}">'
-            f"{_text(eid)}</text></g>"
-        )
+        text = ""
+        for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1)):  # at the ring's lower right, else another corner
+            anchor = "start" if sx > 0 else "end"
+            ex, ey = cx + sx * radius * 0.75, cy + radius if sy > 0 else cy - radius + font * ASCENT
+            box = _text_box(eid, ex, ey, font, anchor)
+            if taken.free(box, ""):  # engagements crowding one spot: a label that finds no room is left out
+                taken.add(box)
+                text = f'<text x="{_num(ex)}" y="{_num(ey)}" font-size="{_num(font)}"{_end(anchor)}>{_text(eid)}</text>'
+                break
+        out.append(f'<g class="engagement"><circle cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(radius)}"/>{text}</g>')
     for a in view.arrows:
         out.append(
             f'<line class="move" x1="{_num(a.start[0])}" y1="{_num(a.start[1])}" x2="{_num(a.end[0])}" '
             f'y2="{_num(a.end[1])}" marker-end="url(#arrowhead)"/>'
         )
+        taken.add_line((*a.start, *a.end), r / 2)
+    # Named first: the player's own unit, then the standing PCs, the standing enemies, the removed.
+    first = sorted(units, key=lambda u: (u is not focus, bool(u.get("removed")), u.get("side") != "pc"))
+    frame = (x0, y0, x0 + w, y0 + h)
+    labels = _place_labels(first, drawn, markers, outward, taken, frame, view.name, r, font)
     for u in units:
-        out.append(_unit(u, drawn.get(u["id"], tuple(u["position"])), r, font, view, u is focus))
+        out.append(_unit(u, drawn[u["id"]], r, font, view, u is focus, labels.get(u["id"])))
     out.append("</svg>")
     return "".join(out)
 
 
-def _unit(u: dict[str, Any], at: tuple[float, float], r: float, font: float, view: MapView, focus: bool) -> str:
+def _gauges(u: dict[str, Any], view: MapView) -> list[tuple[str, dict[str, Any] | None]]:
+    """The gauge bars drawn under a unit, as (kind, gauge): a public standing unit's vehicle damage and injury."""
+    if u.get("removed") or not view.public(u):
+        return []
+    riding = u.get("vehicle") or {}
+    return ([("damage", riding.get("damage"))] if riding else []) + [("injury", u.get("injury"))]
+
+
+def _marker_box(u: dict[str, Any], at: tuple[float, float], r: float, view: MapView) -> Box:
+    """The box of a unit's marker and its gauge bars, which no other unit's label may cover."""
+    x, y = at
+    air = (u.get("vehicle") or {}).get("movement") == "air"
+    bars = len(_gauges(u, view))
+    bottom = y + r * 1.4 + (bars - 1) * r * 0.55 + r * 0.4 if bars else y + (r * 0.8 if air else r)
+    return (x - r, y - (r * 1.2 if air else r), x + r, bottom)
+
+
+def _unit(
+    u: dict[str, Any], at: tuple[float, float], r: float, font: float, view: MapView, focus: bool, label: Label | None
+) -> str:
     x, y = at
     riding = u.get("vehicle") or {}
     air = riding.get("movement") == "air"
@@ -213,20 +546,23 @@ def _unit(u: dict[str, Any], at: tuple[float, float], r: float, font: float, vie
             f'M{_num(x + r)},{_num(y - r)} L{_num(x - r)},{_num(y + r)}"/>'
         )
     bars = ""
-    if public and not u.get("removed"):
-        for i, g in enumerate(([riding.get("damage")] if riding else []) + [u.get("injury")]):
-            by = y + r * 1.4 + i * r * 0.55
-            fill = _gauge_fill(g)
-            kind = "damage" if riding and i == 0 else "injury"
-            bars += (
-                f'<rect class="bar" x="{_num(x - r)}" y="{_num(by)}" width="{_num(2 * r)}" height="{_num(r * 0.4)}"/>'
-                f'<rect class="bar-{kind}" x="{_num(x - r)}" y="{_num(by)}" width="{_num(2 * r * fill)}" '
-                f'height="{_num(r * 0.4)}"/>'
-            )
-    label_y = y - r * 1.5
+    for i, (kind, g) in enumerate(_gauges(u, view)):
+        by = y + r * 1.4 + i * r * 0.55
+        bars += (
+            f'<rect class="bar" x="{_num(x - r)}" y="{_num(by)}" width="{_num(2 * r)}" height="{_num(r * 0.4)}"/>'
+            f'<rect class="bar-{kind}" x="{_num(x - r)}" y="{_num(by)}" width="{_num(2 * r * _gauge_fill(g))}" '
+            f'height="{_num(r * 0.4)}"/>'
+        )
+    text = ""
+    if label is not None:
+        if label.leader:
+            lx1, ly1, lx2, ly2 = label.leader
+            text += f'<line class="leader" x1="{_num(lx1)}" y1="{_num(ly1)}" x2="{_num(lx2)}" y2="{_num(ly2)}"/>'
+        text += (
+            f'<text x="{_num(label.x)}" y="{_num(label.y)}" font-size="{_num(font)}" text-anchor="{label.anchor}">'
+            f"{_text(label.text)}</text>"
+        )
     return (
         f'<g class="{" ".join(classes)}" data-unit="{_text(u["id"])}"><title>{_text(" / ".join(lines))}</title>'
-        f"{shape}{bars}"
-        f'<text x="{_num(x)}" y="{_num(label_y)}" font-size="{_num(font)}" text-anchor="middle">'
-        f"{_text(view.name(u['id']))}</text></g>"
+        f"{shape}{bars}{text}</g>"
     )

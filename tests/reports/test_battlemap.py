@@ -1,16 +1,22 @@
-"""The battlefield SVG: well-formed XML whatever the names, every unit drawn, engagements, reach and privacy."""
+"""The battlefield SVG: well-formed XML whatever the names, every unit drawn, engagements, reach and privacy, and
+names placed so that none covers another on a crowded map."""
 
 from __future__ import annotations
 
+import copy
+import math
 import sys
 import xml.dom.minidom
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
 from pool_builders import encounter, enemy, pc, vehicle  # noqa: E402
 
-from pbp.reports.battlemap import Arrow, MapView, battle_map  # noqa: E402
+from pbp.reports.battlemap import LABEL_EM, Arrow, MapView, _em, _text_box, battle_map  # noqa: E402
+from tests.reports.xss_corpus import XSS_CORPUS  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -84,3 +90,143 @@ def test_rough_ground_is_drawn_with_its_factor() -> None:
     enc = encounter(pc(), enemy(), terrain=[{"rect": [[100, -50], [300, 50]], "rough": 0.25}])
     [rough] = groups(parse(battle_map(enc)), "rough")
     assert "×0.25" in rough.toxml()
+
+
+# Names on a crowded map: no name covers another or another unit's marker; an uncrowded map keeps its names above.
+
+IDS = ["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "aoi", "makoto", "hikari", "jacob", "sara"]
+ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"]
+NAMES = {
+    "ja": [f"カガチ{k}" for k in "壱弐参肆伍陸漆捌玖拾"] + ["葵", "真琴", "ひかり", "ジェイコブ・ハリントン", "沙羅"],
+    "en": [f"Kagachi {k}" for k in ROMAN] + ["Aoi", "Makoto", "Hikari", "Jacob Harrington", "Sara"],
+}
+
+
+def crowded() -> dict:
+    """An engagement of ten on one spot (the most R-ENG-3 allows), two units a few metres off it, two PCs side by
+    side and an enemy at their heels."""
+    units = [pc("aoi", position=[300, 100], engagement="e1"), pc("makoto", position=[300, 100], engagement="e1")]
+    units += [enemy(f"k{i}", position=[300, 100], engagement="e1") for i in range(8)]
+    units += [pc("hikari", position=[310, 104]), enemy("k8", position=[296, 93])]
+    units += [pc("jacob", position=[90, 300]), pc("sara", position=[100, 300]), enemy("k9", position=[60, 300])]
+    return encounter(*units)
+
+
+def names_of(locale: str) -> dict[str, str]:
+    return dict(zip(IDS, NAMES[locale], strict=True))
+
+
+def drawn(svg: str) -> tuple[dict[str, tuple[float, float, float, float]], dict[str, tuple[float, float, float]]]:
+    """Each named unit's label box (from the map's own per-character width estimate) and each unit's circle."""
+    doc = parse(svg)
+    labels, circles = {}, {}
+    for g in groups(doc, "unit"):
+        uid = g.getAttribute("data-unit")
+        c = g.getElementsByTagName("circle")[0]
+        circles[uid] = tuple(float(c.getAttribute(k)) for k in ("cx", "cy", "r"))
+        for t in g.getElementsByTagName("text"):
+            x, y, size = (float(t.getAttribute(k)) for k in ("x", "y", "font-size"))
+            labels[uid] = _text_box(t.firstChild.data, x, y, size, t.getAttribute("text-anchor"))
+    return labels, circles
+
+
+def meet(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def assert_apart(svg: str) -> dict[str, tuple[float, float, float, float]]:
+    labels, circles = drawn(svg)
+    boxes = sorted(labels.items())
+    for i, (uid, box) in enumerate(boxes):
+        assert not [other for other, b in boxes[i + 1 :] if meet(box, b)], uid
+        assert not [o for o, (x, y, r) in circles.items() if o != uid and meet(box, (x - r, y - r, x + r, y + r))], uid
+    return labels
+
+
+@pytest.mark.parametrize("locale", ["ja", "en"])
+def test_a_crowded_engagement_names_every_unit_and_no_name_covers_another_or_a_marker(locale: str) -> None:
+    enc = crowded()
+    names = names_of(locale)
+    svg = battle_map(enc, MapView(name=names.__getitem__, public=lambda u: u["side"] == "pc"))
+    labels = assert_apart(svg)
+    assert set(labels) == set(names)  # everyone is named on the picture, not only in the tooltip
+    _, circles = drawn(svg)
+    centres = [(x, y) for x, y, _ in circles.values()]
+    r = next(iter(circles.values()))[2]
+    assert all(math.dist(a, b) >= 2 * r for i, a in enumerate(centres) for b in centres[i + 1 :])  # all seen
+
+
+def test_a_name_set_apart_is_tied_to_its_marker_by_a_leader_line() -> None:
+    svg = battle_map(crowded(), MapView(name=names_of("ja").__getitem__))
+    doc = parse(svg)
+    for g in groups(doc, "unit"):
+        leaders = [line for line in g.getElementsByTagName("line") if line.getAttribute("class") == "leader"]
+        for line in leaders:  # it starts at the unit's own marker
+            c = g.getElementsByTagName("circle")[0]
+            start = (float(line.getAttribute("x1")), float(line.getAttribute("y1")))
+            centre = (float(c.getAttribute("cx")), float(c.getAttribute("cy")))
+            assert math.dist(start, centre) == pytest.approx(1.1 * float(c.getAttribute("r")), rel=0.01)
+    assert "leader" in svg
+
+
+def test_an_uncrowded_map_keeps_every_name_centred_above_its_unit() -> None:
+    enc = encounter(pc(position=[0, 0]), enemy(position=[400, 0]), enemy("oni2", position=[200, 300]))
+    svg = battle_map(enc)
+    labels, circles = drawn(svg)
+    assert set(labels) == {"aoi", "oni1", "oni2"} and "leader" not in svg
+    for t in parse(svg).getElementsByTagName("text"):
+        if t.parentNode.getAttribute("data-unit"):
+            x, y, r = circles[t.parentNode.getAttribute("data-unit")]
+            assert t.getAttribute("text-anchor") == "middle" and float(t.getAttribute("x")) == x
+            assert float(t.getAttribute("y")) == pytest.approx(y - 1.5 * r, abs=0.02)
+
+
+def test_the_same_crowded_encounter_draws_the_same_bytes() -> None:
+    enc = crowded()
+    view = MapView(name=names_of("en").__getitem__, focus="jacob", reach=[("rifle", 0, 300)])
+    assert battle_map(enc, view) == battle_map(copy.deepcopy(enc), view)
+
+
+@pytest.mark.parametrize("hostile", XSS_CORPUS[:12])
+def test_hostile_names_in_a_crowd_are_escaped_wherever_they_are_placed(hostile: str) -> None:
+    enc = crowded()
+    svg = battle_map(enc, MapView(name=lambda uid: hostile + uid))
+    doc = parse(svg)  # well-formed: nothing broke out of a text or an attribute
+    assert not doc.getElementsByTagName("script") and "<script" not in svg.lower()
+    assert {e.tagName for e in doc.getElementsByTagName("*")} <= {
+        "svg", "title", "defs", "pattern", "line", "marker", "path", "g", "text", "circle", "rect",
+    }  # fmt: skip
+
+
+def test_a_long_name_is_cut_on_the_map_and_whole_in_its_tooltip() -> None:
+    long = "ジェイコブ・ハリントン・オブ・ザ・ロング・ネーム"
+    svg = battle_map(encounter(pc(), enemy()), MapView(name=lambda uid: long if uid == "aoi" else uid))
+    aoi = next(g for g in groups(parse(svg), "unit") if g.getAttribute("data-unit") == "aoi")
+    text = aoi.getElementsByTagName("text")[0].firstChild.data
+    assert text.endswith("…") and long.startswith(text[:-1]) and _em(text) <= LABEL_EM
+    assert aoi.getElementsByTagName("title")[0].firstChild.data.startswith(f"{long} / ")
+
+
+def test_a_260_unit_field_names_the_players_own_unit_first_and_no_name_covers_another() -> None:
+    units = [pc(f"pc{i}", position=[(i % 20) * 10, (i // 20) * 10]) for i in range(200)]
+    units += [enemy(f"e{i}", position=[600 + (i % 20) * 17, (i // 20) * 23]) for i in range(60)]
+    enc = encounter(*units)
+    svg = battle_map(enc, MapView(focus="pc110", name=lambda uid: f"隊員{uid}"))
+    labels = assert_apart(svg)
+    assert "pc110" in labels  # deep inside a massed formation, the player still finds their unit
+    assert len(groups(parse(svg), "unit")) == 260
+
+
+def test_r_eng_3_engagements_piled_on_one_spot_print_no_label_over_another() -> None:
+    units = [
+        (pc if i % 2 else enemy)(f"u{i}", position=[300 + (i // 10) * 3, 100], engagement=f"e{i // 10}")
+        for i in range(40)
+    ]  # four engagements of ten (R-ENG-3: the eleventh forms a new one), a few metres apart
+    doc = parse(battle_map(encounter(*units, pc("aoi", position=[0, 0]))))
+    boxes = [
+        _text_box(t.firstChild.data, *(float(t.getAttribute(k)) for k in ("x", "y", "font-size")),
+                  t.getAttribute("text-anchor") or "start")
+        for t in doc.getElementsByTagName("text")
+    ]  # fmt: skip
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if meet(a, b)]
+    assert len(groups(doc, "engagement")) == 4 and any("e0" in g.toxml() for g in groups(doc, "engagement"))
