@@ -1,6 +1,8 @@
 """Reader pages as battles grow (issue 14 §5): the blog index and a report page served by the app (Flask's test
 client, the whole request: routing, queries, templates) for a published round of 3 units and one of 260 units
-(200 PCs and 60 enemies, `loadtest.world`), each in its own SQLite database.
+(200 PCs and 60 enemies, `bench._big_battle`), each in its own SQLite database. The pages are made at every request
+(`PAGE_CACHE_BYTES = 0`): a page kept whole for anonymous readers costs the same at any size, so what is measured is
+the making of it.
 
 The baseline is the 3-unit battle itself: the figure is the ratio 260 / 3 for each page. Goal: about the same cost
 (at most 2x) whatever the battle's size.
@@ -21,7 +23,7 @@ GOAL_RATIO = 2.0
 
 def _site(folder: Path, players: int, enemies: int) -> tuple[Any, list[str]]:
     """A database with one published round of `players + enemies` units, and an app on it: (client, pages)."""
-    from loadtest import world
+    from bench._big_battle import published_battle
     from pbp import db as pbp_db
     from pbp import migrations
     from pbp.web import create_app
@@ -30,10 +32,9 @@ def _site(folder: Path, players: int, enemies: int) -> tuple[Any, list[str]]:
     database = pbp_db.bind(url)
     with database.connection_context():
         migrations.upgrade(database)
-        made = world.prepare(players, enemies)
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": "bench", "TESTING": True, "WTF_CSRF_ENABLED": False})
-    client = app.test_client()
-    index, report = made.reader_paths[0], made.reader_paths[2]
+        index, report = published_battle(players, enemies)
+    config = {"DATABASE_URL": url, "SECRET_KEY": "bench", "TESTING": True, "PAGE_CACHE_BYTES": 0}
+    client = create_app(config).test_client()
     for path in (index, report):
         assert client.get(path).status_code == 200, path
     return client, [index, report]
