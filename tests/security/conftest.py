@@ -6,6 +6,10 @@ a GM action (its delete form)."""
 
 from __future__ import annotations
 
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 from flask import Flask
 
@@ -20,6 +24,7 @@ from tests.web.world import START, World, add_rival_campaign, build_world
 OPEN_RUN = "tama-open"  # a run with free places: player1's second character may sign up
 CONSOLE_SCENE = "console-scene"  # written in the console: its edit form
 RESOLVED_ROUND = 4  # the first round of the run `tama-resolved`: resolved, not published (the override form)
+PRISTINE = "pristine.sqlite3"  # the world as built, beside it (`pristine`)
 SHAPED_ROUND = 5  # the first round of the run `tama-shaped`: a draft with one GM action (its delete form)
 
 
@@ -59,7 +64,27 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
             else:
                 shaping.record_action(first.id, "retreat", {"unit": "kagachi2"}, reason="the river", actor_id=gm.id)
                 assert first.id == SHAPED_ROUND
+    _copy(_file(built), _file(built).with_name(PRISTINE))
     return built
+
+
+def _copy(source: Path, target: Path) -> None:
+    """A SQLite database copied whole (the backup API: what is still in the WAL comes too)."""
+    with sqlite3.connect(source) as old, sqlite3.connect(target) as new:
+        old.backup(new)
+
+
+def _file(world: World) -> Path:
+    return Path(world.url.removeprefix("sqlite:///"))
+
+
+@pytest.fixture
+def pristine(world: World, tmp_path: Path) -> World:
+    """A copy of the security world as it was built, for a test that must find every page as made: the session's
+    world is changed by the tests that send forms (hypothesis may close a sign-up or withdraw an entry)."""
+    copy = tmp_path / "pbp.sqlite3"
+    _copy(_file(world).with_name(PRISTINE), copy)
+    return replace(world, url=f"sqlite:///{copy}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
