@@ -14,10 +14,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbp import reports
-from pbp.errors import N_, UserError
+from pbp.errors import N_, Text, UserError
 from pbp.models import Campaign, Report, Resolution, Round, Scenario, ScenarioSecret
 from pbp.reports.leaks import Leak, Secret, find_leaks, own_words, phrases
 from pbp.services.rounds import PUBLISHED
+
+#: What kind of secret a find is (`Secret.kind`), with where it comes from (%(source)s): how pages and refusals name it.
+SECRET_KINDS = {
+    "gm_notes": N_("GM notes of %(source)s"),
+    "enemy": N_("enemy type %(source)s, not public and not yet on the field"),
+    "placed_enemy": N_("enemy %(source)s, placed but not yet on the field"),
+    "gimmick": N_("gimmick %(source)s, not public and not yet fired"),
+}
+
+
+def secret_name(secret: Secret) -> Text:
+    """What a page says a secret is: its kind and where it comes from (translatable)."""
+    return N_(SECRET_KINDS.get(secret.kind, "%(source)s").template, source=secret.source)
+
 
 #: The parts of a round's public text the check reads, in the order its finds are listed.
 PARTS = ("intro", "story", "outro", "story_en", "scenario")
@@ -170,7 +184,9 @@ def refuse_leaking_reason(round_id: int, reason: str, on_the_field: list[dict[st
     public += [str(unit.get("name") or "") for unit in on_the_field or []]
     found = find_leaks({"reason": reason}, secrets, public)
     if found:
-        listed = "; ".join(f"{leak.found!r} ({leak.secret.kind} of {leak.secret.source})" for leak in found)
+        finds = {f"find{i}": N_("'%(text)s' (%(what)s)", text=leak.found, what=secret_name(leak.secret))
+                 for i, leak in enumerate(found)}  # fmt: skip
+        listed = Text("; ".join(f"%({key})s" for key in finds), **finds)  # each find translated, then joined
         raise UserError(
             N_("the reason holds GM-secret text, and it is published beside the report: %(found)s", found=listed),
             "reason",

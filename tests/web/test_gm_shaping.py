@@ -109,6 +109,19 @@ def test_a_reason_is_required(world):
     assert response.status_code == 422 and _counts(world) == (0, 0)
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("ja", ["GMの秘密の文が含まれています", "tama_riverのGMメモ"]), ("en", ["GM notes of tama_river"])],
+)
+def test_a_reason_with_a_gm_secret_is_refused_in_the_pages_language_with_the_text_kept(world, lang, words):
+    secret = "上流から古カガチが増援として現れる"  # a phrase of tama_river's GM notes
+    client = signed_in(world.url, "gm", lang=lang)
+    response = _post(client, ACTIONS, {"kind": "retreat", "unit": "kagachi1", "reason": f"{secret}ため"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and f'value="{secret}ため"' in page and _counts(world) == (0, 0)
+    assert all(word in page for word in words), page[page.find('class="error"') :][:400]
+
+
 def test_another_campaigns_gm_and_a_player_are_refused(world):
     for name in ("gm2", "player1"):
         client = _as(world, name)

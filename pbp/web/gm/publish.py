@@ -21,12 +21,13 @@ from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
 from pbp.services import publishing
 from pbp.services.clock import from_db
+from pbp.services.leaks import secret_name
 from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
 from pbp.web.errors import error_page
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import campaign_round, gm_campaign
-from pbp.web.i18n import refusal_text
+from pbp.web.i18n import localized, refusal_text
 
 #: A part of the public text, as the leak check's finds name it.
 PARTS = {
@@ -35,13 +36,6 @@ PARTS = {
     "outro": _("the outro"),
     "story_en": _("the English story"),
     "scenario": _("the scenario's title and public text"),
-}
-#: What kind of secret a find is, with where it comes from (%(source)s).
-SECRETS = {
-    "gm_notes": _("GM notes of %(source)s"),
-    "enemy": _("enemy type %(source)s, not public and not yet on the field"),
-    "placed_enemy": _("enemy %(source)s, placed but not yet on the field"),
-    "gimmick": _("gimmick %(source)s, not public and not yet fired"),
 }
 #: A service's refusal names a part (`report` is the story): the form's field it is shown beside.
 FIELDS = {"report": "story", "intro": "intro", "outro": "outro", "English story": "story_en", "note": "note"}
@@ -112,7 +106,7 @@ def _page(
         previewed=previewed,
         corrections=[(c, from_db(c.corrected_at)) for c in corrections],
         part_name=lambda part: PARTS.get(part, part),
-        secret_name=lambda secret: SECRETS.get(secret.kind, "%(source)s") % {"source": secret.source},
+        secret_name=lambda secret: localized(secret_name(secret)),
         mark=_mark,
         editable=rnd.state in (RESOLVED, PUBLISHED),
         published=rnd.state == PUBLISHED,
