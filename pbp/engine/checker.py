@@ -36,6 +36,10 @@ class Checker:
         """Record one problem."""
         self.problems.append(Problem(path, message))
 
+    def said(self, path: str, template: str, **params: object) -> None:
+        """Record one problem worded by a marked template (`errors.N_`): a page can say it in its own language."""
+        self.problems.append(Problem.said(path, template, **params))
+
     def check_int(self, value: Any, path: str, lo: int | None = None, hi: int | None = None) -> bool:
         """A whole number within lo..hi (either bound may be open)."""
         if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):

@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+
+def N_(template: str) -> str:
+    """Mark an English template (`%(name)s` placeholders) for the web's catalogs; the engine itself speaks English."""
+    return template
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an input: the file (when known), the field path inside it and what is wrong."""
+    """One thing wrong with an input: the file (when known), the field path inside it and what is wrong. A problem
+    a player meets on a form also keeps its `template` and `params`, so a page can say it in the player's language
+    (the message is the template with the params put in)."""
 
     path: str
     message: str
     file: str | None = None
+    template: str | None = None
+    params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def said(cls, path: str, template: str, **params: object) -> Problem:
+        """A problem worded by a marked template (`N_`) and its parameters."""
+        return cls(path, template % params, template=template, params=tuple(params.items()))
 
     def with_file(self, file: str) -> Problem:
-        return Problem(self.path, self.message, file)
+        return replace(self, file=file)
 
     def __str__(self) -> str:
         where = f"{self.file}: " if self.file else ""

@@ -17,6 +17,7 @@ from flask_babel import Babel, get_locale, gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
+from pbp.engine.errors import Problem
 from pbp.errors import Text, UserError
 from pbp.paths import PROJECT_ROOT
 
@@ -51,6 +52,14 @@ def localized(text: str) -> str:
         return text
     params = {key: localized(value) if isinstance(value, Text) else value for key, value in text.params.items()}
     return gettext(text.template, **params) if params else gettext(text.template)
+
+
+def problem_text(problem: Problem) -> str:
+    """A ruleset's problem in the page's language when the engine worded it by a marked template (the ones a player
+    meets on a form: a sheet over its budget), else as the engine said it (English)."""
+    if problem.template is None:
+        return problem.message
+    return localized(Text(problem.template, **dict(problem.params)))
 
 
 def refusal_text(refusal: UserError) -> str:

@@ -166,10 +166,18 @@ def test_a_skill_above_5_is_refused_beside_it_with_the_input_kept(app) -> None:
 
 
 @pytest.mark.rule("R-GEAR-2")
-def test_gear_over_the_petition_limit_is_refused_beside_the_weapons(app) -> None:
-    # 陳情 2 allows weapons costing 4; pistol 1 + autocannon 2 + stun hammer 4 = 7
-    message, html = _refused(app, signed_in(app), {"vehicle_weapons": ["autocannon", "stun_hammer"]}, "weapons")
-    assert "weapons cost 7, more than 陳情 level x 2 = 4 (R-GEAR-2" in message
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", "武器の合計コスト7が、陳情レベル×2＝4を超えています（R-GEAR-2"),
+        ("en", "weapons cost 7, more than 陳情 level x 2 = 4 (R-GEAR-2"),
+    ],
+)
+def test_gear_over_the_petition_limit_is_refused_beside_the_weapons(app, lang, said) -> None:
+    # 陳情 2 allows weapons costing 4; pistol 1 + autocannon 2 + stun hammer 4 = 7 (said in the page's language)
+    changes = {"vehicle_weapons": ["autocannon", "stun_hammer"]}
+    message, html = _refused(app, signed_in(app, lang=lang), changes, "weapons")
+    assert said in message
     assert checked(html, "vehicle_weapons", "stun_hammer") and checked(html, "vehicle_weapons", "autocannon")
     assert re.search(r'<tr data-key="weapons" data-base="2" class="over">', html)  # the budget shows it too
 
@@ -177,7 +185,7 @@ def test_gear_over_the_petition_limit_is_refused_beside_the_weapons(app) -> None
 @pytest.mark.rule("R-GEAR-2")
 def test_items_over_the_procurement_limit_are_refused_beside_the_items(app) -> None:
     message, _ = _refused(app, signed_in(app), {"items": ["charm", "binoculars"]}, "items")
-    assert "items cost 3, more than 調達 level = 2 (R-GEAR-2)" in message
+    assert "アイテムの合計コスト3が、調達レベル＝2を超えています（R-GEAR-2）" in message
 
 
 def test_an_unknown_weapon_is_refused_beside_the_weapons(app) -> None:

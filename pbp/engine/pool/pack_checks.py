@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from pbp.engine.checker import Checker
-from pbp.engine.errors import Problem
+from pbp.engine.errors import N_, Problem
 from pbp.engine.pool import rules
 from pbp.engine.pool.budgets import budget
 from pbp.engine.pool.pack_data import (
@@ -502,13 +502,16 @@ def check_unique_ids(c: Checker, path: str, entries: Any, id_key: str) -> None:
 
 # ---- characters ----------------------------------------------------------------------------------------------
 _BUDGET_RULES = {
-    "stats": "parent stats total {spent}, more than the creation budget of {limit} points",
-    "skills": "skill levels cost {spent} points, more than the {limit} available "
-    "(creation skill points + growth points; raising to level n costs growth.raise_costs)",
-    "weapons": "weapons cost {spent}, more than 陳情 level x 2 = {limit} (R-GEAR-2; built-in weapons are free, "
-    "R-GEAR-3)",
-    "items": "items cost {spent}, more than 調達 level = {limit} (R-GEAR-2)",
-    "abilities": "{spent} abilities, more than the {limit} a character may know",
+    "stats": N_("parent stats total %(spent)s, more than the creation budget of %(limit)s points"),
+    "skills": N_(
+        "skill levels cost %(spent)s points, more than the %(limit)s available "
+        "(creation skill points + growth points; raising to level n costs growth.raise_costs)"
+    ),
+    "weapons": N_(
+        "weapons cost %(spent)s, more than 陳情 level x 2 = %(limit)s (R-GEAR-2; built-in weapons are free, R-GEAR-3)"
+    ),
+    "items": N_("items cost %(spent)s, more than 調達 level = %(limit)s (R-GEAR-2)"),
+    "abilities": N_("%(spent)s abilities, more than the %(limit)s a character may know"),
 }
 
 
@@ -530,24 +533,39 @@ def validate_character(data: PackData, sheet: PackData) -> list[Problem]:
     lo, hi = value_in(data, "creation", "stat_min"), value_in(data, "creation", "stat_max")
     for stat, value in (sheet.get("stats") or {}).items() if isinstance(sheet.get("stats"), dict) else ():
         if is_whole(value) and is_whole(lo) and is_whole(hi) and not lo <= value <= hi:
-            c.bad(f"stats.{stat}", f"{value} is outside the creation limits {lo}..{hi}")
+            c.said(
+                f"stats.{stat}",
+                N_("%(value)s is outside the creation limits %(lo)s..%(hi)s"),
+                value=value,
+                lo=lo,
+                hi=hi,
+            )
     vid = sheet.get("vehicle")  # not a string: reported by its field check (a list would not even hash)
     vehicle = tables(data, "vehicles").get(vid) if isinstance(vid, str) else None
     if vehicle is not None and vehicle.get("playable") is False:
-        c.bad("vehicle", f"{sheet['vehicle']!r} is not a vehicle player characters can ride")
+        c.said("vehicle", N_("'%(vehicle)s' is not a vehicle player characters can ride"), vehicle=sheet["vehicle"])
     weapons = tables(data, "weapons")
     for key, mount in (("weapons", "personal"), ("vehicle_weapons", "vehicle")):
         for i, wid in enumerate(ids_in(sheet, key)):
             if weapons.get(wid, {}).get("mount") not in (mount, None):
-                c.bad(f"{key}[{i}]", f"{wid!r} is not a {mount} weapon")
+                wrong = (
+                    N_("'%(weapon)s' is not a personal weapon")
+                    if mount == "personal"
+                    else N_("'%(weapon)s' is not a vehicle weapon")
+                )
+                c.said(f"{key}[{i}]", wrong, weapon=wid)
     built_in = list_in(vehicle, "weapons") if vehicle else []
     for i, wid in enumerate(ids_in(sheet, "vehicle_weapons")):
         if wid in built_in:
-            c.bad(f"vehicle_weapons[{i}]", f"{wid!r} is already built into the vehicle (R-GEAR-3: free, not listed)")
+            c.said(
+                f"vehicle_weapons[{i}]",
+                N_("'%(weapon)s' is already built into the vehicle (R-GEAR-3: free, not listed)"),
+                weapon=wid,
+            )
     if ids_in(sheet, "vehicle_weapons") and "vehicle" not in sheet:
-        c.bad("vehicle_weapons", "a character without a vehicle cannot mount vehicle weapons")
+        c.said("vehicle_weapons", N_("a character without a vehicle cannot mount vehicle weapons"))
     if not c.problems and is_budget_sound(data):  # budgets mean something only when every entry is known
         for key, (spent, limit) in budget(data, sheet).items():
             if spent > limit:
-                c.bad(key, _BUDGET_RULES[key].format(spent=spent, limit=limit))
+                c.said(key, _BUDGET_RULES[key], spent=spent, limit=limit)
     return c.problems

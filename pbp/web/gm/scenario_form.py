@@ -26,7 +26,7 @@ from wtforms import (
 from wtforms.validators import Length, Optional
 
 from pbp.engine import Problem
-from pbp.web.i18n import localized
+from pbp.web.i18n import problem_text
 
 NAME, TEXT, NOTES = 80, 4_000, 20_000
 TIMINGS = ("setup", "round_start", "cleanup")
@@ -362,4 +362,4 @@ def place_problems(form: ScenarioForm, problems: list[Problem], rows: dict[str, 
             key = re.split(r"[.\[]", path, maxsplit=1)[0]
             field = _named(form, key)
         if field is not None:
-            field.errors = [*field.errors, localized(problem.message)]
+            field.errors = [*field.errors, problem_text(problem)]

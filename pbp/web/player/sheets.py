@@ -16,7 +16,7 @@ from pbp.engine import Problem, find_ruleset
 from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.models import Campaign
 from pbp.web.blog.queries import pack_name
-from pbp.web.i18n import localized
+from pbp.web.i18n import problem_text
 
 TEXTS = ("ja", "en", "description")
 #: Lists of pack ids, one checkbox each.
@@ -117,7 +117,7 @@ def errors_of(problems: Iterable[Problem], known: Iterable[str]) -> dict[str, st
     errors: dict[str, list[str]] = {}
     for problem in problems:
         where = field_of(problem, names)
-        said = replace(problem, message=localized(problem.message))
+        said = replace(problem, message=problem_text(problem))
         errors.setdefault(where, []).append(said.message if where != "form" else str(said))
     return {k: " ".join(v) for k, v in errors.items()}
 
