@@ -51,6 +51,12 @@ def error_page(code: int, detail: str | None = None) -> tuple[str, int]:
         return FALLBACK.format(code=code), code
 
 
+def form_status(refusal: errors.UserError) -> int:
+    """The status of a form shown again with a service's refusal: 409 when the state of things refused it (a
+    closed round, a taken name), else 422 (what was typed)."""
+    return 409 if isinstance(refusal, errors.InvalidState | errors.Conflict) else 422
+
+
 def _http_error(e: HTTPException) -> Response:
     code = e.code if e.code in PAGES else 500
     body, status = error_page(code)

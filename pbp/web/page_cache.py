@@ -13,14 +13,13 @@ console link, a logout form with its CSRF token) are never kept.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, g, request, session
 from werkzeug.wrappers import Response
 
+from pbp.lru import Lru
 from pbp.models import site
 from pbp.web import STATIC_EXPORT, database
 from pbp.web.i18n import page_locale
@@ -38,35 +37,11 @@ class Page:
     headers: list[tuple[str, str]]
 
 
-class PageCache:
+class PageCache(Lru[Page]):
     """Pages by key, the least recently used dropped first once they hold more than `max_bytes`."""
 
     def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self._pages: OrderedDict[tuple[Any, ...], Page] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._pages)
-
-    def get(self, key: tuple[Any, ...]) -> Page | None:
-        with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
-
-    def put(self, key: tuple[Any, ...], page: Page) -> None:
-        with self._lock:
-            old = self._pages.pop(key, None)
-            if old is not None:
-                self._bytes -= len(old.body)
-            self._pages[key] = page
-            self._bytes += len(page.body)
-            while self._bytes > self.max_bytes:
-                _, dropped = self._pages.popitem(last=False)
-                self._bytes -= len(dropped.body)
+        super().__init__(max_bytes, weight=lambda page: len(page.body))
 
 
 def _key(app: Flask) -> tuple[Any, ...] | None:

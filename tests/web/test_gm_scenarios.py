@@ -18,6 +18,7 @@ from pbp.services import publishing, rounds, scenarios
 from pbp.services.clock import FixedClock
 from pbp.services.demo import PLAYERS, DemoPC, open_round_with_entries
 from pbp.web import database
+from tests.scenario_toml import SCENE
 from tests.web.conftest import csrf_token, make_app, signed_in
 from tests.web.world import START, World, world_with_rival
 
@@ -126,7 +127,8 @@ def test_a_taken_slug_is_refused(world):
     assert response.status_code == 422 and "already has a scenario" in unescape(response.get_data(as_text=True))
 
 
-TOML_OK = """
+TOML_OK = (
+    """
 [scenarios.ambush]
 ja = "待ち伏せ"
 en = "Ambush"
@@ -139,20 +141,9 @@ pc_starts = [[0, 0], [5, 0]]
 id = "k1"
 type = "kagachi"
 position = [30, 0]
-
-[scenarios.briefing]
-ja = "作戦会議"
-en = "Briefing"
-kind = "scene"
-[[scenarios.briefing.checks]]
-id = "plan"
-skill = "知覚"
-need = 2
-ja = "地図を読む"
-en = "Read the map"
-success = { ja = "抜け道を見つけた", en = "A way round" }
-failure = { ja = "何も見つからない", en = "Nothing" }
 """
+    + SCENE
+)  # a battle, and the scene the command line's import tests use too
 
 TOML_BAD = """
 [scenarios.ambush]

@@ -18,11 +18,12 @@ from wtforms import IntegerField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange
 
 from pbp.engine import BadInput, find_ruleset
-from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import characters, publishing
 from pbp.services.clock import from_db
 from pbp.web.blog.queries import pack_name
+from pbp.web.errors import form_status
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import page_locale, refusal_text
@@ -192,7 +193,7 @@ def decide(campaign: str, request_id: int) -> Response | tuple[str, int]:
         raise
     except UserError as refusal:
         form.reason.errors = [refusal_text(refusal)]
-        status = 409 if isinstance(refusal, InvalidState | Conflict) else 422
+        status = form_status(refusal)
         decided = (
             refusal_text(refusal) if isinstance(refusal, InvalidState) else None
         )  # no longer on the page: said above

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
-from pbp.errors import N_, Conflict, Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
 from pbp.services import publishing
@@ -24,7 +24,7 @@ from pbp.services.clock import from_db
 from pbp.services.leaks import secret_name
 from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
-from pbp.web.errors import error_page
+from pbp.web.errors import error_page, form_status
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import campaign_round, gm_campaign
 from pbp.web.i18n import localized, refusal_text
@@ -179,7 +179,7 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
         field = FIELDS.get(refusal.field or "")
         if field:
             form[field].errors = [refusal_text(refusal)]
-        status = 409 if isinstance(refusal, InvalidState | Conflict) else 422
+        status = form_status(refusal)
         message = None if field else refusal_text(refusal)
         return _page(found, rnd, form, _review(rnd, texts), status=status, refusal=message)
     done = {"save": "saved", "publish": "published", "correct": "corrected"}[action]

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import Conflict, Forbidden, NotFound, UserError
 from pbp.models import Campaign, Character, Entry, Participation, Resolution, Round, Scenario, User
 from pbp.reports import render_markdown
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
@@ -34,6 +34,7 @@ from pbp.services.characters import unit_id
 from pbp.services.clock import from_db
 from pbp.web.blog.queries import battlefield, character_names
 from pbp.web.clock import app_clock
+from pbp.web.errors import form_status
 from pbp.web.gm import bp
 from pbp.web.gm.access import campaign_round, gm_campaign
 from pbp.web.i18n import page_locale, refusal_text
@@ -254,10 +255,6 @@ def round_dashboard(campaign: str, round_id: int) -> tuple[str, int]:
     return _dashboard(found, campaign_round(found, round_id))
 
 
-def _refused(refusal: UserError) -> int:
-    return 409 if isinstance(refusal, InvalidState | Conflict) else 422
-
-
 @bp.post("/<slug:campaign>/rounds/<row:round_id>/")
 @login_required
 def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
@@ -304,7 +301,7 @@ def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
         raise
     except UserError as refusal:
         return _dashboard(
-            found, campaign_round(found, round_id), form, status=_refused(refusal), refusal=refusal_text(refusal)
+            found, campaign_round(found, round_id), form, status=form_status(refusal), refusal=refusal_text(refusal)
         )
     return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done=action), 303)
 
@@ -463,7 +460,7 @@ def round_override(campaign: str, round_id: int) -> Response | tuple[str, int]:
         if field is not None:
             field.errors = [refusal_text(refusal)]
         message = None if field is not None else refusal_text(refusal)
-        return _review_page(found, rnd, form, status=_refused(refusal), refusal=message)
+        return _review_page(found, rnd, form, status=form_status(refusal), refusal=message)
     return redirect(url_for("gm.round_review", campaign=found.slug, round_id=rnd.id, done="overridden"), 303)
 
 

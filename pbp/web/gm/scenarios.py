@@ -17,13 +17,14 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
 from pbp.engine import Problem
-from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import Conflict, Forbidden, NotFound, UserError
 from pbp.models import Campaign, Scenario
 from pbp.paths import CAMPAIGNS_DIR
 from pbp.services import audit, authoring, campaigns, gms, scenarios
 from pbp.services.authoring import ScenarioProblems
 from pbp.services.campaigns import PackRefused
 from pbp.services.clock import local_text
+from pbp.web.errors import form_status
 from pbp.web.forms import ActionForm
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import gm_campaign
@@ -97,7 +98,7 @@ def _refused(refusal: UserError) -> tuple[list[Problem], str | None, int]:
     """A service's refusal as the page shows it: the problems by key (422), or one reason (409 for a state)."""
     if isinstance(refusal, ScenarioProblems):
         return refusal.problems, None, 422
-    return [], refusal_text(refusal), 409 if isinstance(refusal, InvalidState | Conflict) else 422
+    return [], refusal_text(refusal), form_status(refusal)
 
 
 @bp.post("/<slug:campaign>/scenarios/new")

@@ -15,12 +15,13 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from pbp.engine import find_ruleset
-from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import N_, Forbidden, NotFound, UserError
 from pbp.reports.narrative import Names
 from pbp.services import shaping
 from pbp.services.entry_desk import OrderDesk
 from pbp.services.shaping import ShapingDesk
 from pbp.web.blog.queries import character_names, pack_name
+from pbp.web.errors import form_status
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import page_locale, refusal_text
@@ -148,7 +149,7 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
     except (NotFound, Forbidden):
         raise
     except UserError as refusal:
-        status = 409 if isinstance(refusal, InvalidState) else 422
+        status = form_status(refusal)
         return _actions_page(
             desk, form, kind=kind, errors={refusal.field or "form": refusal_text(refusal)}, status=status
         )
@@ -166,7 +167,7 @@ def delete_action(campaign: str, round_id: int, action_id: int) -> Response | tu
     except (NotFound, Forbidden):
         raise
     except UserError as refusal:
-        status = 409 if isinstance(refusal, InvalidState) else 422
+        status = form_status(refusal)
         return _actions_page(desk, form, errors={"form": refusal_text(refusal)}, status=status)
     return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
 
@@ -230,7 +231,7 @@ def enemy_order(campaign: str, round_id: int, unit: str) -> Response | tuple[str
     except (NotFound, Forbidden):
         raise
     except UserError as refusal:
-        status = 409 if isinstance(refusal, InvalidState) else 422
+        status = form_status(refusal)
         return _order_page(
             desk, unit, form, fields, errors={refusal.field or "form": refusal_text(refusal)}, status=status
         )
