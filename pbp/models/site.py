@@ -12,6 +12,10 @@ reads the version too: what its validation read cannot have changed while the ve
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import peewee
 
 from pbp.models.base import BaseModel
@@ -63,3 +67,30 @@ def current(db: peewee.Database) -> int:
     """The version now (one indexed read: the stamp every cached public page is checked against)."""
     row = db.execute_sql("SELECT n FROM site_version WHERE id = 1").fetchone()
     return int(row[0]) if row else 0
+
+
+#: The version as the current unit of work (a web request) first read it, by database: see `seen`.
+_SEEN: ContextVar[dict[peewee.Database, int] | None] = ContextVar("pbp_site_seen", default=None)
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """One unit of work (a web request) that reads the version once: `seen` answers the first reading inside it."""
+    token = _SEEN.set({})
+    try:
+        yield
+    finally:
+        _SEEN.reset(token)
+
+
+def seen(db: peewee.Database) -> int:
+    """The version as this unit of work first read it (outside `reading`, as now). Anything read after that first
+    reading is at least as new as it, so a value read then may be kept under it (`pbp.services.versioned`): the
+    signed-in user at a request's start and the save it makes share one read. A writer checks the version again,
+    fresh (`current`), inside its transaction."""
+    memo = _SEEN.get()
+    if memo is None:
+        return current(db)
+    if db not in memo:
+        memo[db] = current(db)
+    return memo[db]

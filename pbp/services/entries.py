@@ -21,6 +21,7 @@ from pbp.models import (
     Participation,
     Round,
     Scenario,
+    entry_writes,
     site,
 )
 from pbp.services import gms
@@ -132,8 +133,17 @@ def _order_context(rnd: Round) -> _OrderContext:
     return _OrderContext(scenario, marshal.dumps(encounter), scenario_checks(scenario))
 
 
-def _check_entry(context: _OrderContext, character_id: int, order: dict[str, Any], prose: str) -> dict[str, Any]:
-    """The prose within the campaign's limit and the order valid: the order as stored."""
+def _check_entry(
+    context: _OrderContext,
+    round_id: int,
+    character_id: int,
+    order: dict[str, Any],
+    prose: str,
+    version: int | None = None,
+) -> dict[str, Any]:
+    """The prose within the campaign's limit and the order valid: the order as stored. An order found valid is kept
+    under the site's `version`, as the round's context it was checked in is: a player re-saving the same order with
+    other prose is not validated again while nothing it depends on changed."""
     limit = context.scenario.campaign.entry_char_limit
     if len(prose) > limit:
         raise UserError(
@@ -146,11 +156,14 @@ def _check_entry(context: _OrderContext, character_id: int, order: dict[str, Any
             "prose",
         )
     storable_text(prose, N_("prose"))
-    return _check_order(context, character_id, order)
+    checked_json(order, N_("order"), ORDER_LIMIT)
+    if version is None:
+        return _check_order(context, character_id, order)
+    key = ("order", round_id, character_id, canonical.dumps(order))
+    return _KEPT.get(key, version, lambda: _check_order(context, character_id, order))
 
 
 def _check_order(context: _OrderContext, character_id: int, order: dict[str, Any]) -> dict[str, Any]:
-    checked_json(order, N_("order"), ORDER_LIMIT)
     unit = unit_id(character_id)
     if order.get("unit", unit) != unit:
         raise UserError(
@@ -226,47 +239,38 @@ def save_entry(
     a deadline does not queue behind validations."""
     now = to_db(clock.now())
     prose = _normalised_prose(prose)
-    version = site.current(database.obj)  # first: every read below is at least as new as this version
+    db = database.obj
+    version = site.seen(db)  # first (in a request, read before the signed-in user): every read below is as new
     rnd = _KEPT.get(("round", round_id), version, lambda: _round(round_id))
     _refuse_unless_entrant(rnd, character_id, user_id, now, version)
     context = _KEPT.get(("context", round_id), version, lambda: _order_context(rnd))
-    stored = _check_entry(context, character_id, order, prose)
+    stored = _check_entry(context, round_id, character_id, order, prose, version)
     receipt = receipt_for(round_id, character_id, stored, prose, now)
+    if not is_sqlite() and entry_writes.edit_if_unchanged(
+        db, round_id, character_id, stored, prose, receipt.digest, now, version, OPEN
+    ):
+        return receipt  # a re-save while nothing changed: one statement, which holds the round as the below does
     with write_transaction():
-        # PostgreSQL: the round locked FOR SHARE, so a close waits for this save. SQLite: the write lock held since
-        # BEGIN IMMEDIATE lets nothing else commit, so while the version stands still the round is as read above.
-        locked = None if is_sqlite() else _round(round_id, lock=True)
-        if site.current(database.obj) == version:  # the character still joined and alive, the entry still valid
+        # PostgreSQL: the round locked FOR SHARE, so a close waits for this save, read with the version in one
+        # statement. SQLite: the write lock held since BEGIN IMMEDIATE lets nothing else commit, so while the
+        # version stands still the round is as read above.
+        if is_sqlite():
+            locked, now_version = None, site.current(db)
+        else:
+            found = entry_writes.locked_round(db, round_id)
+            if found is None:
+                raise NotFound(N_("no %(label)s %(id)s", label=N_("round"), id=round_id))
+            state, deadline, now_version = found
+            locked = Round(id=rnd.id, scenario=rnd.scenario_id, number=rnd.number, state=state, deadline=deadline)
+        if now_version == version:  # the character still joined and alive, the entry still valid
             _refuse_unless_open(locked or rnd, now)
         else:  # changed meanwhile: checked and validated again, as it is now
             rnd = locked or _round(round_id)
             _refuse_unless_entrant(rnd, character_id, user_id, now)
-            stored = _check_entry(_order_context(rnd), character_id, order, prose)
+            stored = _check_entry(_order_context(rnd), round_id, character_id, order, prose)
             receipt = receipt_for(round_id, character_id, stored, prose, now)
-        _store_entry(round_id, character_id, stored, prose, receipt.digest, now)
+        entry_writes.store_entry(db, round_id, character_id, stored, prose, receipt.digest, now)
     return receipt
-
-
-def _store_entry(
-    round_id: int, character_id: int, stored: dict[str, Any], prose: str, digest: str, now: datetime
-) -> None:
-    """The entry and its revision, inside the save's write transaction."""
-    updated = (
-        Entry.update(order=stored, prose=prose, receipt=digest, saved_at=now)
-        .where(Entry.round == round_id, Entry.character == character_id)
-        .execute()
-    )
-    if not updated:
-        Entry.create(round=round_id, character=character_id, order=stored, prose=prose, receipt=digest, saved_at=now)
-    EntryRevision.create(
-        round=round_id,
-        character=character_id,
-        action="edit" if updated else "submit",
-        order=stored,
-        prose=prose,
-        receipt=digest,
-        saved_at=now,
-    )
 
 
 @retried

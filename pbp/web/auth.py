@@ -17,9 +17,11 @@ from flask_limiter import Limiter
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
+from pbp.db import database
 from pbp.errors import Conflict, UserError
-from pbp.models import User
+from pbp.models import User, site
 from pbp.services import accounts
+from pbp.services.versioned import KeptUnderVersion
 from pbp.web import ratelimit  # noqa: F401 - registers the pbp-database:// storage of the login limits
 from pbp.web.forms import ActionForm, LoginForm, PasswordForm, RegisterForm, show_refusal
 
@@ -49,15 +51,27 @@ class SessionUser:
         return f"{self.id}:{self.session_version}"
 
 
+#: Signed-in users by id, kept under the site's version as the request first read it (`site.seen`): a user is a
+#: watched table, so a logout, a new password or an edited name moves the version and the next request reads the
+#: row again. A save then reads nothing but the version before its write transaction.
+_SIGNED_IN = KeptUnderVersion(4096)
+
+
+def _session_user(user_id: int) -> SessionUser | None:
+    user = User.get_or_none(User.id == user_id)
+    return None if user is None else SessionUser.of(user)
+
+
 def load_user(session_id: str) -> SessionUser | None:
     """The user a session names, if the session's version is still theirs (else the session has ended)."""
     user_id, _sep, version = session_id.partition(":")
     if not (user_id.isdigit() and version.isdigit()):
         return None
-    user = User.get_or_none(User.id == int(user_id))
+    uid = int(user_id)
+    user = _SIGNED_IN.get(("session user", uid), site.seen(database.obj), lambda: _session_user(uid))
     if user is None or user.session_version != int(version):
         return None
-    return SessionUser.of(user)
+    return user
 
 
 def local_target(target: str | None) -> str | None:

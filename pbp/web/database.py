@@ -19,6 +19,7 @@ import peewee
 from flask import Flask, g
 
 from pbp import db as pbp_db
+from pbp.models import site
 
 EXTENSION = "pbp.database"
 
@@ -33,6 +34,7 @@ def init_app(app: Flask) -> peewee.Database:
     def _use() -> None:
         scope = ExitStack()
         scope.enter_context(pbp_db.using(database))
+        scope.enter_context(site.reading())  # the signed-in user and a save share one reading of the site's version
         g.pbp_database_scope = scope
 
     @app.teardown_request  # registered first, so it runs last: every other teardown still sees the database

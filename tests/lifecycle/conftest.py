@@ -140,19 +140,28 @@ def world(db: peewee.Database, clock: FixedClock, monkeypatch: pytest.MonkeyPatc
 @pytest.fixture
 def meanwhile(monkeypatch: pytest.MonkeyPatch) -> Callable[[ModuleType, Callable[[], object]], None]:
     """`meanwhile(module, action)`: run `action` once after a service of `module` has done its reads and just
-    before its write transaction begins: what another process committing in between looks like."""
+    before it begins to write (its write transaction, or a re-save's one statement on PostgreSQL,
+    `entry_writes.edit_if_unchanged`): what another process committing in between looks like."""
 
     def arrange(module: ModuleType, action: Callable[[], object]) -> None:
         real, pending = module.write_transaction, [action]
 
-        @contextmanager
-        def racing() -> Iterator[None]:
+        def run_pending() -> None:
             while pending:
                 pending.pop()()
+
+        @contextmanager
+        def racing() -> Iterator[None]:
+            run_pending()
             with real():
                 yield
 
         monkeypatch.setattr(module, "write_transaction", racing)
+        if hasattr(module, "entry_writes"):
+            edit = module.entry_writes.edit_if_unchanged
+            monkeypatch.setattr(
+                module.entry_writes, "edit_if_unchanged", lambda *a, **kw: run_pending() or edit(*a, **kw)
+            )
 
     return arrange
 

@@ -146,28 +146,40 @@ def _spy(monkeypatch, module, name: str) -> list:
     return calls
 
 
-def test_a_save_validated_before_its_transaction_is_refused_if_the_round_closed_meanwhile(world, meanwhile) -> None:
+@pytest.mark.parametrize("earlier", [0, 1], ids=["first save", "re-save"])
+def test_a_save_validated_before_its_transaction_is_refused_if_the_round_closed_meanwhile(
+    world, meanwhile, earlier
+) -> None:
+    """A re-save on PostgreSQL is one statement (`entry_writes.edit_if_unchanged`): it finds the round closed too."""
     rid = world.new_round()
+    for _ in range(earlier):
+        _save(world, rid)
     meanwhile(entries, lambda: rounds.close_round(rid, clock=world.clock))
     with pytest.raises(UserError, match=f"round {rid} is closed: entries are accepted only while it is open"):
-        _save(world, rid)
-    assert EntryRevision.select().count() == 0
+        _save(world, rid, prose="もう一度。")
+    assert EntryRevision.select().count() == earlier
+    assert [e.prose for e in Entry.select()] == ["照準を合わせる。"] * earlier
 
 
-def test_a_save_is_validated_again_when_what_it_read_changed_meanwhile(world, meanwhile, monkeypatch) -> None:
+@pytest.mark.parametrize("earlier", [0, 1], ids=["first save", "re-save"])
+def test_a_save_is_validated_again_when_what_it_read_changed_meanwhile(world, meanwhile, monkeypatch, earlier) -> None:
     """The first round's encounter is built from the joined characters' sheets: a sheet edited between the save's
-    validation and its write transaction is seen under the lock (the vehicle has no beam rifle now)."""
+    validation and its write transaction is seen under the lock (the vehicle has no beam rifle now). A re-save of
+    the same order, whose validation was kept under the version, is validated again too."""
     from pbp.models import Character
     from pbp.services import characters
 
     rid = world.new_round()
+    for _ in range(earlier):
+        _save(world, rid)
     sheet = {**Character.get_by_id(world.characters[0]).sheet, "vehicle": "fighter"}
     edit = lambda: characters.edit_character(world.characters[0], world.players[0], sheet, clock=world.clock)  # noqa: E731
     meanwhile(entries, edit)
     validated = _spy(monkeypatch, entries, "_check_order")
     with pytest.raises(UserError, match="beam_rifle"):
-        _save(world, rid)
-    assert len(validated) == 2 and EntryRevision.select().count() == 0
+        _save(world, rid, prose="もう一度。")
+    assert len(validated) == 2 - earlier  # a re-save's first validation was kept from the earlier save
+    assert EntryRevision.select().count() == earlier
 
 
 def test_a_save_is_not_validated_again_when_only_other_entries_changed_meanwhile(world, meanwhile, monkeypatch) -> None:
@@ -202,6 +214,30 @@ def test_a_save_is_checked_again_when_the_campaign_was_reloaded_meanwhile(world,
     with pytest.raises(UserError, match="the prose has 8 characters, over the limit of 5"):
         _save(world, rid, prose="照準を合わせる。")
     assert EntryRevision.select().count() == 0
+
+
+def test_an_order_re_saved_with_other_prose_is_validated_once_per_site_version(world, monkeypatch) -> None:
+    """A player editing their prose sends the same order again: its validation is kept under the site's version
+    (its context is); another order, or another version, is validated afresh."""
+    from pbp.models import Character
+    from pbp.services import characters
+
+    rid = world.new_round()
+    validated = _spy(monkeypatch, entries, "_check_order")
+    for prose in ("一。", "二。", "三。"):
+        _save(world, rid, prose=prose)
+    assert len(validated) == 1
+    _save(world, rid, order=world.order("kagachi2"))
+    _save(world, rid, 1)
+    assert len(validated) == 3
+    sheet = Character.get_by_id(world.characters[1]).sheet
+    characters.edit_character(world.characters[1], world.players[1], {**sheet, "ja": "改名"}, clock=world.clock)
+    _save(world, rid, order=world.order("kagachi2"))
+    assert len(validated) == 4
+    assert [r.action for r in EntryRevision.select().where(EntryRevision.character == world.characters[0])] == [
+        "submit", "edit", "edit", "edit", "edit"
+    ]  # fmt: skip
+    assert Entry.get(Entry.character == world.characters[0]).order == world.order("kagachi2")
 
 
 def test_saves_in_a_round_read_it_once_until_the_site_version_moves(world, monkeypatch) -> None:

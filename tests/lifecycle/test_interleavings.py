@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from pbp.errors import UserError
-from pbp.models import EntryRevision, Resolution
+from pbp.models import EntryRevision, Resolution, entry_writes
 from pbp.services import entries, rounds
 from tests.lifecycle.interleave import Pause, Worker
 
@@ -93,7 +93,7 @@ def test_an_override_while_the_next_round_resolves_waits_and_is_refused(world, p
 def test_a_close_that_waited_for_a_save_is_stamped_after_it(world, pause, meanwhile) -> None:
     """`closed_at` is read once the close holds the round: a save that held it first (FOR SHARE) is never later."""
     rid = world.new_round()
-    stopped = pause(entries, "_store_entry")  # the save, holding the round, not yet committed
+    stopped = pause(entry_writes, "store_entry")  # the save, holding the round, not yet committed
     savers: list[Worker] = []
 
     def a_save_starts_later() -> None:  # the close has read its round, its transaction not begun

@@ -34,6 +34,28 @@ def test_a_session_cookie_replayed_after_logout_is_refused(world):
     assert log_in(app.test_client(), "player1").status_code == 303  # the account itself is fine
 
 
+def test_a_logout_in_one_worker_ends_the_session_in_every_worker(world, monkeypatch):
+    """A worker keeps signed-in users under the site's version (pbp.web.auth; two apps in one process share what
+    the process keeps): once the logout moved the version, the user is read again and the cookie refused."""
+    from pbp.web import auth
+
+    reads = []
+    real = auth._session_user
+    monkeypatch.setattr(auth, "_session_user", lambda uid: reads.append(uid) or real(uid))
+    here, there = security_app(world), security_app(world)
+    client = client_as(here, "player")
+    cookie = client.get_cookie("session").value
+    elsewhere = there.test_client()
+    elsewhere.set_cookie("session", cookie)
+    assert elsewhere.get("/me").status_code == 200
+    kept = len(reads)
+    assert [elsewhere.get("/me").status_code for _ in range(2)] == [200, 200]
+    assert len(reads) == kept  # the later requests, in either app, keep the user
+    log_out(client)
+    assert elsewhere.get("/me").status_code == 302
+    assert len(reads) == kept + 1
+
+
 def test_a_session_from_before_a_password_change_is_refused(world):
     app = security_app(world)
     old, new = client_as(app, "player"), client_as(app, "player")

@@ -129,25 +129,26 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
         whole = request.args.get("history") == "all"
         return entry_desk(round_id, character_id, user_id=current_user.id, clock=app_clock(), whole_history=whole)
 
-    form = EntryForm()
     if request.method == "GET":
-        shown = desk()
+        shown, form = desk(), EntryForm()
         if shown.entry is not None:
             form.prose.data = shown.entry.prose
         return _page(shown, form, form_of(shown.entry.order if shown.entry else None), saved="saved" in request.args)
+    # A save that goes through answers with a redirect: the form (the posted one, for the page) is built only when a
+    # page is shown; CSRFProtect has checked the token of every POST already.
     fields = FormData(request.form.to_dict(flat=False))
     parsed = order_of(fields)
-    prose = form.prose.data or ""
+    prose = request.form.get("prose", "")
     if "preview" in request.form:
-        return _page(desk(), form, fields, errors=parsed.errors, preview=prose)
+        return _page(desk(), EntryForm(), fields, errors=parsed.errors, preview=prose)
     if parsed.errors:
-        return _page(desk(), form, fields, errors=parsed.errors, status=422)
+        return _page(desk(), EntryForm(), fields, errors=parsed.errors, status=422)
     try:
         entries.save_entry(
             round_id, character_id, user_id=current_user.id, order=parsed.order, prose=prose, clock=app_clock()
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
-        return _page(desk(), form, fields, errors={refusal.field or "form": refusal_text(refusal)}, status=422)
+        return _page(desk(), EntryForm(), fields, errors={refusal.field or "form": refusal_text(refusal)}, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
 
