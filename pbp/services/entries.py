@@ -240,7 +240,7 @@ def save_entry(
     now = to_db(clock.now())
     prose = _normalised_prose(prose)
     db = database.obj
-    version = site.seen(db)  # first (in a request, read before the signed-in user): every read below is as new
+    version = site.seen(db)  # as the request first read it (for its signed-in user): every read below is as new
     rnd = _KEPT.get(("round", round_id), version, lambda: _round(round_id))
     _refuse_unless_entrant(rnd, character_id, user_id, now, version)
     context = _KEPT.get(("context", round_id), version, lambda: _order_context(rnd))
