@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeGuard
 
-from pbp.engine.errors import Problem
+from pbp.engine.errors import N_, Problem
 
 
 def is_whole(value: Any) -> TypeGuard[int]:
@@ -106,7 +106,9 @@ class Checker:
 
     def check_one_of(self, value: Any, choices: tuple[Any, ...], path: str) -> bool:
         if value not in choices:
-            self.bad(path, f"{value!r} is not one of {', '.join(map(str, choices))}")
+            self.said(
+                path, N_("%(value)r is not one of %(choices)s"), value=value, choices=", ".join(map(str, choices))
+            )
             return False
         return True
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
-from pbp.engine import canonical
-from pbp.errors import N_, NotFound, UserError
+from pbp.engine import Problem, canonical
+from pbp.errors import N_, Joined, NotFound, Text, UserError
 from pbp.models import BaseModel
 from pbp.text import first_non_text, hidden_character, text_problem
 
@@ -27,6 +28,21 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     if row is None:
         raise NotFound(N_("no %(label)s %(id)s", label=label, id=row_id))
     return row
+
+
+def problems_text(problems: Iterable[Problem]) -> str:
+    """The engine's problems with an order as one refusal: the English line the CLI prints (each after its field
+    path, joined by "; "), keeping each problem the engine worded by a marked template as a `Text`, so the entry form
+    says it in the player's language."""
+    parts: list[str] = []
+    for problem in problems:
+        said = str(problem)
+        if problem.template is None:
+            parts.append(said)
+        else:
+            where = said.removesuffix(problem.message)  # the file and field path, as `Problem.__str__` puts them
+            parts.append(Joined([where, Text(problem.template, **dict(problem.params))]))
+    return Joined(parts, "; ")
 
 
 def is_text(value: str) -> bool:

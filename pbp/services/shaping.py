@@ -22,7 +22,15 @@ from pbp.engine.errors import Problem
 from pbp.errors import N_, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GmAction, GmOrder, Resolution, Round, Scenario
 from pbp.services import audit, gms, leaks
-from pbp.services._common import ORDER_LIMIT, REASON_LIMIT, checked_json, checked_text, get_or_fail, storable_text
+from pbp.services._common import (
+    ORDER_LIMIT,
+    REASON_LIMIT,
+    checked_json,
+    checked_text,
+    get_or_fail,
+    problems_text,
+    storable_text,
+)
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import (
@@ -268,7 +276,7 @@ def save_enemy_order(
         problems = ruleset.validate_orders({"orders": [full]}, encounter)
         problems = problems or ruleset.refusals(encounter, full, scenario_checks(scenario))
         if problems:
-            raise UserError("; ".join(str(p) for p in problems), "order")
+            raise UserError(problems_text(problems), "order")
         stored = {k: v for k, v in full.items() if k != "unit"}
         GmOrder.delete().where(GmOrder.round == round_id, GmOrder.unit == unit).execute()
         row = GmOrder.create(round=round_id, unit=unit, order=stored, actor=actor_id, saved_at=now)

@@ -3,8 +3,9 @@ them). A page speaks the signed-in user's chosen language, else the browser's (A
 else the site's `LOCALE` (ja by default); a view that must speak another language (the generated English story)
 wraps its rendering in `flask_babel.force_locale`.
 
-A service's refusal (`pbp.errors.UserError`) carries an English `Text`; every page shows it through `localized`
-(`refusal_text`, the `localized` template filter), in the page's language with its parameters put in.
+A service's refusal (`pbp.errors.UserError`) carries an English `Text` (or a `Joined` of them: a refused order's
+problems); every page shows it through `localized` (`refusal_text`, the `localized` template filter), in the page's
+language with its parameters put in.
 
 Catalogs: `make messages` extracts the strings of templates and code into `pbp/translations/messages.pot`, merges
 them into each locale's `.po` and compiles the `.mo` the app reads (committed, so a checkout runs as it is).
@@ -18,7 +19,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from pbp.engine.errors import Problem
-from pbp.errors import Text, UserError
+from pbp.errors import Joined, Text, UserError
 from pbp.paths import PROJECT_ROOT
 
 TRANSLATIONS_DIR = PROJECT_ROOT / "pbp" / "translations"
@@ -47,7 +48,10 @@ def page_locale() -> str:
 
 def localized(text: str) -> str:
     """A service's `Text` in the page's language: its template's translation with the parameters put in (those that
-    are `Text` themselves translated too). Any other text is shown as it is: the engine's problems, a name."""
+    are `Text` themselves translated too); a `Joined` part by part. Any other text is shown as it is: an engine
+    problem worded without a template, a name."""
+    if isinstance(text, Joined):
+        return text.sep.join(localized(part) for part in text.parts)
     if not isinstance(text, Text):
         return text
     params = {key: localized(value) if isinstance(value, Text) else value for key, value in text.params.items()}

@@ -13,9 +13,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
+from pbp.errors import UserError
 from pbp.models import Campaign, Entry, EntryRevision, ScenarioSecret
 from pbp.services.clock import FixedClock, to_db
-from pbp.services.entries import receipt_for
+from pbp.services.entries import receipt_for, save_entry
 from pbp.services.entry_desk import HISTORY_SHOWN
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
@@ -109,15 +110,40 @@ def test_save_edit_receipt_and_history(world) -> None:
     assert actions[-2:] == ["edit", "edit"] and stored(app, world).order["major"] is None
 
 
-def test_an_order_the_rules_refuse_is_refused_on_save_with_the_text_kept(world) -> None:
+#: Two reasons the rules refuse an order (R-MINOR-1: both weapons are in hand; R-FIX-2: a rider attacks only with
+#: its vehicle's weapons), as each page language says them.
+REFUSED = {
+    "ja": "minor.with: 'beam_rifle'と'hf_knife'は持ち替えられません（一方が手に持っている武器でなければなりません。"
+    "R-MINOR-1）; major.weapon: 'pistol'はこのユニットの機体の武器ではありません：搭乗中は機体の武器だけ、"
+    "生身では自分の武器だけで攻撃します（R-FIX-2）",
+    "en": "minor.with: 'beam_rifle' and 'hf_knife' cannot swap (one must be in hand, R-MINOR-1); major.weapon: "
+    "'pistol' is not among the unit's vehicle's weapons: a rider attacks only with its vehicle's, a unit on foot "
+    "only with its own (R-FIX-2)",
+}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_an_order_the_rules_refuse_is_refused_on_save_in_the_pages_language_with_the_text_kept(world, lang) -> None:
+    """The engine's reasons, each after its field path, in the page's language (the weapon ids as they are); the
+    service's refusal itself stays the engine's English line, as the CLI prints it."""
     app = app_at(world, WRITING)
-    client = signed_in(app)
+    client = signed_in(app, lang=lang)
     before = stored(app, world).receipt
     prose = "拳銃で撃つ！「ここで止める」"
-    status, html = save(client, url(world), prose=prose, **{**ATTACK, "weapon": "pistol"})
-    assert status == 422 and "R-FIX-2" in html
-    assert prose.replace("「", "&#x300c;")[:0] in html and "拳銃で撃つ！" in html
-    assert stored(app, world).receipt == before
+    swap = {"minor": "swap", "minor_swap": "beam_rifle|hf_knife"}
+    status, html = save(client, url(world), prose=prose, **{**ATTACK, "weapon": "pistol", **swap})
+    assert status == 422
+    said = unescape(re.search(r'<p class="error" role="alert">(.*?)</p>', html, re.S)[1])
+    assert said == REFUSED[lang]
+    assert "拳銃で撃つ！" in html and "ここで止める" in html and stored(app, world).receipt == before
+    with pbp_db.using(database.of(app)), pytest.raises(UserError) as refused:
+        order = {"minor": {"type": "swap", "weapon": "beam_rifle", "with": "hf_knife"},
+                 "major": {"type": "attack", "weapon": "pistol", "targets": ["kagachi1"], "item": None}}  # fmt: skip
+        save_entry(
+            world.open_round, world.characters["aoi"], user_id=stored(app, world).character.owner_id,
+            order=order, prose=prose, clock=FixedClock(WRITING),
+        )  # fmt: skip
+    assert str(refused.value) == REFUSED["en"] and refused.value.field == "order"
 
 
 def test_a_choice_missing_its_fields_is_shown_beside_them(world) -> None:

@@ -15,9 +15,11 @@ from babel.messages.frontend import parse_mapping_cfg
 from flask import Flask
 
 from pbp import db as pbp_db
+from pbp.engine import Problem
 from pbp.errors import N_, Text
 from pbp.paths import PROJECT_ROOT
 from pbp.services import rounds
+from pbp.services._common import problems_text
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from pbp.web.i18n import TRANSLATIONS_DIR, localized
@@ -103,6 +105,21 @@ def test_a_text_is_its_english_and_keeps_what_a_page_translates(app: Flask) -> N
         assert localized(said) == "理由を入力してください。"
         assert localized(named) == "reasonは死亡しています。"
         assert localized("an engine's problem, as it is") == "an engine's problem, as it is"
+
+
+def test_joined_problems_are_their_english_line_and_a_page_says_each_part(app: Flask) -> None:
+    """An order's problems (`problems_text`): the CLI's one English line; a page translates the parts the engine
+    worded by a marked template and keeps the field paths and any other problem as they are."""
+    problems = [
+        Problem.said("major.targets[0]", "%(target)r is out of the battle", target="kagachi1"),
+        Problem("setup", "an engine's problem without a template"),
+    ]
+    said = problems_text(problems)
+    assert said == "; ".join(str(p) for p in problems)
+    with app.test_request_context(headers={"Accept-Language": "ja"}):
+        assert localized(said) == (
+            "major.targets[0]: 'kagachi1'はすでに戦闘から離脱しています; setup: an engine's problem without a template"
+        )
 
 
 def _marked() -> set[str]:

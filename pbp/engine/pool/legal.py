@@ -16,13 +16,12 @@ from __future__ import annotations
 import marshal
 import math
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from pbp.engine.dice import ScriptedDice
-from pbp.engine.errors import Problem
+from pbp.engine.errors import N_, Problem
 from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.geometry import distance, movement
 from pbp.engine.pool.types import Action, Encounter, Order, Point, Terrain, Unit, Weapon
@@ -112,8 +111,20 @@ def _engaged_with_enemy(unit: Unit, units: list[Unit]) -> bool:
 #: Where a unit stands in engagements when its major action comes: the engagement's name, ("with", id) for a new
 #: one with the unit it ran into, ("new", its own id) when that one was full, or None.
 Engagement = str | tuple[str, str] | None
-#: Why a part of an order is refused: (its field path inside the action, the reason).
-Refuse = Callable[[str, str], None]
+#: Why something cannot be done: a template marked `N_` and its parameters, so a page can say it in the player's
+#: language (the engine's own words are the template with the parameters put in).
+Why = tuple[str, dict[str, object]]
+
+
+class Refuse(Protocol):
+    """Records why a part of an order is refused: its field path inside the action, the reason's template and its
+    parameters."""
+
+    def __call__(self, path: str, template: str, **params: object) -> None: ...
+
+
+def _why(template: str, **params: object) -> Why:
+    return template, params
 
 
 class _Facts:
@@ -223,16 +234,21 @@ class _Facts:
                 found.append(other["id"])
         return tuple(found)
 
-    def item_for(self, item_id: str, skill: str | None) -> str | None:
+    def item_for(self, item_id: str, skill: str | None) -> Why | None:
         """Why the unit cannot use this item on a check of `skill`, or None (R-CHECK-5/6/7)."""
         item = next((it for it in self.unit.get("items") or () if it.get("id") == item_id), None)
         if item is None:
-            return f"unit {self.unit['id']!r} has no item {item_id!r}"
+            return _why(N_("unit %(unit)r has no item %(item)r"), unit=self.unit["id"], item=item_id)
         if self.riding:
-            return f"no item can be used while riding (R-CHECK-6): {item_id!r}"
+            return _why(N_("no item can be used while riding (R-CHECK-6): %(item)r"), item=item_id)
         helps = item.get("skills")
         if skill is not None and helps and skill not in helps:
-            return f"item {item_id!r} helps only {', '.join(helps)}, not {skill} (R-CHECK-7)"
+            return _why(
+                N_("item %(item)r helps only %(skills)s, not %(skill)s (R-CHECK-7)"),
+                item=item_id,
+                skills=", ".join(helps),
+                skill=skill,
+            )
         return None
 
 
@@ -338,7 +354,7 @@ def refusals(encounter: Encounter, order: Order, checks: list[dict[str, Any]] | 
     out: list[Problem] = []
     minor, major = order.get("minor"), order.get("major")
     if facts.gone and (minor or major):
-        out.append(Problem("", f"unit {facts.unit['id']!r} is out of the battle: it can do nothing"))
+        out.append(Problem.said("", N_("unit %(unit)r is out of the battle: it can do nothing"), unit=facts.unit["id"]))
         return out
     if minor:
         out += _refuse_action(facts, legal, minor, "minor", None)
@@ -346,19 +362,25 @@ def refusals(encounter: Encounter, order: Order, checks: list[dict[str, Any]] | 
         out += _refuse_action(facts, legal, major, "major", minor)
     damage_to, evade_item = order.get("damage_to"), order.get("evade_item")
     if damage_to is not None and damage_to not in legal.damage_to:
-        out.append(Problem("damage_to", "a unit on foot takes damage in its injury gauge only (R-DMG-2)"))
+        out.append(Problem.said("damage_to", N_("a unit on foot takes damage in its injury gauge only (R-DMG-2)")))
     if evade_item is not None and evade_item not in legal.evade_items:
-        why = facts.item_for(evade_item, rules.EVASION_SKILL)
-        out.append(Problem("evade_item", why or f"item {evade_item!r} does not help evasion"))
+        template, params = facts.item_for(evade_item, rules.EVASION_SKILL) or _why(
+            N_("item %(item)r does not help evasion"), item=evade_item
+        )
+        out.append(Problem.said("evade_item", template, **params))
     setup = order.get("setup") or []
     if setup:
         if not legal.setup:
-            out.append(Problem("setup", "setup abilities act only before round 1 (R-SETUP-1)"))
+            out.append(Problem.said("setup", N_("setup abilities act only before round 1 (R-SETUP-1)")))
         elif len(setup) > 1:
-            out.append(Problem("setup", "one setup action per character in all (R-FIX-11)"))
+            out.append(Problem.said("setup", N_("one setup action per character in all (R-FIX-11)")))
         for i, ability in enumerate(setup):
             if legal.setup and ability not in legal.setup:
-                out.append(Problem(f"setup[{i}]", f"{ability!r} is not a setup ability with uses left"))
+                out.append(
+                    Problem.said(
+                        f"setup[{i}]", N_("%(ability)r is not a setup ability with uses left"), ability=ability
+                    )
+                )
     return out
 
 
@@ -367,33 +389,48 @@ def _refuse_action(facts: _Facts, legal: LegalActions, act: Action, slot: str, m
     offered = legal.minor if slot == "minor" else legal.major
     out: list[Problem] = []
 
-    def no(path: str, why: str) -> None:
-        out.append(Problem(f"{slot}{'.' + path if path else ''}", why))
+    def no(path: str, template: str, **params: object) -> None:
+        out.append(Problem.said(f"{slot}{'.' + path if path else ''}", template, **params))
 
     if kind == "attack":
         _refuse_attack(facts, legal, act, minor, no)
     elif kind in ("move", "full_move", "leave"):
         _refuse_move(facts, act, minor if slot == "major" else None, no)
     elif kind not in offered:
-        no("type", _why_not(facts, kind))
+        template, params = _why_not(facts, kind)
+        no("type", template, **params)
     elif kind == "reload" and not any(
         weapon["id"] == act["weapon"] and weapon.get("ammo_max") is not None for weapon in _all_weapons(facts.unit)
     ):
-        no("weapon", f"{act['weapon']!r} has no magazine to reload")
+        no("weapon", N_("%(weapon)r has no magazine to reload"), weapon=act["weapon"])
     elif kind == "swap" and (act["weapon"], act["with"]) not in legal.swaps:
-        no("with", f"{act['weapon']!r} and {act['with']!r} cannot swap (one must be in hand, R-MINOR-1)")
+        no(
+            "with",
+            N_("%(weapon)r and %(other)r cannot swap (one must be in hand, R-MINOR-1)"),
+            weapon=act["weapon"],
+            other=act["with"],
+        )
     elif kind == "ability" and act["id"] not in legal.abilities.get(slot, ()):
-        no("id", f"{act['id']!r} is not a {slot} ability with uses left")
+        unusable = (
+            N_("%(ability)r is not a minor ability with uses left")
+            if slot == "minor"
+            else N_("%(ability)r is not a major ability with uses left")
+        )
+        no("id", unusable, ability=act["id"])
     elif kind == "recover" and act.get("status") not in legal.recover:
-        no("status", f"only system_down is removed by recovering, and the unit has {act.get('status')!r} not")
+        no(
+            "status",
+            N_("only system_down is removed by recovering, and the unit has %(status)r not"),
+            status=act.get("status"),
+        )
     elif kind == "check" and act.get("label") not in legal.checks:
-        no("label", f"the scenario offers no check {act.get('label')!r} (R-GM-2)")
+        no("label", N_("the scenario offers no check %(label)r (R-GM-2)"), label=act.get("label"))
     skill = _skill_of(facts, act)
     item = act.get("item")
     if item is not None and not out:
         why = facts.item_for(item, skill)
         if why:
-            no("item", why)
+            no("item", why[0], **why[1])
     return out
 
 
@@ -414,39 +451,46 @@ def _refuse_move(facts: _Facts, act: Action, minor: Action | None, no: Refuse) -
     at, engagement = facts.after(minor)
     toward = act.get("toward")
     if facts.leg_damage:
-        no("type", "leg_damage: the unit cannot move this round")
+        no("type", N_("leg_damage: the unit cannot move this round"))
     elif kind == "leave" and engagement is None:
-        no("type", "the unit is not in an engagement: there is nothing to leave")
+        no("type", N_("the unit is not in an engagement: there is nothing to leave"))
     elif kind != "leave" and (facts.held if minor is None else facts.held_after(minor)):
-        no("type", "engaged with an enemy: only `leave` takes it out (R-FIX-7)")
+        no("type", N_("engaged with an enemy: only `leave` takes it out (R-FIX-7)"))
     elif facts.reach <= 0 and toward is not None and facts.goal_of(toward) != at["position"]:
-        no("toward", "the unit's move is 0 metres this round: it cannot move")
+        no("toward", N_("the unit's move is 0 metres this round: it cannot move"))
 
 
-def _why_not(facts: _Facts, kind: str) -> str:
+def _why_not(facts: _Facts, kind: str) -> Why:
     if kind == "reload":
-        return "no weapon with a magazine to fill"
+        return _why(N_("no weapon with a magazine to fill"))
     if kind == "swap":
-        return "no weapon to swap (one in hand and one out of it; not under arm_damage)"
+        return _why(N_("no weapon to swap (one in hand and one out of it; not under arm_damage)"))
     if kind == "recover":
-        return "nothing to recover from (recovering removes system_down)"
+        return _why(N_("nothing to recover from (recovering removes system_down)"))
     if kind == "check":
-        return "the scenario offers no check (R-GM-2)" if not facts.checks else "system_down: no check can be made"
-    return f"{kind} is not open to this unit now"
+        if not facts.checks:
+            return _why(N_("the scenario offers no check (R-GM-2)"))
+        return _why(N_("system_down: no check can be made"))
+    return _why(N_("%(kind)s is not open to this unit now"), kind=kind)
 
 
 def _refuse_attack(facts: _Facts, legal: LegalActions, act: Action, minor: Action | None, no: Refuse) -> None:
     if facts.system_down:
-        no("type", "system_down: the unit cannot attack this round")
+        no("type", N_("system_down: the unit cannot attack this round"))
         return
     if facts.arm_damage:
-        no("type", "arm_damage: the unit cannot attack this round")
+        no("type", N_("arm_damage: the unit cannot attack this round"))
         return
     weapon = next((w for w in facts.arsenal if w["id"] == act["weapon"]), None)
     if weapon is None:
-        where = "vehicle's weapons" if facts.riding else "own weapons"
-        no("weapon", f"{act['weapon']!r} is not among the unit's {where}: a rider attacks only with its vehicle's, "
-                     "a unit on foot only with its own (R-FIX-2)")  # fmt: skip
+        not_held = (
+            N_("%(weapon)r is not among the unit's vehicle's weapons: a rider attacks only with its vehicle's, "
+               "a unit on foot only with its own (R-FIX-2)")
+            if facts.riding
+            else N_("%(weapon)r is not among the unit's own weapons: a rider attacks only with its vehicle's, "
+                    "a unit on foot only with its own (R-FIX-2)")
+        )  # fmt: skip
+        no("weapon", not_held, weapon=act["weapon"])
         return
     wid = weapon["id"]
     before: Action = minor or {"type": ""}
@@ -463,20 +507,29 @@ def _refuse_attack(facts: _Facts, legal: LegalActions, act: Action, minor: Actio
         partner = before["with"] if wid == before["weapon"] else before["weapon"]
         slot = next(w.get("slot", "arm") for w in facts.arsenal if w["id"] == partner)
     if slot == "spare":
-        no("weapon", f"{wid!r} is carried spare when the attack comes: a minor swap must bring it to hand (R-FIX-2)")
+        no(
+            "weapon",
+            N_("%(weapon)r is carried spare when the attack comes: a minor swap must bring it to hand (R-FIX-2)"),
+            weapon=wid,
+        )
     reloaded = before["type"] == "reload" and before.get("weapon") == wid and weapon.get("ammo_max") is not None
     ammo = weapon.get("ammo")
     if ammo is not None and ammo <= 0 and not reloaded:
-        no("weapon", f"{wid!r} is out of ammunition: a minor reload must fill it first")
+        no("weapon", N_("%(weapon)r is out of ammunition: a minor reload must fill it first"), weapon=wid)
     for i, target_id in enumerate(act["targets"]):
         target = facts.by_id[target_id]
         if target.get("removed"):
-            no(f"targets[{i}]", f"{target_id!r} is out of the battle")
+            no(f"targets[{i}]", N_("%(target)r is out of the battle"), target=target_id)
         elif not facts.reaches(weapon, target, minor):
             lo, hi = weapon["range"]
-            span = "in its own engagement (melee, R-ENG-5)" if hi == 0 else f"at {lo}-{hi} m"
-            no(f"targets[{i}]", f"{target_id!r} is out of reach: {wid!r} hits {span}, and {target_id!r} is "
-                                f"{distance(facts.unit, target)} m away")  # fmt: skip
+            far = (
+                N_("%(target)r is out of reach: %(weapon)r hits in its own engagement (melee, R-ENG-5), and "
+                   "%(target)r is %(away)s m away")
+                if hi == 0
+                else N_("%(target)r is out of reach: %(weapon)r hits at %(lo)s-%(hi)s m, and %(target)r is "
+                        "%(away)s m away")
+            )  # fmt: skip
+            no(f"targets[{i}]", far, target=target_id, weapon=wid, lo=lo, hi=hi, away=distance(facts.unit, target))
 
 
 class CheckPools:

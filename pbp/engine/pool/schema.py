@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from pbp.engine.checker import Checker
-from pbp.engine.errors import Problem
+from pbp.engine.errors import N_, Problem
 from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.types import Encounter, Unit
 
@@ -450,6 +450,13 @@ def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None =
 
 
 # ---- orders ------------------------------------------------------------------------------------------------------
+# An order's problems a player can meet on the entry form are worded by marked templates (`N_`), so the page says
+# them in the player's language.
+_NO_WEAPON = N_("unit %(unit)r has no weapon %(weapon)r")
+_NO_ITEM = N_("unit %(unit)r has no item %(item)r")
+_NO_ABILITY = N_("unit %(unit)r has no ability %(ability)r")
+
+
 def _find(items: list[Any], value: Any) -> dict[str, Any] | None:
     """The entry of `items` whose id is `value`."""
     return next((x for x in items if isinstance(x, dict) and x.get("id") == value), None)
@@ -465,10 +472,10 @@ def check_toward(c: Checker, action: dict[str, Any], path: str, unit_ids: dict[s
     toward = action.get("toward")
     if toward is None:
         if required:
-            c.bad(f"{path}.toward", "is required: a unit id or a point [x, y]")
+            c.said(f"{path}.toward", N_("is required: a unit id or a point [x, y]"))
     elif isinstance(toward, str):
         if toward not in unit_ids:
-            c.bad(f"{path}.toward", f"unknown unit {toward!r}")
+            c.said(f"{path}.toward", N_("unknown unit %(unit)r"), unit=toward)
     else:
         check_point(c, toward, f"{path}.toward")
 
@@ -477,18 +484,23 @@ def check_attack(c: Checker, action: dict[str, Any], path: str, unit: Unit, unit
     """An attack names a weapon of the unit and its targets, as many as the weapon takes, each once."""
     weapon = _find(_all_weapons(unit), action.get("weapon"))
     if weapon is None:
-        c.bad(f"{path}.weapon", f"unit {unit['id']!r} has no weapon {action.get('weapon')!r}")
+        c.said(f"{path}.weapon", _NO_WEAPON, unit=unit["id"], weapon=action.get("weapon"))
     targets = action.get("targets")
     if not (isinstance(targets, list) and targets):
-        c.bad(f"{path}.targets", "must name at least one target unit")
+        c.said(f"{path}.targets", N_("must name at least one target unit"))
         return
     for i, target in enumerate(targets):
         if type(target) is not str or target not in units:
-            c.bad(f"{path}.targets[{i}]", f"unknown unit {target!r}")
+            c.said(f"{path}.targets[{i}]", N_("unknown unit %(unit)r"), unit=target)
     if all(type(target) is str for target in targets) and len(set(targets)) != len(targets):
-        c.bad(f"{path}.targets", "names a target twice")
+        c.said(f"{path}.targets", N_("names a target twice"))
     if weapon is not None and len(targets) > weapon.get("targets", 1):
-        c.bad(f"{path}.targets", f"weapon {weapon['id']!r} takes at most {weapon.get('targets', 1)} target(s)")
+        c.said(
+            f"{path}.targets",
+            N_("weapon %(weapon)r takes at most %(count)s target(s)"),
+            weapon=weapon["id"],
+            count=weapon.get("targets", 1),
+        )
 
 
 def check_action(
@@ -512,31 +524,31 @@ def check_action(
         check_toward(c, action, path, units, required=kind != "leave")
     elif kind == "reload":
         if _find(weapons, action.get("weapon")) is None:
-            c.bad(f"{path}.weapon", f"unit {unit['id']!r} has no weapon {action.get('weapon')!r}")
+            c.said(f"{path}.weapon", _NO_WEAPON, unit=unit["id"], weapon=action.get("weapon"))
     elif kind == "swap":
         for key in ("weapon", "with"):
             if _find(weapons, action.get(key)) is None:
-                c.bad(f"{path}.{key}", f"unit {unit['id']!r} has no weapon {action.get(key)!r}")
+                c.said(f"{path}.{key}", _NO_WEAPON, unit=unit["id"], weapon=action.get(key))
     elif kind == "attack":
         check_attack(c, action, path, unit, units)
     elif kind == "recover":
         c.check_str(action.get("status"), f"{path}.status")
     elif kind == "ability":
         if _find(unit.get("abilities") or [], action.get("id")) is None:
-            c.bad(f"{path}.id", f"unit {unit['id']!r} has no ability {action.get('id')!r}")
+            c.said(f"{path}.id", _NO_ABILITY, unit=unit["id"], ability=action.get("id"))
         target = action.get("target")
         if target is not None and (type(target) is not str or target not in units):
-            c.bad(f"{path}.target", f"unknown unit {target!r}")
+            c.said(f"{path}.target", N_("unknown unit %(unit)r"), unit=target)
     elif kind == "check":
         skill_stats = effective_skill_stats(unit, pack_skill_stats)
         if c.check_str(action.get("skill"), f"{path}.skill") and action["skill"] not in skill_stats:
-            c.bad(f"{path}.skill", f"skill {action['skill']!r} has no parent stat")
+            c.said(f"{path}.skill", N_("skill %(skill)r has no parent stat"), skill=action["skill"])
         c.check_int(action.get("need"), f"{path}.need")
         if action.get("label") is not None:
             c.check_str(action["label"], f"{path}.label")
     item = action.get("item")
     if item is not None and (type(item) is not str or _find(unit.get("items") or [], item) is None):
-        c.bad(f"{path}.item", f"unit {unit['id']!r} has no item {item!r}")
+        c.said(f"{path}.item", _NO_ITEM, unit=unit["id"], item=item)
 
 
 def validate_orders(orders: Any, encounter: Encounter, pack_skill_stats: dict[str, str] | None = None) -> list[Problem]:
@@ -552,7 +564,7 @@ def validate_orders(orders: Any, encounter: Encounter, pack_skill_stats: dict[st
             continue
         uid = order.get("unit")
         if type(uid) is not str or uid not in units:
-            c.bad(f"{p}.unit", f"unknown unit {uid!r}")
+            c.said(f"{p}.unit", N_("unknown unit %(unit)r"), unit=uid)
             continue
         if uid in seen:
             c.bad(f"{p}.unit", f"unit {uid!r} has two orders")
@@ -563,11 +575,11 @@ def validate_orders(orders: Any, encounter: Encounter, pack_skill_stats: dict[st
         if order.get("damage_to") is not None:
             c.check_one_of(order["damage_to"], rules.GAUGES, f"{p}.damage_to")
         if order.get("evade_item") is not None and _find(unit.get("items") or [], order["evade_item"]) is None:
-            c.bad(f"{p}.evade_item", f"unit {uid!r} has no item {order['evade_item']!r}")
+            c.said(f"{p}.evade_item", _NO_ITEM, unit=uid, item=order["evade_item"])
         setup = order.get("setup")
         if setup is not None and not c.check_list(setup, f"{p}.setup"):
             setup = None
         for j, ability in enumerate(setup or []):
             if _find(unit.get("abilities") or [], ability) is None:
-                c.bad(f"{p}.setup[{j}]", f"unit {uid!r} has no ability {ability!r}")
+                c.said(f"{p}.setup[{j}]", _NO_ABILITY, unit=uid, ability=ability)
     return c.problems
