@@ -6,8 +6,10 @@ It reads one JSON line (the server, its players, the reader pages), logs every p
 home page for its CSRF token), prints `ready`, reads a second JSON line (the phases'
 times, epoch seconds) and runs them:
 
-- `hello`, `entry`, `reader`: saturation, `threads` threads each sending its next request as soon as the last one
-  is answered (a bare `/hello`, an entry save of one player per thread, a reader page);
+- saturation (`times["saturation"]`: `hello 1`, `entry`, `hello 2`, `reader`, `hello 3`), `threads` threads each
+  sending its next request as soon as the last one is answered (a bare `/hello`, an entry save of one player per
+  thread, a reader page): each measured phase lies between two of the baseline's, so a neighbour's load that comes
+  and goes weighs on both sides of a ratio;
 - `rush`: every player saves and re-saves its entry with a pause between saves that shortens toward the deadline
   (one in ten then views its form; a refused save shows the form again, with its token), while the readers browse
   with a pause between pages, until `rush_end`.
@@ -159,22 +161,25 @@ def main() -> None:
 
     def saturate(k: int) -> None:
         b = Browser(host, port, log, lock)
-        b.phase = "hello"
-        _until(times["hello"])
-        while time.time() < times["entry"]:
-            b.request("hello", "GET", "/hello")
         player = players[k % len(players)]
-        _until(times["entry"])
-        player.browser.phase = "entry"
-        while time.time() < times["reader"]:
-            player.save()
-        player.browser.phase = "setup"
-        b.phase = "reader"
+        phases = times["saturation"] + [["rush", times["rush"]]]
         i = k
-        while time.time() < times["rush"]:
-            route, path = pages[i % len(pages)]
-            b.request(route, "GET", path)
-            i += 1
+        for (phase, start), (_next, end) in zip(phases, phases[1:], strict=False):
+            _until(start)
+            if phase == "entry":
+                player.browser.phase = "entry"
+                while time.time() < end:
+                    player.save()
+                player.browser.phase = "setup"
+                continue
+            b.phase = phase
+            while time.time() < end:
+                if phase.startswith("hello"):
+                    b.request("hello", "GET", "/hello")
+                else:
+                    route, path = pages[i % len(pages)]
+                    b.request(route, "GET", path)
+                    i += 1
 
     def rush(player: Player, seed: int) -> None:
         r = random.Random(seed)
