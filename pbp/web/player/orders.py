@@ -4,6 +4,10 @@ The form works without JavaScript: one radio group per action slot (`minor`, `ma
 fields it needs (a weapon, targets, where to move...). Only the chosen action's fields are read; a choice missing a
 field it needs is an error on that field, with everything the player typed kept. `form_of(order)` fills the form
 from a stored entry, and `order_of(form_of(order)) == order` for every order the form can express.
+
+The errors are said in the page's language (this form and the GM's enemy orders show them as they are): each is a
+lazy gettext, made into text (`str`) only when its field is wrong, in the request's locale, so a save without errors
+translates nothing. Outside a request (these functions' own tests) they are the English msgids.
 """
 
 from __future__ import annotations
@@ -12,10 +16,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import lazy_gettext as _
+from flask_babel.speaklater import LazyString
+
 MINOR_CHOICES = ("", "move", "reload", "swap", "ability")
 MAJOR_CHOICES = ("", "attack", "full_move", "leave", "reload", "recover", "check", "ability")
 POINT = "point"  # the `*_toward` value that means "the point in *_x, *_y"
 COORDINATE_LIMIT = 100_000  # metres either way: beyond any map
+
+#: The form's own errors, each said (`str`) only when its field is wrong, in the page's language.
+NOT_OFFERED = _("Not an action the form offers.")
+WHOLE_METRES = _("A whole number of metres.")
+NO_DESTINATION = _("Choose where to move.")
+NO_TARGET = _("Choose at least one target.")
+RELOAD = _("Choose a weapon to reload.")
+SWAP = _("Choose two weapons to swap.")
+ABILITY = _("Choose an ability.")
+WEAPON = _("Choose a weapon.")
+CHECK = _("Choose a check.")
 
 
 class FormData(Mapping[str, Sequence[str]]):
@@ -59,70 +77,71 @@ def _toward(form: FormData, prefix: str, errors: dict[str, str], required: bool)
             try:
                 value = int(raw)
             except ValueError:
-                errors[f"{prefix}_{axis}"] = "a whole number of metres"
+                errors[f"{prefix}_{axis}"] = str(WHOLE_METRES)
                 continue
             if abs(value) > COORDINATE_LIMIT:
-                errors[f"{prefix}_{axis}"] = f"between -{COORDINATE_LIMIT} and {COORDINATE_LIMIT} metres"
+                errors[f"{prefix}_{axis}"] = str(_("Between -%(limit)s and %(limit)s metres.", limit=COORDINATE_LIMIT))
                 continue
             point.append(value)
         return point if len(point) == 2 else None
     if choice:
         return choice
     if required:
-        errors[f"{prefix}_toward"] = "choose where to move"
+        errors[f"{prefix}_toward"] = str(NO_DESTINATION)
     return None
 
 
-def _needed(form: FormData, key: str, errors: dict[str, str], what: str) -> str:
+def _needed(form: FormData, key: str, errors: dict[str, str], message: LazyString) -> str:
+    """The field's value; empty, `message` (said in the page's language) is the field's error."""
     value = form.one(key)
     if not value:
-        errors[key] = f"choose {what}"
+        errors[key] = str(message)
     return value
 
 
 def _minor(form: FormData, errors: dict[str, str]) -> dict[str, Any] | None:
     kind = form.one("minor")
     if kind not in MINOR_CHOICES:
-        errors["minor"] = "not an action the form offers"
+        errors["minor"] = str(NOT_OFFERED)
         return None
     if kind == "move":
         return {"type": "move", "toward": _toward(form, "minor", errors, required=True)}
     if kind == "reload":
-        return {"type": "reload", "weapon": _needed(form, "minor_weapon", errors, "a weapon to reload")}
+        return {"type": "reload", "weapon": _needed(form, "minor_weapon", errors, RELOAD)}
     if kind == "swap":
-        pair = _needed(form, "minor_swap", errors, "two weapons to swap").split("|")
+        pair = _needed(form, "minor_swap", errors, SWAP).split("|")
         if len(pair) != 2:
-            errors.setdefault("minor_swap", "choose two weapons to swap")
+            errors.setdefault("minor_swap", str(SWAP))
             pair = ["", ""]
         return {"type": "swap", "weapon": pair[0], "with": pair[1]}
     if kind == "ability":
-        return {"type": "ability", "id": _needed(form, "minor_ability", errors, "an ability"), "target": None}
+        return {"type": "ability", "id": _needed(form, "minor_ability", errors, ABILITY), "target": None}
     return None
 
 
 def _major(form: FormData, errors: dict[str, str]) -> dict[str, Any] | None:
     kind = form.one("major")
     if kind not in MAJOR_CHOICES:
-        errors["major"] = "not an action the form offers"
+        errors["major"] = str(NOT_OFFERED)
         return None
     item = form.one(f"{kind}_item") or None
     if kind == "attack":
-        weapon = _needed(form, "weapon", errors, "a weapon")
+        weapon = _needed(form, "weapon", errors, WEAPON)
         targets = form.many("targets")
         if not targets:
-            errors["targets"] = "choose at least one target"
+            errors["targets"] = str(NO_TARGET)
         return {"type": "attack", "weapon": weapon, "targets": targets, "item": item}
     if kind in ("full_move", "leave"):
         return {"type": kind, "toward": _toward(form, kind, errors, required=kind == "full_move")}
     if kind == "reload":
-        return {"type": "reload", "weapon": _needed(form, "major_weapon", errors, "a weapon to reload")}
+        return {"type": "reload", "weapon": _needed(form, "major_weapon", errors, RELOAD)}
     if kind == "recover":
         return {"type": "recover", "status": "system_down", "item": item}
     if kind == "check":
-        return {"type": "check", "label": _needed(form, "check", errors, "a check"), "item": item}
+        return {"type": "check", "label": _needed(form, "check", errors, CHECK), "item": item}
     if kind == "ability":
         target = form.one("ability_target") or None
-        return {"type": "ability", "id": _needed(form, "major_ability", errors, "an ability"), "target": target}
+        return {"type": "ability", "id": _needed(form, "major_ability", errors, ABILITY), "target": target}
     return None
 
 
