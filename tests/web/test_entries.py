@@ -153,6 +153,29 @@ def test_a_choice_missing_its_fields_is_shown_beside_them(world) -> None:
     assert 'id="err-minor_toward"' in html and 'id="err-targets"' in html and "keep me" in html
 
 
+#: The form's own errors (pbp.web.player.orders) for a point's x that is not a number and an attack without a weapon,
+#: as each page language says them.
+FIELD_ERRORS = {
+    "ja": {"minor_x": "整数（m単位）で入力してください。", "weapon": "武器を選んでください。"},
+    "en": {"minor_x": "A whole number of metres.", "weapon": "Choose a weapon."},
+}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_fields_own_error_is_said_beside_it_in_the_pages_language_with_the_text_kept(world, lang) -> None:
+    app = app_at(world, WRITING)
+    client = signed_in(app, lang=lang)
+    before = stored(app, world).receipt
+    fields = {"minor": "move", "minor_toward": "point", "minor_x": "十", "minor_y": "3", "major": "attack",
+              "targets": "kagachi1"}  # fmt: skip
+    status, html = save(client, url(world), prose="川面を渡って斬り込む。「遅れるな」", **fields)
+    assert status == 422
+    said = {key: unescape(m) for key, m in re.findall(r'<span class="error" id="err-(\w+)">(.*?)</span>', html)}
+    assert said == FIELD_ERRORS[lang]
+    assert "川面を渡って斬り込む。" in html and "遅れるな" in html and 'name="minor_x" value="十"' in html
+    assert stored(app, world).receipt == before
+
+
 def test_the_prose_limit_counts_code_points_after_newlines_are_normalised(world) -> None:
     app = app_at(world, WRITING)
     limit = 20

@@ -144,6 +144,14 @@ def test_an_enemy_order_from_the_players_fields(world):
     assert gm.get("/gm/demo/rounds/2/orders/pc1").status_code == 404
 
 
+@pytest.mark.parametrize(("lang", "said"), [("ja", "移動先を選んでください。"), ("en", "Choose where to move.")])
+def test_an_enemy_orders_field_error_is_said_in_the_pages_language(world, lang, said):
+    gm = signed_in(world.url, "gm", lang=lang)
+    refused = _post(gm, "/gm/demo/rounds/2/orders/kagachi1", {"minor": "", "major": "full_move"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and f'<span class="error" id="err-full_move_toward">{said}</span>' in page
+
+
 def test_the_published_report_shows_the_gm_actions_with_their_reasons(world):
     gm = _as(world, "gm")
     _post(gm, ACTIONS, {"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "300", "y": "20",
