@@ -1,6 +1,6 @@
 """An entry's save as SQL written once per database kind, not rebuilt by peewee at every call: building a query's
-SQL was a quarter of a save at a deadline rush. The statements are the ones peewee writes for the same writes
-(tests/web/test_entry_writes.py compares them and the rows they leave)."""
+SQL was a quarter of a save at a deadline rush. The rows they leave are the ones peewee's writes leave, byte for byte
+(tests/lifecycle/test_entry_writes.py)."""
 
 from __future__ import annotations
 
