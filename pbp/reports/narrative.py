@@ -465,16 +465,9 @@ class Narrator:
 
     def _gm_beat(self, beat: GmBeat, plan: Plan) -> str:
         """One GM action told; one the phrasebook cannot tell is a marked gap (an error when strict), as an event."""
-        try:
-            teller = getattr(self, f"_gm_{beat.kind}", None)
-            if teller is None:
-                raise NarrativeError(f"no narrative phrasing for the GM action {beat.kind!r}")
-            return str(teller(beat, plan))
-        except (NarrativeError, LookupError, TypeError, ValueError) as error:
-            if self.strict:
-                raise
-            log.warning("round story: GM action %s left untold: %s", beat.kind, error)
-            return self.say("untold.any", type=str(md_text(beat.kind)))
+        return self._told(
+            f"_gm_{beat.kind}", beat.kind, f"the GM action {beat.kind!r}", f"GM action {beat.kind}", beat, plan
+        )
 
     def _gm_arrive(self, beat: GmBeat, plan: Plan) -> str:
         return self.say("gm.arrive", t=self.name(beat.unit))
@@ -685,16 +678,22 @@ class Narrator:
         """One event told. One the phrasebook cannot tell (a type without phrasings, a field it does not expect)
         is an error when strict (tests); otherwise the GM finds a marked gap, because a round's resolution must
         never fail over its prose."""
-        try:  # `_tell_<type>` reads the engine's shape of that event type (pbp.engine.pool.types)
-            teller = getattr(self, f"_tell_{e.get('type')}", None)
+        kind = e.get("type")  # `_tell_<type>` reads the engine's shape of that event type (pbp.engine.pool.types)
+        return self._told(f"_tell_{kind}", str(e.get("type", "?")), f"event type {kind!r}", f"event {i} ({kind})", i, e)
+
+    def _told(self, method: str, kind: str, phrasing: str, label: str, *args: Any) -> str:
+        """`self.<method>(*args)` as text; a `kind` without phrasings, or a field its teller does not expect, is an
+        error when strict, else a marked gap (`phrasing` names it in the error, `label` in the log)."""
+        try:
+            teller = getattr(self, method, None)
             if teller is None:
-                raise NarrativeError(f"no narrative phrasing for event type {e.get('type')!r}")
-            return str(teller(i, e))
+                raise NarrativeError(f"no narrative phrasing for {phrasing}")
+            return str(teller(*args))
         except (NarrativeError, LookupError, TypeError, ValueError) as error:
             if self.strict:
                 raise
-            log.warning("round story: event %d (%s) left untold: %s", i, e.get("type"), error)
-            return self.say("untold.any", type=str(md_text(str(e.get("type", "?")))))
+            log.warning("round story: %s left untold: %s", label, error)
+            return self.say("untold.any", type=str(md_text(kind)))
 
     def _weapon_kind(self, weapon: str | None) -> str:
         kind = (self.names.pack.get("weapons", {}).get(weapon) or {}).get("kind")
