@@ -9,6 +9,7 @@ own small modules (`security`, `errors`, `auth`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -64,13 +65,22 @@ class SlugConverter(BaseConverter):
 
 
 def instance_secret_key(folder: Path) -> str:
-    """The session-signing key: random, made on first use, kept readable by its owner only."""
+    """The session-signing key: random, made on first use, kept readable by its owner only.
+
+    Written whole under another name and linked into place, which fails if the key exists: gunicorn's workers
+    starting together on a new instance all read the one key that won, never a half-written or second one."""
     path = folder / "secret_key"
     if not path.exists():
         folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(32))
+        draft = folder / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+            with contextlib.suppress(FileExistsError):
+                os.link(draft, path)
+        finally:
+            draft.unlink()
     return path.read_text().strip()
 
 

@@ -34,7 +34,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
 
 
 def make_app(url: str, **config: object) -> Flask:
-    return create_app({"TESTING": True, "DATABASE_URL": url, "SITE_URL": SITE_URL, **config})
+    """The app on `url` with a key of its own (no key file in the project's instance folder)."""
+    return create_app({"TESTING": True, "DATABASE_URL": url, "SITE_URL": SITE_URL, "SECRET_KEY": "test-key", **config})
 
 
 @pytest.fixture

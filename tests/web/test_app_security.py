@@ -4,10 +4,12 @@ the site's own names (a foreign one would be echoed into og:url and the feeds)."
 from __future__ import annotations
 
 import stat
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from pbp.web import create_app
+from pbp.web import create_app, instance_secret_key
 from tests.web.conftest import SITE_URL, make_app
 
 
@@ -19,6 +21,21 @@ def test_the_signing_key_is_random_per_instance_kept_private_and_stable(tmp_path
     other = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'b.db'}"}).config["SECRET_KEY"]
     assert first == again and first != other and len(first) == 64
     assert stat.S_IMODE((tmp_path / "a" / "secret_key").stat().st_mode) == 0o600
+
+
+def test_workers_starting_together_on_a_new_instance_share_one_key(tmp_path) -> None:
+    """gunicorn's workers make the key at once on a first start: each reads the same whole key, none fails."""
+    folder = tmp_path / "instance"
+    start = threading.Barrier(8)
+
+    def make() -> str:
+        start.wait()
+        return instance_secret_key(folder)
+
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: make(), range(8)))
+    assert len(keys) == 1 and len(keys.pop()) == 64
+    assert [p.name for p in folder.iterdir()] == ["secret_key"]  # no draft left behind
 
 
 def test_a_post_without_a_csrf_token_is_refused(tmp_path, monkeypatch) -> None:

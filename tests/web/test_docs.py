@@ -20,7 +20,7 @@ def _rows(prefix: str, doc: str = DOC) -> set[str]:
 
 
 def test_every_route_is_documented(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}"})
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}", "SECRET_KEY": "test-key"})
     routes = {re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", rule.rule) for rule in app.url_map.iter_rules()}
     assert _rows("/") | _rows("/", WEB_DOC) == routes
 
