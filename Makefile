@@ -18,10 +18,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/pbp run
 
+# pytest on every core (pytest-xdist): each worker has its own served site, schemas and ports (docs/testing.md).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
