@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 
 import peewee
 
@@ -69,8 +70,20 @@ def current(db: peewee.Database) -> int:
     return int(row[0]) if row else 0
 
 
+@dataclass
+class _Reading:
+    version: int
+    assumed: bool  # taken from this process's last reading, not read: see `assume`
+
+
 #: The version as the current unit of work (a web request) first read it, by database: see `seen`.
-_SEEN: ContextVar[dict[peewee.Database, int] | None] = ContextVar("pbp_site_seen", default=None)
+_SEEN: ContextVar[dict[peewee.Database, _Reading] | None] = ContextVar("pbp_site_seen", default=None)
+#: The version this process last read for a unit of work, by database: what `assume` takes.
+_LAST: dict[peewee.Database, int] = {}
+
+
+class Moved(Exception):
+    """A writer found the version moved from an assumed reading: the unit of work starts again (`restart`)."""
 
 
 @contextmanager
@@ -92,5 +105,51 @@ def seen(db: peewee.Database) -> int:
     if memo is None:
         return current(db)
     if db not in memo:
-        memo[db] = current(db)
-    return memo[db]
+        memo[db] = _Reading(current(db), assumed=False)
+        _LAST[db] = memo[db].version
+    return memo[db].version
+
+
+def assume(db: peewee.Database) -> bool:
+    """Take this process's last reading as the unit of work's, without reading: True when it did (nothing read yet
+    in this unit, and an earlier one read the version). For a unit whose work is a write that checks the version it
+    was given in its own statement (an entry's re-save, `entries.save_entry`): when the write goes through, it has
+    proved the reading (`proven`), and the round trip that would have read it is saved. Until then nothing may be
+    shown or written on the strength of it: `confirm` before answering, `Moved` from a writer that finds it wrong."""
+    memo = _SEEN.get()
+    if memo is None or db in memo or db not in _LAST:
+        return False
+    memo[db] = _Reading(_LAST[db], assumed=True)
+    return True
+
+
+def assumed(db: peewee.Database) -> bool:
+    """The unit of work's reading is an assumption nothing has proved yet."""
+    memo = _SEEN.get()
+    return bool(memo and db in memo and memo[db].assumed)
+
+
+def proven(db: peewee.Database, version: int) -> None:
+    """A write found the version at `version` inside its own statement or transaction: an assumed reading of that
+    version is now as good as one read."""
+    memo = _SEEN.get()
+    if memo and db in memo and memo[db].version == version:
+        memo[db].assumed = False
+
+
+def confirm(db: peewee.Database) -> bool:
+    """True when the unit of work's reading holds: read, proven, or assumed and found so now (one read). False: the
+    assumption was wrong, and what was made on it must be thrown away (`restart`)."""
+    if not assumed(db):
+        return True
+    now = current(db)
+    _LAST[db] = now
+    proven(db, now)
+    return not assumed(db)
+
+
+def restart(db: peewee.Database) -> None:
+    """Forget the unit of work's reading: the next `seen` reads the version."""
+    memo = _SEEN.get()
+    if memo is not None:
+        memo.pop(db, None)

@@ -249,6 +249,7 @@ def save_entry(
     if not is_sqlite() and entry_writes.edit_if_unchanged(
         db, round_id, character_id, stored, prose, receipt.digest, now, version, OPEN
     ):
+        site.proven(db, version)  # the statement found the version it was given
         return receipt  # a re-save while nothing changed: one statement, which holds the round as the below does
     with write_transaction():
         # PostgreSQL: the round locked FOR SHARE, so a close waits for this save, read with the version in one
@@ -263,7 +264,10 @@ def save_entry(
             state, deadline, now_version = found
             locked = Round(id=rnd.id, scenario=rnd.scenario_id, number=rnd.number, state=state, deadline=deadline)
         if now_version == version:  # the character still joined and alive, the entry still valid
+            site.proven(db, version)
             _refuse_unless_open(locked or rnd, now)
+        elif site.assumed(db):  # the request took the version (its signed-in user too) as its worker last read it
+            raise site.Moved
         else:  # changed meanwhile: checked and validated again, as it is now
             rnd = locked or _round(round_id)
             _refuse_unless_entrant(rnd, character_id, user_id, now)

@@ -27,6 +27,7 @@ from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
+from pbp.web.database import assumes_reading
 from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp
 from pbp.web.player.expired import keeps_input
@@ -119,6 +120,7 @@ def _page(
 
 
 @bp.route("/rounds/<row:round_id>/entry/<row:character_id>", methods=["GET", "POST"])
+@assumes_reading  # a re-save is one statement, which checks the version its worker last read
 @login_required
 def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     def desk() -> EntryDesk:
