@@ -154,10 +154,10 @@ def test_a_choice_missing_its_fields_is_shown_beside_them(world) -> None:
 
 
 #: The form's own errors (pbp.web.player.orders) for a point's x that is not a number and an attack without a weapon,
-#: as each page language says them.
+#: as each page language says them (a coordinate's message names its axis: x's and y's are shown side by side).
 FIELD_ERRORS = {
-    "ja": {"minor_x": "整数（m単位）で入力してください。", "weapon": "武器を選んでください。"},
-    "en": {"minor_x": "A whole number of metres.", "weapon": "Choose a weapon."},
+    "ja": {"minor_x": "x: 整数（m単位）で入力してください。", "weapon": "武器を選んでください。"},
+    "en": {"minor_x": "x: A whole number of metres.", "weapon": "Choose a weapon."},
 }
 
 
