@@ -7,6 +7,7 @@ import logging
 import re
 from datetime import timedelta
 from html import unescape
+from html.parser import HTMLParser
 
 import pytest
 from flask import Flask
@@ -174,6 +175,43 @@ def test_a_fields_own_error_is_said_beside_it_in_the_pages_language_with_the_tex
     assert said == FIELD_ERRORS[lang]
     assert "川面を渡って斬り込む。" in html and "遅れるな" in html and 'name="minor_x" value="十"' in html
     assert stored(app, world).receipt == before
+
+
+class _Described(HTMLParser):
+    """The ids of the messages on a page (`<span class="error" id=...>`), and who points at each (aria-describedby),
+    with aria-invalid where the pointer is a control."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: set[str] = set()
+        self.pointers: dict[str, list[tuple[str, str | None]]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "span" and a.get("class") == "error" and a.get("id"):
+            self.messages.add(str(a["id"]))
+        for target in (a.get("aria-describedby") or "").split():
+            self.pointers.setdefault(target, []).append((tag, a.get("aria-invalid")))
+
+
+def test_every_message_on_the_form_is_pointed_at_by_its_field(world) -> None:
+    """A screen reader hears a field's message on the field: each control (or the group of radios or checkboxes)
+    whose message the form shows is marked invalid and described by it."""
+    client = signed_in(app_at(world, WRITING))
+    fields = {"minor": "move", "minor_toward": "point", "minor_x": "十", "minor_y": "", "major": "attack"}
+    status, html = save(client, url(world), prose="x" * 5000, **fields)
+    assert status == 422
+    page = _Described()
+    page.feed(html)
+    assert {"err-minor_x", "err-minor_y", "err-weapon", "err-targets"} <= page.messages
+    for message in page.messages:
+        pointers = page.pointers.get(message)
+        assert pointers, f"nothing points at {message}"
+        assert all(invalid == "true" for tag, invalid in pointers if tag in ("input", "select", "textarea"))
+    status, html = save(client, url(world), prose="x" * 5000, **ATTACK)
+    page = _Described()
+    page.feed(html)
+    assert page.messages == {"err-prose"} and page.pointers["err-prose"] == [("textarea", "true")]
 
 
 def test_the_prose_limit_counts_code_points_after_newlines_are_normalised(world) -> None:
