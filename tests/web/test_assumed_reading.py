@@ -49,6 +49,16 @@ def stored(app: Flask, world: World) -> str:
         return Entry.get(Entry.round == world.open_round, Entry.character == world.characters["aoi"]).prose
 
 
+def saved_once(world: World, app: Flask, prose: str) -> tuple[FlaskClient, str]:
+    """player1 signed in to `app` and saved `prose` once (the worker has read the version since): the client and
+    its CSRF token."""
+    client = app.test_client()
+    assert log_in(client, "player1").status_code == 303
+    token = csrf_token(client, path(world))
+    assert save(client, world, prose, token)[0] == 303
+    return client, token
+
+
 @pytest.fixture
 def statements(monkeypatch: pytest.MonkeyPatch):
     """`statements(app)`: the SQL the app's database runs from now on, in order."""
@@ -64,10 +74,7 @@ def statements(monkeypatch: pytest.MonkeyPatch):
 
 def test_a_re_save_reads_nothing_before_its_write(world, statements) -> None:
     app = worker(world)
-    client = app.test_client()
-    assert log_in(client, "player1").status_code == 303
-    token = csrf_token(client, path(world))
-    assert save(client, world, "一度目", token)[0] == 303
+    client, token = saved_once(world, app, "一度目")
     watched = statements(app)
     assert save(client, world, "二度目", token)[0] == 303
     sql = list(watched)
@@ -82,10 +89,7 @@ def test_a_re_save_reads_nothing_before_its_write(world, statements) -> None:
 
 def test_a_logout_in_another_worker_refuses_the_next_save_and_stores_nothing(world) -> None:
     here, there = worker(world), worker(world)
-    client = here.test_client()
-    assert log_in(client, "player1").status_code == 303
-    token = csrf_token(client, path(world))
-    assert save(client, world, "ログアウト前", token)[0] == 303
+    client, token = saved_once(world, here, "ログアウト前")
     elsewhere = there.test_client()
     elsewhere.set_cookie("session", client.get_cookie("session").value)
     log_out(elsewhere)
@@ -97,10 +101,7 @@ def test_a_logout_in_another_worker_refuses_the_next_save_and_stores_nothing(wor
 def test_a_preview_after_a_logout_elsewhere_shows_nothing(world) -> None:
     """A page made on an assumed reading is thrown away when the reading was wrong: the login page, not the entry."""
     here, there = worker(world), worker(world)
-    client = here.test_client()
-    assert log_in(client, "player1").status_code == 303
-    token = csrf_token(client, path(world))
-    assert save(client, world, "見える", token)[0] == 303
+    client, token = saved_once(world, here, "見える")
     with pbp_db.using(database.of(there)):
         accounts.end_sessions(User.get(User.name == "player1").id)
     status, location = save(client, world, "プレビュー", token, preview="1")
@@ -109,10 +110,7 @@ def test_a_preview_after_a_logout_elsewhere_shows_nothing(world) -> None:
 
 def test_a_round_closed_in_another_worker_refuses_the_save_with_the_form(world) -> None:
     here = worker(world)
-    client = here.test_client()
-    assert log_in(client, "player1").status_code == 303
-    token = csrf_token(client, path(world))
-    assert save(client, world, "締切前", token)[0] == 303
+    client, token = saved_once(world, here, "締切前")
     with pbp_db.using(database.of(worker(world))):
         rounds.close_round(world.open_round, clock=FixedClock(WRITING))
     response = client.post(path(world), data={"csrf_token": token, "prose": "閉じた後", **ATTACK})
@@ -123,10 +121,7 @@ def test_a_round_closed_in_another_worker_refuses_the_save_with_the_form(world) 
 def test_a_change_elsewhere_that_leaves_the_order_valid_lets_the_save_through(world) -> None:
     """The version moved (another player renamed): the save is checked again as it is now, and stored."""
     here = worker(world)
-    client = here.test_client()
-    assert log_in(client, "player1").status_code == 303
-    token = csrf_token(client, path(world))
-    assert save(client, world, "一度目", token)[0] == 303
+    client, token = saved_once(world, here, "一度目")
     with pbp_db.using(database.of(worker(world))):
         User.update(display_name="改名").where(User.name == "player2").execute()
     assert save(client, world, "改名の後", token)[0] == 303
