@@ -281,6 +281,33 @@ def test_edit_before_the_first_round_then_refused_once_a_round_opened(world):
     assert _scenario(world, "night_raid").title == "夜襲・改"
 
 
+def test_a_gimmick_for_some_skills_only_is_written_and_edited_in_the_form(world):
+    """The river fog of the demo's battle (dice -1 to shooting and artillery only) is a form row, not a TOML-only
+    gimmick: the chosen skills are stored with a dice or successes effect, shown chosen again, ignored by other
+    kinds."""
+    gm = _as(world, "gm")
+    fog = {"gimmicks-1-id": "fog", "gimmicks-1-ja": "川霧", "gimmicks-1-en": "River fog", "gimmicks-1-timing": "setup",
+           "gimmicks-1-kind": "dice", "gimmicks-1-value": "-1", "gimmicks-1-rounds": "2",
+           "gimmicks-1-skills": ["射撃", "砲撃"], "gimmicks-0-skills": ["射撃"]}  # fmt: skip
+    assert _post(gm, NEW, {**BATTLE, **fog}).status_code == 303
+    with _db(world):
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+    assert spec["gimmicks"][0]["effects"] == [{"kind": "status", "id": "stun", "on": "area", "rounds": 1}]
+    assert spec["gimmicks"][1]["effects"] == [{"kind": "dice", "value": -1, "rounds": 2, "skills": ["射撃", "砲撃"]}]
+    edit = "/gm/demo/scenarios/night_raid/edit"
+    page = gm.get(edit).get_data(as_text=True)
+    assert "cannot show whole" not in page
+    chosen = re.findall(
+        r'<option selected value="([^"]+)">', page.split('name="gimmicks-1-skills"')[1].split("</select>")[0]
+    )
+    assert chosen == ["射撃", "砲撃"] and "Shooting (射撃)" in page
+    changed = {k: v for k, v in {**BATTLE, **fog}.items() if k != "slug"} | {"gimmicks-1-skills": ["白兵"]}
+    assert _post(gm, edit, changed).status_code == 303
+    with _db(world):
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+    assert spec["gimmicks"][1]["effects"][0]["skills"] == ["白兵"]
+
+
 def test_a_pack_scenario_is_edited_in_its_folder_not_in_the_console(world):
     gm = _as(world, "gm")
     assert "change it in the pack" in gm.get("/gm/demo/scenarios/hangar_eve/edit").get_data(as_text=True)

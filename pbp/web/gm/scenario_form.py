@@ -20,6 +20,7 @@ from wtforms import (
     Form,
     FormField,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
@@ -79,6 +80,7 @@ class GimmickRow(Form):
     gauge = SelectField(_("Gauge"), choices=[], validate_choice=False)
     on = SelectField(_("On"), choices=[], validate_choice=False)
     rounds = _number(_("Rounds"))
+    skills = SelectMultipleField(_("Only for the skills"), choices=[], validate_choice=False)  # dice, successes
     public = BooleanField(_("Public (shown to players before it fires)"))
 
 
@@ -147,6 +149,11 @@ def set_choices(form: ScenarioForm, pack: dict[str, Any], locale: str) -> None:
         table = pack.get(section) or {}
         return lambda key: f"{table[key].get(locale) or table[key].get('ja') or key} ({key})"
 
+    def skill(key: str) -> str:
+        """A skill's name in the page's language, its id after it where that differs (the ids are Japanese)."""
+        name = str((pack.get("skills") or {})[key].get(locale) or key)
+        return name if name == key else f"{name} ({key})"
+
     form.kind.choices = [("battle", str(_("Battle"))), ("scene", str(_("Scene")))]
     for row in form.enemies:
         row.form.type.choices = _choices(sorted(pack.get("enemies") or {}), named("enemies"))
@@ -156,6 +163,7 @@ def set_choices(form: ScenarioForm, pack: dict[str, Any], locale: str) -> None:
         row.form.status.choices = _choices(sorted(pack.get("statuses") or {}), named("statuses"))
         row.form.gauge.choices = _choices(("injury", "damage"))
         row.form.on.choices = _choices(TARGETS)
+        row.form.skills.choices = [(k, skill(k)) for k in sorted(pack.get("skills") or {})]
     for row in form.checks:
         row.form.skill.choices = _choices(sorted(pack.get("skills") or {}))
 
@@ -175,8 +183,8 @@ def _point(x: str | None, y: str | None) -> list[Any] | None:
 
 
 def _blank(row: Form) -> bool:
-    """A row left empty (a checkbox alone does not fill it)."""
-    return all(not (f.data or "").strip() for f in row if not isinstance(f, BooleanField))
+    """A row left empty (a checkbox or a choice of skills alone does not fill it)."""
+    return all(not (f.data or "").strip() for f in row if not isinstance(f, BooleanField | SelectMultipleField))
 
 
 def _put(table: dict[str, Any], key: str, text: str | None) -> None:
@@ -257,6 +265,8 @@ def _gimmick(f: Form) -> dict[str, Any]:
         _put(effect, "on", f.on.data)
     if (f.rounds.data or "").strip() and f.kind.data != "restore":
         effect["rounds"] = _value(f.rounds.data)
+    if f.kind.data in ("dice", "successes") and f.skills.data:
+        effect["skills"] = list(f.skills.data)
     gimmick["effects"] = [effect]
     if f.public.data:
         gimmick["public"] = True
@@ -264,13 +274,8 @@ def _gimmick(f: Form) -> dict[str, Any]:
 
 
 def representable(spec: dict[str, Any]) -> bool:
-    """Whether the form can show the entry whole (a gimmick with several effects, or an effect limited to some
-    skills, comes only from a TOML)."""
-    for gimmick in spec.get("gimmicks") or []:
-        effects = gimmick.get("effects") or []
-        if len(effects) != 1 or "skills" in effects[0]:
-            return False
-    return True
+    """Whether the form can show the entry whole (a gimmick with several effects comes only from a TOML)."""
+    return all(len(gimmick.get("effects") or []) == 1 for gimmick in spec.get("gimmicks") or [])
 
 
 def _text(value: Any) -> str:
@@ -309,7 +314,8 @@ def fill(form: ScenarioForm, slug: str, spec: dict[str, Any], deadline: datetime
         row.form.process(None, id=g.get("id"), ja=g.get("ja"), en=g.get("en"), description=g.get("description"),
                          timing=g.get("timing"), x1=_text(x1), y1=_text(y1), x2=_text(x2), y2=_text(y2),
                          kind=e.get("kind"), status=e.get("id"), value=_text(e.get("value")), gauge=e.get("gauge"),
-                         on=e.get("on"), rounds=_text(e.get("rounds")), public=bool(g.get("public")))  # fmt: skip
+                         on=e.get("on"), rounds=_text(e.get("rounds")), skills=e.get("skills") or [],
+                         public=bool(g.get("public")))  # fmt: skip
     for row, c in zip(form.checks, lists["checks"], strict=False):
         success, failure = c.get("success") or {}, c.get("failure") or {}
         row.form.process(None, id=c.get("id"), ja=c.get("ja"), en=c.get("en"), skill=c.get("skill"),
@@ -329,6 +335,7 @@ _ROW_FIELDS = {
     "effects[0].gauge": "gauge",
     "effects[0].on": "on",
     "effects[0].rounds": "rounds",
+    "effects[0].skills": "skills",
     "success.ja": "success_ja",
     "success.en": "success_en",
     "failure.ja": "failure_ja",
