@@ -301,6 +301,8 @@ def test_a_gimmick_for_some_skills_only_is_written_and_edited_in_the_form(world)
         r'<option selected value="([^"]+)">', page.split('name="gimmicks-1-skills"')[1].split("</select>")[0]
     )
     assert chosen == ["射撃", "砲撃"] and "Shooting (射撃)" in page
+    assert '<option selected value="dice">dice on checks (dice)</option>' in page  # the select's words, then its id
+    assert '<option selected value="setup">setup process (setup)</option>' in page
     changed = {k: v for k, v in {**BATTLE, **fog}.items() if k != "slug"} | {"gimmicks-1-skills": ["白兵"]}
     assert _post(gm, edit, changed).status_code == 303
     with _db(world):

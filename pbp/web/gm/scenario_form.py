@@ -27,11 +27,19 @@ from wtforms import (
 from wtforms.validators import Length, Optional
 
 from pbp.engine import Problem
+from pbp.web.data.words import WORDS
 from pbp.web.i18n import problem_text
 
 NAME, TEXT, NOTES = 80, 4_000, 20_000
 TIMINGS = ("setup", "round_start", "cleanup")
-EFFECTS = ("status", "cure", "dice", "successes", "restore")
+#: A gimmick's effect kinds, as the select says them (the id after the words: a TOML names it).
+EFFECTS = {
+    "status": _("give a bad status"),
+    "cure": _("end a bad status"),
+    "dice": _("dice on checks"),
+    "successes": _("successes on checks"),
+    "restore": _("remove damage"),
+}
 TARGETS = ("self", "target", "area")
 #: Empty rows each list offers beyond the ones filled in.
 SPARE_ROWS = 2
@@ -157,12 +165,16 @@ def set_choices(form: ScenarioForm, pack: dict[str, Any], locale: str) -> None:
     form.kind.choices = [("battle", str(_("Battle"))), ("scene", str(_("Scene")))]
     for row in form.enemies:
         row.form.type.choices = _choices(sorted(pack.get("enemies") or {}), named("enemies"))
+
+    def worded(words: dict[str, Any]) -> Any:
+        return lambda key: f"{words[key]} ({key})"
+
     for row in form.gimmicks:
-        row.form.timing.choices = _choices(TIMINGS)
-        row.form.kind.choices = _choices(EFFECTS)
+        row.form.timing.choices = _choices(TIMINGS, worded(WORDS["timing"]))
+        row.form.kind.choices = _choices(EFFECTS, worded(EFFECTS))
         row.form.status.choices = _choices(sorted(pack.get("statuses") or {}), named("statuses"))
-        row.form.gauge.choices = _choices(("injury", "damage"))
-        row.form.on.choices = _choices(TARGETS)
+        row.form.gauge.choices = _choices(("injury", "damage"), named("gauges"))
+        row.form.on.choices = _choices(TARGETS, worded(WORDS["on"]))
         row.form.skills.choices = [(k, skill(k)) for k in sorted(pack.get("skills") or {})]
     for row in form.checks:
         row.form.skill.choices = _choices(sorted(pack.get("skills") or {}))
