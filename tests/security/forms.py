@@ -172,14 +172,24 @@ FORMS: dict[tuple[str, str], Form] = {
         "GM",
         "/gm/demo/scenarios/new",
         text=("ja", "en", "description", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
-        other=("slug", "kind", "slots", "signup_deadline", "enemies-*", "terrain-*", "gimmicks-*", "checks-*"),
+        other=(
+            "slug",
+            "kind",
+            "slots",
+            "signup_deadline",
+            "enemies-*",
+            "terrain-*",
+            "gimmicks-*",
+            "effects-*",
+            "checks-*",
+        ),
         bases=({"slug": "bad slug", "kind": "scene"},),  # a slug with a space: refused, every field kept
     ),
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/edit", "POST"): Form(
         "GM",
         f"/gm/demo/scenarios/{CONSOLE_SCENE}/edit",
         text=("ja", "en", "description", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
-        other=("kind", "slots", "signup_deadline", "enemies-*", "terrain-*", "gimmicks-*", "checks-*"),
+        other=("kind", "slots", "signup_deadline", "enemies-*", "terrain-*", "gimmicks-*", "effects-*", "checks-*"),
         bases=({"kind": "scene", "slots": "-1"},),  # no place at all: refused, every field kept
     ),
     ("/gm/<slug:campaign>/rounds/<row:round_id>/override", "POST"): Form(

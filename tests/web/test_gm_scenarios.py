@@ -310,6 +310,41 @@ def test_a_gimmick_for_some_skills_only_is_written_and_edited_in_the_form(world)
     assert spec["gimmicks"][1]["effects"][0]["skills"] == ["白兵"]
 
 
+def test_a_gimmick_with_several_effects_is_written_and_edited_in_the_form(world):
+    """A gimmick's further effects are rows of their own naming it (a TOML's `effects` after the first): stored in
+    order, shown again on the edit page, refused beside the row when they name no gimmick or hold a bad value."""
+    gm = _as(world, "gm")
+    more = {"effects-0-gimmick": "smoke", "effects-0-kind": "dice", "effects-0-value": "-1", "effects-0-rounds": "1",
+            "effects-0-skills": ["射撃"]}  # fmt: skip
+    assert _post(gm, NEW, {**BATTLE, **more}).status_code == 303
+    with _db(world):
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+    assert spec["gimmicks"][0]["effects"] == [
+        {"kind": "status", "id": "stun", "on": "area", "rounds": 1},
+        {"kind": "dice", "value": -1, "rounds": 1, "skills": ["射撃"]},
+    ]
+    edit = "/gm/demo/scenarios/night_raid/edit"
+    page = gm.get(edit).get_data(as_text=True)
+    assert 'name="effects-0-gimmick" type="text" value="smoke"' in page and 'name="effects-1-gimmick"' in page
+    changed = {k: v for k, v in {**BATTLE, **more}.items() if k != "slug"} | {"effects-0-value": "-2"}
+    assert _post(gm, edit, changed).status_code == 303
+    with _db(world):
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+    assert spec["gimmicks"][0]["effects"][1]["value"] == -2
+    nowhere = _post(gm, edit, {**changed, "effects-0-gimmick": "fog"})
+    assert nowhere.status_code == 422
+    assert re.search(
+        r'value="fog"><span class="error">No gimmick above has this id.</span>', nowhere.get_data(as_text=True)
+    )
+    bad = _post(gm, edit, {**changed, "effects-0-value": "lots"})
+    html = unescape(bad.get_data(as_text=True))
+    assert bad.status_code == 422 and "gimmicks[0].effects[1].value" in html
+    assert re.search(r'name="effects-0-value" type="text" value="lots"><span class="error">', html)
+    with _db(world):
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+    assert spec["gimmicks"][0]["effects"][1]["value"] == -2  # nothing stored from a refused form
+
+
 def test_a_pack_scenario_is_edited_in_its_folder_not_in_the_console(world):
     gm = _as(world, "gm")
     assert "change it in the pack" in gm.get("/gm/demo/scenarios/hangar_eve/edit").get_data(as_text=True)

@@ -72,6 +72,20 @@ class TerrainRow(Form):
     rough = _number(_("Roughness (0.25 to 1)"))
 
 
+def _effect_fields() -> tuple[Any, ...]:
+    """One effect's fields (kind, status, value, gauge, on, rounds, skills): a gimmick row's first, and each row of
+    more effects."""
+    return (
+        SelectField(_("Effect"), choices=[], validate_choice=False),
+        SelectField(_("Status"), choices=[], validate_choice=False),
+        _number(_("Value")),
+        SelectField(_("Gauge"), choices=[], validate_choice=False),
+        SelectField(_("On"), choices=[], validate_choice=False),
+        _number(_("Rounds")),
+        SelectMultipleField(_("Only for the skills"), choices=[], validate_choice=False),  # dice, successes
+    )
+
+
 class GimmickRow(Form):
     id = _short(_("Id"))
     ja = _short(_("Name (Japanese)"))
@@ -82,14 +96,15 @@ class GimmickRow(Form):
     y1 = _number(_("Area y1"))
     x2 = _number(_("Area x2"))
     y2 = _number(_("Area y2"))
-    kind = SelectField(_("Effect"), choices=[], validate_choice=False)
-    status = SelectField(_("Status"), choices=[], validate_choice=False)
-    value = _number(_("Value"))
-    gauge = SelectField(_("Gauge"), choices=[], validate_choice=False)
-    on = SelectField(_("On"), choices=[], validate_choice=False)
-    rounds = _number(_("Rounds"))
-    skills = SelectMultipleField(_("Only for the skills"), choices=[], validate_choice=False)  # dice, successes
+    kind, status, value, gauge, on, rounds, skills = _effect_fields()
     public = BooleanField(_("Public (shown to players before it fires)"))
+
+
+class EffectRow(Form):
+    """One more effect of a gimmick written above (a TOML gimmick's `effects` after the first), in order."""
+
+    gimmick = _short(_("Gimmick id"))
+    kind, status, value, gauge, on, rounds, skills = _effect_fields()
 
 
 class CheckRow(Form):
@@ -134,7 +149,18 @@ class ScenarioForm(FlaskForm):
     enemies = FieldList(FormField(EnemyRow), min_entries=3)
     terrain = FieldList(FormField(TerrainRow), min_entries=2)
     gimmicks = FieldList(FormField(GimmickRow), min_entries=2)
+    effects = FieldList(FormField(EffectRow), min_entries=1)
     checks = FieldList(FormField(CheckRow), min_entries=3)
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields' own checks, and each row of more effects naming a gimmick written above (by its id)."""
+        valid = super().validate(extra_validators)
+        ids = {(row.form.id.data or "").strip() for row in self.gimmicks if not _blank(row.form)}
+        for row in self.effects:
+            if not _blank(row.form) and (row.form.gimmick.data or "").strip() not in ids:
+                row.form.gimmick.errors = [*row.form.gimmick.errors, str(_("No gimmick above has this id."))]
+                valid = False
+        return valid
 
 
 class ImportForm(FlaskForm):
@@ -171,6 +197,7 @@ def set_choices(form: ScenarioForm, pack: dict[str, Any], locale: str) -> None:
 
     for row in form.gimmicks:
         row.form.timing.choices = _choices(TIMINGS, worded(WORDS["timing"]))
+    for row in [*form.gimmicks, *form.effects]:
         row.form.kind.choices = _choices(EFFECTS, worded(EFFECTS))
         row.form.status.choices = _choices(sorted(pack.get("statuses") or {}), named("statuses"))
         row.form.gauge.choices = _choices(("injury", "damage"), named("gauges"))
@@ -231,6 +258,12 @@ def spec_of(form: ScenarioForm) -> tuple[dict[str, Any], dict[str, list[int]]]:
             if not _blank(row.form):
                 spec.setdefault(key, []).append(make(row.form))
                 rows[key].append(i)
+    gimmicks = spec.get("gimmicks") or []
+    for i, row in enumerate(form.effects):  # each after its gimmick's first effect; `validate` checked the ids
+        at = next((n for n, g in enumerate(gimmicks) if g.get("id") == (row.form.gimmick.data or "").strip()), None)
+        if not _blank(row.form) and at is not None:
+            gimmicks[at]["effects"].append(_effect(row.form))
+            rows[f"gimmicks[{at}].effects[{len(gimmicks[at]['effects']) - 1}]"] = [i]
     return spec, rows
 
 
@@ -265,6 +298,14 @@ def _gimmick(f: Form) -> dict[str, Any]:
     corner1, corner2 = _point(f.x1.data, f.y1.data), _point(f.x2.data, f.y2.data)
     if corner1 or corner2:
         gimmick["area"] = [corner1, corner2]
+    gimmick["effects"] = [_effect(f)]
+    if f.public.data:
+        gimmick["public"] = True
+    return gimmick
+
+
+def _effect(f: Form) -> dict[str, Any]:
+    """The effect a row's effect fields describe (only the keys its kind takes)."""
     effect: dict[str, Any] = {}
     _put(effect, "kind", f.kind.data)
     if f.kind.data in ("status", "cure"):
@@ -279,15 +320,13 @@ def _gimmick(f: Form) -> dict[str, Any]:
         effect["rounds"] = _value(f.rounds.data)
     if f.kind.data in ("dice", "successes") and f.skills.data:
         effect["skills"] = list(f.skills.data)
-    gimmick["effects"] = [effect]
-    if f.public.data:
-        gimmick["public"] = True
-    return gimmick
+    return effect
 
 
-def representable(spec: dict[str, Any]) -> bool:
-    """Whether the form can show the entry whole (a gimmick with several effects comes only from a TOML)."""
-    return all(len(gimmick.get("effects") or []) == 1 for gimmick in spec.get("gimmicks") or [])
+def _effect_data(e: dict[str, Any]) -> dict[str, Any]:
+    """An effect as its row's fields hold it."""
+    return {"kind": e.get("kind"), "status": e.get("id"), "value": _text(e.get("value")), "gauge": e.get("gauge"),
+            "on": e.get("on"), "rounds": _text(e.get("rounds")), "skills": e.get("skills") or []}  # fmt: skip
 
 
 def _text(value: Any) -> str:
@@ -322,12 +361,14 @@ def fill(form: ScenarioForm, slug: str, spec: dict[str, Any], deadline: datetime
                          y2=_text(y2), rough=_text(t.get("rough")))  # fmt: skip
     for row, g in zip(form.gimmicks, lists["gimmicks"], strict=False):
         (x1, y1), (x2, y2) = g.get("area") or [[None, None], [None, None]]
-        e = (g.get("effects") or [{}])[0]
         row.form.process(None, id=g.get("id"), ja=g.get("ja"), en=g.get("en"), description=g.get("description"),
                          timing=g.get("timing"), x1=_text(x1), y1=_text(y1), x2=_text(x2), y2=_text(y2),
-                         kind=e.get("kind"), status=e.get("id"), value=_text(e.get("value")), gauge=e.get("gauge"),
-                         on=e.get("on"), rounds=_text(e.get("rounds")), skills=e.get("skills") or [],
-                         public=bool(g.get("public")))  # fmt: skip
+                         public=bool(g.get("public")), **_effect_data((g.get("effects") or [{}])[0]))  # fmt: skip
+    more = [(g.get("id"), e) for g in lists["gimmicks"] for e in (g.get("effects") or [])[1:]]
+    while len(form.effects) < len(more) + SPARE_ROWS:
+        form.effects.append_entry()
+    for row, (gimmick, e) in zip(form.effects, more, strict=False):
+        row.form.process(None, gimmick=gimmick, **_effect_data(e))
     for row, c in zip(form.checks, lists["checks"], strict=False):
         success, failure = c.get("success") or {}, c.get("failure") or {}
         row.form.process(None, id=c.get("id"), ja=c.get("ja"), en=c.get("en"), skill=c.get("skill"),
@@ -370,7 +411,11 @@ def place_problems(form: ScenarioForm, problems: list[Problem], rows: dict[str, 
         path = problem.path
         found = _ENTRY.match(path)
         field: Any = None
-        if found:
+        more = re.match(r"(gimmicks\[\d+\]\.effects\[[1-9]\d*\])\.?(.*)\Z", path)
+        if more and more.group(1) in rows:  # a gimmick's later effect: its row of more effects
+            key = _ROW_FIELDS.get(f"effects[0].{more.group(2)}") or "kind"
+            field = _named(form.effects[rows[more.group(1)][0]].form, key)
+        elif found:
             section, index, rest = found.group(1), int(found.group(2)), found.group(3) or ""
             form_rows = rows.get(section, [])
             if index < len(form_rows):

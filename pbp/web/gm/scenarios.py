@@ -29,7 +29,7 @@ from pbp.web.forms import ActionForm
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.gm.publish import EXPIRED
-from pbp.web.gm.scenario_form import ImportForm, ScenarioForm, fill, place_problems, representable, set_choices, spec_of
+from pbp.web.gm.scenario_form import ImportForm, ScenarioForm, fill, place_problems, set_choices, spec_of
 from pbp.web.i18n import refusal_text
 
 #: What the console calls a scenario's state (`authoring.summaries`).
@@ -70,7 +70,6 @@ def _form_page(
     problems: list[Problem] | None = None,
     refusal: str | None = None,
     status: int = 200,
-    whole: bool = True,
     locked: bool = False,
 ) -> tuple[str, int]:
     set_choices(form, _pack(campaign), str(get_locale()))
@@ -81,7 +80,6 @@ def _form_page(
         scenario=scenario,
         problems=problems or [],
         refusal=refusal,
-        whole=whole,
         locked=locked,
     )
     return page, status
@@ -137,7 +135,7 @@ def edit_scenario(campaign: str, scenario: str) -> tuple[str, int]:
         refusal = str(_("This scenario comes from the campaign pack: change it in the pack's folder, then upgrade."))
     elif authoring.started(row.id):
         refusal = str(_("This scenario has begun (a round was opened): its setup is fixed."))
-    return _form_page(found, form, scenario=row, refusal=refusal, whole=representable(spec), locked=bool(refusal))
+    return _form_page(found, form, scenario=row, refusal=refusal, locked=bool(refusal))
 
 
 @bp.post("/<slug:campaign>/scenarios/<slug:scenario>/edit")
