@@ -45,10 +45,10 @@ class Checker:
         if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):
             return True
         if not isinstance(value, int) or isinstance(value, bool):
-            self.bad(path, f"must be a whole number, got {value!r}")
+            self.said(path, N_("must be a whole number, got %(value)r"), value=value)
             return False
         rng = f"{lo if lo is not None else '-∞'}..{hi if hi is not None else '∞'}"
-        self.bad(path, f"{value} is outside {rng}")
+        self.said(path, N_("%(value)s is outside %(range)s"), value=value, range=rng)
         return False
 
     def check_ints(
@@ -87,20 +87,20 @@ class Checker:
 
     def check_dict(self, value: Any, path: str) -> bool:
         if not isinstance(value, dict):
-            self.bad(path, f"must be an object, got {type(value).__name__}")
+            self.said(path, N_("must be an object, got %(type)s"), type=type(value).__name__)
             return False
         return True
 
     def check_list(self, value: Any, path: str) -> bool:
         if not isinstance(value, list):
-            self.bad(path, f"must be a list, got {type(value).__name__}")
+            self.said(path, N_("must be a list, got %(type)s"), type=type(value).__name__)
             return False
         return True
 
     def check_str(self, value: Any, path: str) -> bool:
         """A non-empty string."""
         if not isinstance(value, str) or not value:
-            self.bad(path, f"must be a non-empty string, got {value!r}")
+            self.said(path, N_("must be a non-empty string, got %(value)r"), value=value)
             return False
         return True
 
@@ -114,6 +114,6 @@ class Checker:
 
     def check_bool(self, value: Any, path: str) -> bool:
         if not isinstance(value, bool):
-            self.bad(path, f"must be true or false, got {value!r}")
+            self.said(path, N_("must be true or false, got %(value)r"), value=value)
             return False
         return True

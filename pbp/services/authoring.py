@@ -9,7 +9,7 @@ table like a pack scenario's, where the leak check reads them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -57,9 +57,7 @@ def problems_of(pack: dict[str, Any], slug: str, spec: Any, *, prefix: str = "")
     trial = {**pack, "scenarios": {slug: spec}}
     for p in find_ruleset(str(pack["campaign"]["ruleset"])).validate_pack(trial):
         if p.path == own or p.path.startswith((f"{own}.", f"{own}[")):
-            problems.append(
-                Problem(prefix + p.path[len(own) + 1 :] if p.path != own else prefix.rstrip("."), p.message)
-            )
+            problems.append(replace(p, path=prefix + p.path[len(own) + 1 :] if p.path != own else prefix.rstrip(".")))
     problems += [Problem(prefix + at, N_("%(problem)s: not text", problem=why)) for at, why in sorted(non_text(spec))]
     problems += [Problem(prefix + at, why) for at, why in sorted(unfit_to_show(spec))]
     return problems

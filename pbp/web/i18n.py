@@ -59,10 +59,11 @@ def localized(text: str) -> str:
 
 
 def problem_text(problem: Problem) -> str:
-    """A ruleset's problem in the page's language when the engine worded it by a marked template (the ones a player
-    meets on a form: a sheet over its budget), else as the engine said it (English)."""
+    """A problem in the page's language: the engine's when it worded it by a marked template (a sheet over its
+    budget, a value of the wrong type or out of range...), a service's by its `Text`; else as the engine said it
+    (English)."""
     if problem.template is None:
-        return problem.message
+        return localized(problem.message)
     return localized(Text(problem.template, **dict(problem.params)))
 
 
@@ -79,6 +80,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["page_locale"] = page_locale
     app.jinja_env.globals["og_locale"] = lambda: OG_LOCALES[page_locale()]
     app.jinja_env.filters["localized"] = localized
+    app.jinja_env.filters["problem_text"] = problem_text
 
     @app.after_request
     def _vary(response: Response) -> Response:

@@ -193,8 +193,12 @@ def test_same_input_same_bytes_and_the_input_untouched(pack: dict, battle: dict)
 
 def test_no_actions_give_the_encounter_back_and_a_bad_encounter_is_a_problem(battle: dict) -> None:
     assert apply_gm_actions(battle, []) == battle
-    assert apply_gm_actions({"units": "none"}, []) == [Problem("encounter.units", "must be a list, got str")]
-    assert apply_gm_actions(battle, "retreat") == [Problem("actions", "must be a list, got str")]
+
+    def said(problems: list[Problem]) -> list[tuple[str, str]]:
+        return [(p.path, p.message) for p in problems]
+
+    assert said(apply_gm_actions({"units": "none"}, [])) == [("encounter.units", "must be a list, got str")]
+    assert said(apply_gm_actions(battle, "retreat")) == [("actions", "must be a list, got str")]
 
 
 # ---- property: mutated actions give problems or an encounter, never an exception ------------------------------

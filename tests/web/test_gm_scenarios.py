@@ -339,7 +339,12 @@ def test_a_gimmick_with_several_effects_is_written_and_edited_in_the_form(world)
     bad = _post(gm, edit, {**changed, "effects-0-value": "lots"})
     html = unescape(bad.get_data(as_text=True))
     assert bad.status_code == 422 and "gimmicks[0].effects[1].value" in html
-    assert re.search(r'name="effects-0-value" type="text" value="lots"><span class="error">', html)
+    assert re.search(
+        r'name="effects-0-value" type="text" value="lots"><span class="error">must be a whole number', html
+    )
+    ja = signed_in(world.url, "gm", lang="ja")  # the checks' own words in the page's language
+    said = unescape(_post(ja, edit, {**changed, "effects-0-value": "lots"}).get_data(as_text=True))
+    assert "整数で指定してください（'lots'が指定されました）" in said
     with _db(world):
         spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
     assert spec["gimmicks"][0]["effects"][1]["value"] == -2  # nothing stored from a refused form
