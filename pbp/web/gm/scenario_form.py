@@ -180,21 +180,21 @@ def set_choices(form: ScenarioForm, pack: dict[str, Any], locale: str) -> None:
     """The select fields' options from the campaign's pack, names in the page's language."""
 
     def named(section: str) -> Any:
+        """An entry's name in the page's language, its id after it where that differs (a skill's id is its name)."""
         table = pack.get(section) or {}
-        return lambda key: f"{table[key].get(locale) or table[key].get('ja') or key} ({key})"
 
-    def skill(key: str) -> str:
-        """A skill's name in the page's language, its id after it where that differs (the ids are Japanese)."""
-        name = str((pack.get("skills") or {})[key].get(locale) or key)
-        return name if name == key else f"{name} ({key})"
+        def name(key: str) -> str:
+            said = str(table[key].get(locale) or table[key].get("ja") or key)
+            return said if said == key else f"{said} ({key})"
 
-    form.kind.choices = [("battle", str(_("Battle"))), ("scene", str(_("Scene")))]
-    for row in form.enemies:
-        row.form.type.choices = _choices(sorted(pack.get("enemies") or {}), named("enemies"))
+        return name
 
     def worded(words: dict[str, Any]) -> Any:
         return lambda key: f"{words[key]} ({key})"
 
+    form.kind.choices = [("battle", str(_("Battle"))), ("scene", str(_("Scene")))]
+    for row in form.enemies:
+        row.form.type.choices = _choices(sorted(pack.get("enemies") or {}), named("enemies"))
     for row in form.gimmicks:
         row.form.timing.choices = _choices(TIMINGS, worded(WORDS["timing"]))
     for row in [*form.gimmicks, *form.effects]:
@@ -202,7 +202,7 @@ def set_choices(form: ScenarioForm, pack: dict[str, Any], locale: str) -> None:
         row.form.status.choices = _choices(sorted(pack.get("statuses") or {}), named("statuses"))
         row.form.gauge.choices = _choices(("injury", "damage"), named("gauges"))
         row.form.on.choices = _choices(TARGETS, worded(WORDS["on"]))
-        row.form.skills.choices = [(k, skill(k)) for k in sorted(pack.get("skills") or {})]
+        row.form.skills.choices = [(k, named("skills")(k)) for k in sorted(pack.get("skills") or {})]
     for row in form.checks:
         row.form.skill.choices = _choices(sorted(pack.get("skills") or {}))
 
@@ -241,7 +241,8 @@ def _starts(text: str) -> list[Any]:
 
 
 def spec_of(form: ScenarioForm) -> tuple[dict[str, Any], dict[str, list[int]]]:
-    """The scenario entry the form describes, and for each list the form's row of each entry (blank rows skipped)."""
+    """The scenario entry the form describes, and for each list the form's row of each entry (blank rows skipped);
+    a gimmick's later effect is keyed by its path (`gimmicks[0].effects[1]`: its row of more effects)."""
     spec: dict[str, Any] = {"kind": form.kind.data or "battle"}
     for key in ("ja", "en", "description", "gm_notes"):
         _put(spec, key, form[key].data)
