@@ -25,6 +25,8 @@ from email.message import EmailMessage
 from email.utils import formataddr
 from typing import Any
 
+from peewee import Case, fn
+
 from pbp.db import Busy, retried, write_transaction
 from pbp.errors import N_, UserError
 from pbp.models import Campaign, Character, Entry, NotificationOptOut, Outbox, Participation, Reminder, Round, User
@@ -244,10 +246,31 @@ def set_webhook(campaign_id: int, url: str | None, *, actor_id: int | None = Non
 
 
 def rounds_to_remind(*, clock: Clock = SYSTEM) -> list[int]:
-    """Open rounds whose deadline lies ahead within the longest reminder lead."""
+    """Open rounds with someone `remind` would remind now: a joined, living character without an entry whose owner
+    has had no reminder at the lead the deadline lies within. One query for every round: a tick no longer opens a
+    write transaction (and locks the round) for each open round whose reminders all went."""
     now = to_db(clock.now())
-    window = now + timedelta(seconds=max(REMINDER_LEADS))
-    query = Round.select(Round.id).where(Round.state == "open", Round.deadline > now, Round.deadline <= window)
+    leads = sorted(REMINDER_LEADS)
+    lead_now = Case(None, [(Round.deadline <= now + timedelta(seconds=x), x) for x in leads])  # the nearest
+    entered = Entry.select(Entry.id).where(Entry.round == Round.id, Entry.character == Character.id)
+    reminded = Reminder.select(Reminder.id).where(
+        Reminder.round == Round.id, Reminder.user == Character.owner, Reminder.lead == lead_now
+    )
+    waiting = (
+        Character.select(Character.id)
+        .join(Participation)
+        .where(
+            Participation.scenario == Round.scenario,
+            Participation.status == "joined",
+            Character.alive,
+            ~fn.EXISTS(entered),
+            ~fn.EXISTS(reminded),
+        )
+    )
+    window = now + timedelta(seconds=leads[-1])
+    query = Round.select(Round.id).where(
+        Round.state == "open", Round.deadline > now, Round.deadline <= window, fn.EXISTS(waiting)
+    )
     return [r.id for r in query.order_by(Round.id)]
 
 

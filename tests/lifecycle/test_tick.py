@@ -196,6 +196,32 @@ def test_a_late_start_sends_the_nearest_reminder_only(world) -> None:
     assert reminders() == [(world.players[0], rid, 1), (world.players[1], rid, 1)]
 
 
+def test_the_rounds_to_remind_are_the_rounds_remind_would_remind_in(world) -> None:
+    """The tick asks `rounds_to_remind` which rounds to lock and remind in: at every step, the one query and
+    `remind` itself agree (so a round whose reminders all went costs no write transaction at a tick)."""
+    p1, p2 = world.players
+    rid = world.new_round(deadline_in=30 * 3600)
+
+    def step(expected: list[int]) -> None:
+        assert (rid in notifications.rounds_to_remind(clock=world.clock)) == bool(expected)
+        assert notifications.remind(rid, clock=world.clock) == expected
+
+    world.clock.advance(5 * 3600)  # 25 h before: no lead yet
+    step([])
+    world.clock.advance(2 * 3600)  # within 24 h
+    step([p1, p2])
+    step([])  # sent
+    enter(world, rid, 0)
+    world.clock.advance(22 * 3600 + 10 * 60)  # within 1 h: only player 2 has no entry
+    step([p2])
+    step([])
+    entries.withdraw_entry(rid, world.characters[0], user_id=p1, clock=world.clock)
+    step([p1])  # no entry again, and no reminder at this lead yet
+    enter(world, rid, 0, 1)
+    world.clock.advance(60 * 60)  # past the deadline
+    step([])
+
+
 def test_a_kind_switched_off_is_not_queued(world) -> None:
     notifications.set_preference(world.players[0], "round.reminder", False)
     assert notifications.preferences(world.players[0])["round.reminder"] is False
