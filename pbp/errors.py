@@ -57,6 +57,16 @@ class UserError(ValueError):
         super().__init__(message)
 
 
+class Refusals(UserError):
+    """A request refused for several problems, each at its own place in what was sent: `problems` holds each one's
+    path (`major.targets[0]` in an order) and message, for a page that says each beside its field; the message is
+    all of them on one line (what the CLI prints)."""
+
+    def __init__(self, message: str, field: str | None, problems: Iterable[tuple[str, str]]):
+        super().__init__(message, field)
+        self.problems = tuple(problems)
+
+
 class NotFound(UserError):
     """The row asked for does not exist (the web app answers 404)."""
 

@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 from pbp.db import is_sqlite
 from pbp.engine import Problem, canonical
-from pbp.errors import N_, Joined, NotFound, Text, UserError
+from pbp.errors import N_, Joined, NotFound, Refusals, Text, UserError
 from pbp.models import BaseModel
 from pbp.text import first_non_text, hidden_character, text_problem
 
@@ -30,19 +30,24 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     return row
 
 
-def problems_text(problems: Iterable[Problem]) -> str:
-    """The engine's problems with an order as one refusal: the English line the CLI prints (each after its field
-    path, joined by "; "), keeping each problem the engine worded by a marked template as a `Text`, so the entry form
-    says it in the player's language."""
+def _said(problem: Problem) -> str:
+    """A problem's message, as a `Text` when the engine worded it by a marked template (a page then says it in its
+    language), else the engine's English."""
+    return problem.message if problem.template is None else Text(problem.template, **dict(problem.params))
+
+
+def order_refusal(problems: Iterable[Problem]) -> Refusals:
+    """The engine's problems with an order (a form's single order: `orders[0].` is not part of their paths) as one
+    refusal of the "order": the English line the CLI prints (each problem after its field path, joined by "; "),
+    and each problem with its path, which the entry form places beside its field."""
     parts: list[str] = []
+    placed: list[tuple[str, str]] = []
     for problem in problems:
-        said = str(problem)
-        if problem.template is None:
-            parts.append(said)
-        else:
-            where = said.removesuffix(problem.message)  # the file and field path, as `Problem.__str__` puts them
-            parts.append(Joined([where, Text(problem.template, **dict(problem.params))]))
-    return Joined(parts, "; ")
+        said = _said(problem)
+        where = str(problem).removesuffix(problem.message)  # the file and field path, as `Problem.__str__` puts them
+        parts.append(str(problem) if problem.template is None else Joined([where, said]))
+        placed.append((problem.path.removeprefix("orders[0]."), said))
+    return Refusals(Joined(parts, "; "), "order", placed)
 
 
 def is_text(value: str) -> bool:

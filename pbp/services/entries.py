@@ -25,7 +25,7 @@ from pbp.models import (
     site,
 )
 from pbp.services import gms
-from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, problems_text, storable_text
+from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, order_refusal, storable_text
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
@@ -181,7 +181,7 @@ def _check_order(context: _OrderContext, character_id: int, order: dict[str, Any
     # is refused now with its reason, not carried to the resolution to be refused there (legal_actions agrees).
     problems = problems or ruleset.refusals(encounter, full, context.checks)
     if problems:
-        raise UserError(problems_text(problems), "order")
+        raise order_refusal(problems)
     return {k: v for k, v in full.items() if k != "unit"}
 
 

@@ -28,7 +28,7 @@ from pbp.services._common import (
     checked_json,
     checked_text,
     get_or_fail,
-    problems_text,
+    order_refusal,
     storable_text,
 )
 from pbp.services.characters import character_id_of
@@ -276,7 +276,7 @@ def save_enemy_order(
         problems = ruleset.validate_orders({"orders": [full]}, encounter)
         problems = problems or ruleset.refusals(encounter, full, scenario_checks(scenario))
         if problems:
-            raise UserError(problems_text(problems), "order")
+            raise order_refusal(problems)
         stored = {k: v for k, v in full.items() if k != "unit"}
         GmOrder.delete().where(GmOrder.round == round_id, GmOrder.unit == unit).execute()
         row = GmOrder.create(round=round_id, unit=unit, order=stored, actor=actor_id, saved_at=now)

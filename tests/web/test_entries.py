@@ -112,21 +112,37 @@ def test_save_edit_receipt_and_history(world) -> None:
 
 
 #: Two reasons the rules refuse an order (R-MINOR-1: both weapons are in hand; R-FIX-2: a rider attacks only with
-#: its vehicle's weapons), as each page language says them.
-REFUSED = {
-    "ja": "minor.with: 'beam_rifle'と'hf_knife'は持ち替えられません（一方が手に持っている武器でなければなりません。"
-    "R-MINOR-1）; major.weapon: 'pistol'はこのユニットの機体の武器ではありません：搭乗中は機体の武器だけ、"
-    "生身では自分の武器だけで攻撃します（R-FIX-2）",
-    "en": "minor.with: 'beam_rifle' and 'hf_knife' cannot swap (one must be in hand, R-MINOR-1); major.weapon: "
+#: its vehicle's weapons): the service's English line, as the CLI prints it, and each reason as a page shows it
+#: beside its field, in the page's language, the weapons by their names.
+REFUSED = (
+    "minor.with: 'beam_rifle' and 'hf_knife' cannot swap (one must be in hand, R-MINOR-1); major.weapon: "
     "'pistol' is not among the unit's vehicle's weapons: a rider attacks only with its vehicle's, a unit on foot "
-    "only with its own (R-FIX-2)",
+    "only with its own (R-FIX-2)"
+)
+REFUSED_BESIDE = {
+    "ja": {
+        "minor_swap": "「ビームライフル」と「高周波ナイフ」は持ち替えられません"
+        "（一方が手に持っている武器でなければなりません。R-MINOR-1）",
+        "weapon": "「拳銃」はこのユニットの機体の武器ではありません：搭乗中は機体の武器だけ、生身では自分の武器だけで"
+        "攻撃します（R-FIX-2）",
+    },
+    "en": {
+        "minor_swap": "‘Beam rifle’ and ‘High-frequency knife’ cannot swap (one must be in hand, R-MINOR-1)",
+        "weapon": "‘Handgun’ is not among the unit's vehicle's weapons: a rider attacks only with its vehicle's, a "
+        "unit on foot only with its own (R-FIX-2)",
+    },
 }
+
+
+def beside(html: str) -> dict[str, str]:
+    """The messages shown beside the form's fields, by field."""
+    return {k: unescape(v) for k, v in re.findall(r'<span class="error" id="err-([^"]+)">(.*?)</span>', html, re.S)}
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_an_order_the_rules_refuse_is_refused_on_save_in_the_pages_language_with_the_text_kept(world, lang) -> None:
-    """The engine's reasons, each after its field path, in the page's language (the weapon ids as they are); the
-    service's refusal itself stays the engine's English line, as the CLI prints it."""
+    """The engine's reasons, each beside the field it is about, in the page's language, naming the weapons by
+    their names (never a field path); the service's refusal itself stays the engine's English line."""
     app = app_at(world, WRITING)
     client = signed_in(app, lang=lang)
     before = stored(app, world).receipt
@@ -134,8 +150,8 @@ def test_an_order_the_rules_refuse_is_refused_on_save_in_the_pages_language_with
     swap = {"minor": "swap", "minor_swap": "beam_rifle|hf_knife"}
     status, html = save(client, url(world), prose=prose, **{**ATTACK, "weapon": "pistol", **swap})
     assert status == 422
-    said = unescape(re.search(r'<p class="error" role="alert">(.*?)</p>', html, re.S)[1])
-    assert said == REFUSED[lang]
+    assert beside(html) == REFUSED_BESIDE[lang] and "major.weapon" not in html
+    assert 'aria-describedby="err-weapon"' in html and 'aria-describedby="err-minor_swap"' in html
     assert "拳銃で撃つ！" in html and "ここで止める" in html and stored(app, world).receipt == before
     with pbp_db.using(database.of(app)), pytest.raises(UserError) as refused:
         order = {"minor": {"type": "swap", "weapon": "beam_rifle", "with": "hf_knife"},
@@ -144,7 +160,7 @@ def test_an_order_the_rules_refuse_is_refused_on_save_in_the_pages_language_with
             world.open_round, world.characters["aoi"], user_id=stored(app, world).character.owner_id,
             order=order, prose=prose, clock=FixedClock(WRITING),
         )  # fmt: skip
-    assert str(refused.value) == REFUSED["en"] and refused.value.field == "order"
+    assert str(refused.value) == REFUSED and refused.value.field == "order"
 
 
 def test_a_choice_missing_its_fields_is_shown_beside_them(world) -> None:

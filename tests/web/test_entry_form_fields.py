@@ -3,10 +3,12 @@ missing what it needs is an error on that field."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbp.web.player.orders import POINT, FormData, form_of, order_of
+from pbp.engine.pool.legal import LegalActions
+from pbp.web.player.orders import POINT, FormData, field_of, form_of, order_of
 
 UNITS = st.sampled_from(["pc1", "kagachi1", "hayachi1"])
 WEAPONS = st.sampled_from(["beam_rifle", "hf_knife", "pistol"])
@@ -79,3 +81,66 @@ def test_a_choice_the_form_does_not_offer_is_an_error() -> None:
 def test_only_the_chosen_actions_fields_are_read() -> None:
     form = FormData({"major": ["reload"], "major_weapon": ["pistol"], "weapon": ["beam_rifle"], "targets": ["x"]})
     assert order_of(form).order["major"] == {"type": "reload", "weapon": "pistol"}
+
+
+# ---- where a refused order's problem is shown -------------------------------------------------------------------
+
+ALL_OFFERED = LegalActions(
+    unit="pc1",
+    minor=("move", "reload", "swap", "ability"),
+    major=("attack", "full_move", "leave", "reload", "recover", "check", "ability"),
+    items=("medkit",),
+    evade_items=("scope",),
+    damage_to=("vehicle", "injury"),
+    setup=("focus",),
+)
+ORDERS = {
+    "attack": {"major": {"type": "attack", "weapon": "beam_rifle", "targets": ["kagachi1"], "item": "medkit"}},
+    "reload": {"minor": {"type": "reload", "weapon": "pistol"}, "major": {"type": "reload", "weapon": "pistol"}},
+    "swap": {"minor": {"type": "swap", "weapon": "beam_rifle", "with": "hf_knife"}},
+    "move": {"minor": {"type": "move", "toward": [1, 2]}, "major": {"type": "full_move", "toward": "kagachi1"}},
+    "check": {"major": {"type": "check", "label": "scout", "item": "medkit"}},
+    "ability": {"minor": {"type": "ability", "id": "focus", "target": None},
+                "major": {"type": "ability", "id": "boost", "target": "pc2"}},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("order", "path", "field"),
+    [
+        ("attack", "major.targets[1]", "targets"),
+        ("attack", "major.weapon", "weapon"),
+        ("attack", "major.item", "attack_item"),
+        ("attack", "major.type", "major"),
+        ("attack", "major", "major"),
+        ("reload", "major.weapon", "major_weapon"),
+        ("reload", "minor.weapon", "minor_weapon"),
+        ("swap", "minor.with", "minor_swap"),
+        ("move", "minor.toward[0]", "minor_toward"),
+        ("move", "major.toward", "full_move_toward"),
+        ("check", "major.label", "check"),
+        ("check", "major.item", "check_item"),
+        ("ability", "minor.id", "minor_ability"),
+        ("ability", "major.target", "major_ability"),
+        ("attack", "damage_to", "damage_to"),
+        ("attack", "evade_item", "evade_item"),
+        ("attack", "setup[0]", "setup"),
+        ("attack", "", "order"),  # the unit's whole order (out of the battle)
+        ("attack", "unit", "order"),
+        ("attack", "minor.weapon", "order"),  # no minor action in the order
+    ],
+)
+def test_a_refused_orders_problem_goes_beside_the_field_it_is_about(order: str, path: str, field: str) -> None:
+    assert field_of(path, ORDERS[order], ALL_OFFERED) == field
+
+
+def test_a_problem_whose_field_is_not_on_the_form_goes_where_the_player_sees_it() -> None:
+    """An action no longer offered has no fields on the form (its problem goes beside the slot's choices); a part
+    the form does not show (no items, one gauge to take damage in, no setup) goes above the order's fields."""
+    bare = LegalActions(unit="pc1", minor=(), major=("full_move",), damage_to=("injury",))
+    assert field_of("major.weapon", ORDERS["attack"], bare) == "major"
+    assert field_of("minor.weapon", ORDERS["reload"], bare) == "minor"
+    no_items = LegalActions(unit="pc1", minor=(), major=("check",))
+    assert field_of("major.item", ORDERS["check"], no_items) == "order"
+    for path in ("damage_to", "evade_item", "setup[0]"):
+        assert field_of(path, ORDERS["attack"], bare) == "order"

@@ -190,3 +190,14 @@ def test_an_english_page_names_the_pcs_by_their_english_names(world, url):
     page = _as(world, "gm").get(url, headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Aoi" in page and "Makoto" in page
     assert "葵" not in page and "真琴" not in page
+
+
+def test_an_enemy_order_the_rules_refuse_is_said_beside_its_field(world):
+    """The engine's reason beside the field it is about, in the page's language, the unit by its name (the GM's
+    form is the players' own)."""
+    gm = signed_in(world.url, "gm", lang="ja")
+    order = {"minor": "", "major": "attack", "weapon": "bogus", "targets": "aoi"}
+    refused = _post(gm, "/gm/demo/rounds/2/orders/kagachi1", order)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and _counts(world) == (0, 0)
+    assert '<span class="error" id="err-weapon">ユニット「カガチ壱」は武器「bogus」を持っていません</span>' in page

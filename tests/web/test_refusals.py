@@ -19,7 +19,7 @@ from pbp.engine import Problem
 from pbp.errors import N_, Text
 from pbp.paths import PROJECT_ROOT
 from pbp.services import rounds
-from pbp.services._common import problems_text
+from pbp.services._common import order_refusal
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from pbp.web.i18n import TRANSLATIONS_DIR, localized
@@ -108,17 +108,22 @@ def test_a_text_is_its_english_and_keeps_what_a_page_translates(app: Flask) -> N
 
 
 def test_joined_problems_are_their_english_line_and_a_page_says_each_part(app: Flask) -> None:
-    """An order's problems (`problems_text`): the CLI's one English line; a page translates the parts the engine
-    worded by a marked template and keeps the field paths and any other problem as they are."""
+    """An order's problems (`order_refusal`): the CLI's one English line; a page translates the parts the engine
+    worded by a marked template and keeps the field paths and any other problem as they are. Each problem is also
+    kept with its path inside the order (without the `orders[0].` of a validated order list), for a form to place."""
     problems = [
         Problem.said("major.targets[0]", "%(target)r is out of the battle", target="kagachi1"),
-        Problem("setup", "an engine's problem without a template"),
+        Problem("orders[0].setup", "an engine's problem without a template"),
     ]
-    said = problems_text(problems)
-    assert said == "; ".join(str(p) for p in problems)
+    refusal = order_refusal(problems)
+    said = refusal.message
+    assert said == "; ".join(str(p) for p in problems) and refusal.field == "order"
+    assert [path for path, _ in refusal.problems] == ["major.targets[0]", "setup"]
+    assert refusal.problems[1][1] == "an engine's problem without a template"
     with app.test_request_context(headers={"Accept-Language": "ja"}):
         assert localized(said) == (
-            "major.targets[0]: 'kagachi1'はすでに戦闘から離脱しています; setup: an engine's problem without a template"
+            "major.targets[0]: 'kagachi1'はすでに戦闘から離脱しています; "
+            "orders[0].setup: an engine's problem without a template"
         )
 
 

@@ -26,7 +26,7 @@ from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player.entries import battlefield, percent
-from pbp.web.player.orders import COORDINATE_LIMIT, FormData, form_of, order_of
+from pbp.web.player.orders import COORDINATE_LIMIT, FormData, form_of, order_of, refusal_errors
 
 #: The kinds of GM action, as the page names them.
 KINDS = {
@@ -180,6 +180,7 @@ def _order_page(
     *,
     errors: dict[str, str] | None = None,
     status: int = 200,
+    refusal: UserError | None = None,
 ) -> tuple[str, int]:
     target = desk.unit(unit)
     if target is None or target["side"] != "enemy":
@@ -191,6 +192,8 @@ def _order_page(
         unit=unit, encounter=desk.shaped.encounter, legal=legal, checks=desk.checks, accepting=accepting
     )
     names = _names(desk)
+    if refusal is not None:  # each of a refused order's problems beside its field
+        errors = refusal_errors(refusal, fields, legal, names)
     body = render_template(
         "gm/enemy_order.html",
         campaign=gm_campaign(desk.campaign.slug),
@@ -232,7 +235,5 @@ def enemy_order(campaign: str, round_id: int, unit: str) -> Response | tuple[str
         raise
     except UserError as refusal:
         status = form_status(refusal)
-        return _order_page(
-            desk, unit, form, fields, errors={refusal.field or "form": refusal_text(refusal)}, status=status
-        )
+        return _order_page(desk, unit, form, fields, refusal=refusal, status=status)
     return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)

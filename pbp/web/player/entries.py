@@ -28,10 +28,10 @@ from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
 from pbp.web.database import assumes_reading
-from pbp.web.i18n import page_locale, refusal_text
+from pbp.web.i18n import page_locale
 from pbp.web.player import bp
 from pbp.web.player.expired import keeps_input
-from pbp.web.player.orders import FormData, form_of, order_of
+from pbp.web.player.orders import FormData, form_of, order_of, refusal_errors
 
 #: Why the form takes no save now, as the page says it.
 CLOSED = {
@@ -89,8 +89,11 @@ def _page(
     preview: str | None = None,
     saved: bool = False,
     status: int = 200,
+    refusal: UserError | None = None,
 ) -> tuple[str, int]:
     names = names_for(desk)
+    if refusal is not None:  # each of a refused order's problems beside its field
+        errors = refusal_errors(refusal, fields, desk.legal, names)
     receipt = None
     if desk.entry is not None:
         e = desk.entry
@@ -150,7 +153,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             round_id, character_id, user_id=current_user.id, order=parsed.order, prose=prose, clock=app_clock()
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
-        return _page(desk(), EntryForm(), fields, errors={refusal.field or "form": refusal_text(refusal)}, status=422)
+        return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
 

@@ -12,12 +12,19 @@ translates nothing. Outside a request (these functions' own tests) they are the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _
 from flask_babel.speaklater import LazyString
+
+from pbp.engine.pool.legal import LegalActions
+from pbp.errors import Refusals, Text, UserError
+from pbp.reports.narrative import Names
+from pbp.web.i18n import localized
 
 MINOR_CHOICES = ("", "move", "reload", "swap", "ability")
 MAJOR_CHOICES = ("", "attack", "full_move", "leave", "reload", "recover", "check", "ability")
@@ -203,3 +210,72 @@ def form_of(order: dict[str, Any] | None) -> FormData:
     if order.get("setup"):
         fields["setup"] = [order["setup"][0]]
     return FormData(fields)
+
+
+# ---- a refused order's problems, each beside its field ------------------------------------------------------------
+
+#: An engine problem's parameters that name something by its id, and the pack section its name is in ("unit": a
+#: unit of the battle).
+_NAMED = {"unit": "unit", "target": "unit", "weapon": "weapons", "other": "weapons", "item": "items",
+          "ability": "abilities", "status": "statuses", "skill": "skills"}  # fmt: skip
+#: The field of an action's part (the second step of its path: `major.weapon`), where it does not depend on the kind.
+_PART = {"targets": "targets", "with": "minor_swap", "label": "check", "skill": "check", "need": "check"}
+
+
+class _Quoted(str):
+    """A name where an engine template says `%(weapon)r`: in the page's quotation marks, not Python's."""
+
+    def __repr__(self) -> str:
+        return gettext("‘%(name)s’", name=str(self))
+
+
+def named(message: str, names: Names) -> str:
+    """An engine problem in the page's language, the units, weapons, items... it names by their names."""
+    if isinstance(message, Text):
+        params = {
+            key: _Quoted(names.unit(value) if _NAMED[key] == "unit" else names.of(_NAMED[key], value))
+            if key in _NAMED and isinstance(value, str)
+            else value
+            for key, value in message.params.items()
+        }
+        message = Text(message.template, **params)
+    return localized(message)
+
+
+def field_of(path: str, order: Mapping[str, Any], legal: LegalActions) -> str:
+    """The form field an engine problem about `path` in `order` goes beside (`major.targets[0]` → the targets,
+    `minor.weapon` → the minor reload's weapon); "order", above the fields, for the unit's whole order, or when
+    the field is not on the form (the action or its item is no longer offered)."""
+    slot, _, rest = path.partition(".")
+    slot, part = re.sub(r"\[\d+\]$", "", slot), re.sub(r"[.\[].*", "", rest)
+    if slot in ("damage_to", "evade_item", "setup"):
+        shown = {"damage_to": len(legal.damage_to) > 1, "evade_item": legal.evade_items, "setup": legal.setup}
+        return slot if shown[slot] else "order"
+    action = order.get(slot) if slot in ("minor", "major") else None
+    if not isinstance(action, dict):
+        return "order"
+    kind = action.get("type")
+    if part in ("", "type") or kind not in (legal.minor if slot == "minor" else legal.major):
+        return slot
+    if part == "toward":
+        return f"{slot if slot == 'minor' else kind}_toward"
+    if part == "item":
+        return f"{kind}_item" if legal.items else "order"
+    if part == "weapon":
+        return "weapon" if kind == "attack" else f"{slot}_weapon"
+    if part in ("id", "target") and kind == "ability":
+        return f"{slot}_ability"
+    return _PART.get(part, slot)
+
+
+def refusal_errors(refusal: UserError, fields: FormData, legal: LegalActions, names: Names) -> dict[str, str]:
+    """A service's refusal as the form's errors: each problem of a refused order (`Refusals`) beside its field,
+    without its path, naming what it names; any other refusal above the form (its `field`, else "form")."""
+    if not isinstance(refusal, Refusals):
+        return {refusal.field or "form": named(refusal.message, names)}
+    order = order_of(fields).order
+    errors: dict[str, str] = {}
+    for path, message in refusal.problems:
+        key = field_of(path, order, legal)
+        errors[key] = f"{errors[key]} {named(message, names)}" if key in errors else named(message, names)
+    return errors
