@@ -156,6 +156,9 @@ def run_once(kind: str, faults: bool) -> bool:
             "deadline": deadline,
             "rush_end": deadline + AFTER,
         }
+        sampler = None if faults else _sampler(bound, database, servers, procs)
+        if sampler is not None:
+            sampler.start(until=rush)
         for p in procs:
             assert p.stdin is not None
             p.stdin.write(json.dumps(times) + "\n")
@@ -165,7 +168,8 @@ def run_once(kind: str, faults: bool) -> bool:
         results = [json.loads(p.communicate(timeout=RUSH + 300)[0]) for p in procs]
         resolved_by = _wait_resolved(bound, round_ids, timeout=120)
         servers.stop()
-        ok = _report(bound, database, round_ids, deadline, times, results, servers.kills, faults, resolved_by)
+        ok = _report(bound, database, round_ids, deadline, times, results, servers.kills, faults, resolved_by,
+                     sampler)  # fmt: skip
         kept = not ok
         return ok
     except BaseException:
@@ -178,6 +182,39 @@ def run_once(kind: str, faults: bool) -> bool:
             print(f"the run's folder (server logs) is kept: {folder}")
         else:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sampler(bound: Any, database: Database, servers: Any, procs: list[subprocess.Popen[str]]) -> Any:
+    """A CPU sampler (loadtest.cpu) of the run's processes by kind, None where /proc is not there."""
+    from loadtest.cpu import Sampler
+
+    if not Sampler.available():
+        return None
+    kinds = {"web": [servers.web.pid, *servers.workers()], "scheduler": [servers.scheduler.pid],
+             "clients": [p.pid for p in procs]}  # fmt: skip
+    if database.kind != "sqlite":  # its backends (the workers', the scheduler's) and its own background processes
+        sql = ("SELECT pid FROM pg_stat_activity WHERE (datname = current_database() OR datname IS NULL) "
+               "AND pid <> pg_backend_pid()")  # fmt: skip
+        with bound.connection_context():
+            kinds["database"] = [row[0] for row in bound.execute_sql(sql).fetchall()]
+    return Sampler(kinds)
+
+
+def _print_cpu(sampler: Any, times: dict[str, Any], results: list[dict[str, Any]]) -> None:
+    """Each saturation phase's CPU per request by kind of process (loadtest.cpu)."""
+    counts = Counter(r[0] for res in results for r in res["requests"])
+    rows = []
+    for phase, start in times["saturation"]:
+        cost = sampler.per_request(start + 0.25, start + SATURATE - 0.25, counts[phase])
+        if cost is not None:
+            rows.append((phase, cost))
+    if not rows:
+        return
+    kinds = [k for k in ("web", "database", "clients", "scheduler", "machine") if k in rows[0][1]]
+    print("CPU per request, ms (machine: all its cores' busy time):")
+    print(f"{'phase':8}" + "".join(f"{k:>10}" for k in kinds))
+    for phase, cost in rows:
+        print(f"{phase:8}" + "".join(f"{cost[k]:10.2f}" for k in kinds))
 
 
 def _wait_quiet(bound: Any, timeout: float) -> float | None:
@@ -222,6 +259,7 @@ def _report(
     kills: list[tuple[float, str]],
     faults: bool,
     resolved_by: float | None,
+    sampler: Any,
 ) -> bool:
     from pbp.models import AuditLog, Entry, EntryRevision, Resolution, ResolutionVersion, Round
     from pbp.services.clock import from_db
@@ -267,6 +305,8 @@ def _report(
     ]
     for text, met in goals:
         print(f"goal: {text}: {'met' if met else 'MISSED'}")
+    if sampler is not None:
+        _print_cpu(sampler, times, results)
     if kills:
         print(f"faults: {len(kills)} SIGKILLs: " + ", ".join(f"{what} at T{at - deadline:+.1f}s" for at, what in kills))
 
