@@ -58,6 +58,14 @@ def of(app: Flask) -> peewee.Database:
     return app.extensions[EXTENSION]
 
 
+def confirm_reading() -> None:
+    """Before a view decorated with `assumes_reading` makes a page (a refusal, a preview): when its assumed reading
+    proves wrong, it runs again now with a fresh one (`site.Moved`), instead of making a page only to throw it away.
+    A request that assumed nothing passes at no cost."""
+    if not site.confirm(pbp_db.database.obj):
+        raise site.Moved
+
+
 def assumes_reading(view: Callable[P, T]) -> Callable[P, T]:
     """A POST whose work is one write that checks the site's version in its own statement (an entry's re-save):
     the request takes the version its worker last read (`site.assume`) instead of reading it, so the signed-in user

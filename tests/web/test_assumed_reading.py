@@ -6,17 +6,19 @@ again as if nothing had been assumed. Two apps on one database are two gunicorn 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import Entry, User
+from pbp.models import Entry, Round, User
 from pbp.services import accounts, rounds
 from pbp.services.clock import FixedClock
+from pbp.services.entry_desk import entry_desk
 from pbp.web import database
+from pbp.web.player import entries as entries_view
 from tests.lifecycle.conftest import BACKENDS, empty_database
 from tests.web.conftest import csrf_token, log_in, log_out, make_app
 from tests.web.world import START, World, build_world
@@ -126,3 +128,19 @@ def test_a_change_elsewhere_that_leaves_the_order_valid_lets_the_save_through(wo
         User.update(display_name="改名").where(User.name == "player2").execute()
     assert save(client, world, "改名の後", token)[0] == 303
     assert stored(here, world) == "改名の後"
+
+
+def test_a_refusal_on_a_wrong_assumption_makes_its_page_once(world, monkeypatch) -> None:
+    """A late save whose worker's reading is out of date (another player renamed meanwhile): the refusal's page is
+    made once, on a fresh reading, not first on the assumed one and thrown away."""
+    here = worker(world)
+    client, token = saved_once(world, here, "締切前")
+    with pbp_db.using(database.of(worker(world))):
+        User.update(display_name="改名").where(User.name == "player2").execute()
+        deadline = Round.get_by_id(world.open_round).deadline
+    here.config["CLOCK"] = FixedClock(deadline.replace(tzinfo=UTC) + timedelta(seconds=1))
+    made = []
+    monkeypatch.setattr(entries_view, "entry_desk", lambda *a, **kw: made.append(1) or entry_desk(*a, **kw))
+    response = client.post(path(world), data={"csrf_token": token, "prose": "締切後", **ATTACK})
+    assert response.status_code == 422 and "締切後" in response.get_data(as_text=True)
+    assert len(made) == 1 and stored(here, world) == "締切前"

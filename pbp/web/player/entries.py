@@ -27,7 +27,7 @@ from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
-from pbp.web.database import assumes_reading
+from pbp.web.database import assumes_reading, confirm_reading
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
 from pbp.web.player.expired import keeps_input
@@ -131,6 +131,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
         save that goes through answers with a redirect, and the service checks everything the desk would (whose
         character, taking part, open): building it first doubled a save's work in a 260-unit battle. The history is
         the latest saves; `?history=all` lists every one."""
+        confirm_reading()  # a page made on a wrong assumption would be thrown away: run again first
         whole = request.args.get("history") == "all"
         return entry_desk(round_id, character_id, user_id=current_user.id, clock=app_clock(), whole_history=whole)
 
