@@ -45,7 +45,7 @@ def order_refusal(problems: Iterable[Problem]) -> Refusals:
     for problem in problems:
         said = _said(problem)
         where = str(problem).removesuffix(problem.message)  # the file and field path, as `Problem.__str__` puts them
-        parts.append(str(problem) if problem.template is None else Joined([where, said]))
+        parts.append(Joined([where, said]))
         placed.append((problem.path.removeprefix("orders[0]."), said))
     return Refusals(Joined(parts, "; "), "order", placed)
 

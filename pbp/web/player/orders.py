@@ -276,6 +276,6 @@ def refusal_errors(refusal: UserError, fields: FormData, legal: LegalActions, na
     order = order_of(fields).order
     errors: dict[str, str] = {}
     for path, message in refusal.problems:
-        key = field_of(path, order, legal)
-        errors[key] = f"{errors[key]} {named(message, names)}" if key in errors else named(message, names)
+        key, said = field_of(path, order, legal), named(message, names)
+        errors[key] = f"{errors[key]} {said}" if key in errors else said
     return errors
