@@ -163,6 +163,44 @@ def test_an_order_the_rules_refuse_is_refused_on_save_in_the_pages_language_with
     assert str(refused.value) == REFUSED and refused.value.field == "order"
 
 
+def chosen(html: str, name: str) -> list[tuple[str, str]]:
+    """The options a page's select `name` shows selected: (value, text)."""
+    select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', html, re.S)
+    assert select, name
+    return [(unescape(v), unescape(t)) for v, t in re.findall(r'<option value="([^"]*)" selected>(.*?)</option>',
+                                                              select.group(1))]  # fmt: skip
+
+
+#: The refused save's choices as the form shows them again, by page language: the values as posted, by name.
+UNOFFERED = {
+    "ja": {"weapon": [("pistol", "拳銃（現在は選べません）")],
+           "minor_swap": [("beam_rifle|hf_knife", "ビームライフル ⇄ 高周波ナイフ（現在は選べません）")]},
+    "en": {"weapon": [("pistol", "Handgun (not offered now)")],
+           "minor_swap": [("beam_rifle|hf_knife", "Beam rifle ⇄ High-frequency knife (not offered now)")]},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_choice_the_form_does_not_offer_comes_back_as_chosen_never_as_another(world, lang) -> None:
+    """A weapon or swap the unit cannot use (R-FIX-2, R-MINOR-1) is shown selected by its name and marked, not
+    replaced by the select's first option: saving the page again sends the same choice (refused again), never one
+    the player did not make."""
+    client = signed_in(app_at(world, WRITING), lang=lang)
+    fields = {**ATTACK, "weapon": "pistol", "minor": "swap", "minor_swap": "beam_rifle|hf_knife"}
+    status, html = save(client, url(world), prose="拳銃で撃つ！", **fields)
+    assert status == 422
+    assert {name: chosen(html, name) for name in UNOFFERED[lang]} == UNOFFERED[lang]
+    assert chosen(html, "major_weapon") == [] and chosen(html, "minor_weapon") == []
+    status, html = save(client, url(world), prose="拳銃で撃つ！", **fields)  # the page sent again as it came back
+    assert status == 422 and beside(html) == REFUSED_BESIDE[lang]
+
+
+def test_a_saved_choice_the_form_offers_is_shown_as_its_own_option(world) -> None:
+    client = signed_in(app_at(world, WRITING), lang="en")
+    html = page(client, url(world))  # aoi's saved attack, with the beam rifle
+    assert chosen(html, "weapon") == [("beam_rifle", "Beam rifle")] and "(not offered now)" not in html
+
+
 def test_a_choice_missing_its_fields_is_shown_beside_them(world) -> None:
     client = signed_in(app_at(world, WRITING), lang="en")
     status, html = save(client, url(world), prose="keep me", minor="move", major="attack", weapon="beam_rifle")
