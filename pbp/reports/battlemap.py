@@ -26,6 +26,9 @@ LABEL_EM = 12  # the widest label, in full-width characters; a longer name is cu
 DIRECTIONS = ((0, -1), (1, 0), (-1, 0), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1))
 ARROW_POINTS = 60  # a line (a move's arrow, a leader) is kept clear of names at this many points at most
 REACHES = 3  # the distances tried in each direction: next to the marker, then one and two steps out
+#: Where a weapon's reach is named on its circle, in degrees (0 east, counter-clockwise), in the order tried: the
+#: upper right (where it always stood), the other diagonals, the four sides, then between them.
+REACH_ANGLES = (45, 135, 315, 225, 90, 270, 0, 180, 22.5, 67.5, 112.5, 157.5, 202.5, 247.5, 292.5, 337.5)
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
@@ -384,6 +387,26 @@ def _place_labels(
     return labels
 
 
+def _reach_label(
+    text: str, centre: tuple[float, float], radius: float, font: float, frame: Box, taken: _Taken
+) -> tuple[float, float, str] | None:
+    """Where a reach's name stands on its circle (x, baseline, anchor): the first of `REACH_ANGLES` whose text lies
+    wholly inside the map's frame and over nothing written before, beside the circle on the outside. None when no
+    part of the circle that shows has room (a reach wider than the whole map is not named: nothing of it shows)."""
+    fx, fy = centre
+    for degrees in REACH_ANGLES:
+        a = math.radians(degrees)
+        dx, dy = math.cos(a), -math.sin(a)  # y grows downwards
+        x, y = fx + radius * dx, fy + radius * dy
+        anchor = "start" if dx > 0.3 else "end" if dx < -0.3 else "middle"
+        baseline = y if dy <= 0 else y + ASCENT * font  # above the circle's upper half, below its lower half
+        box = _text_box(text, x, baseline, font, anchor)
+        left, top, right, bottom = frame
+        if left <= box[0] and box[2] <= right and top <= box[1] and box[3] <= bottom and taken.free(box, None):
+            return x, baseline, anchor
+    return None
+
+
 def _gauge_fill(gauge: dict[str, Any] | None) -> float:
     """How much of a gauge is taken, 0..1, across its five stages."""
     if not gauge:
@@ -443,6 +466,7 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
     focus = next((u for u in standing if u["id"] == view.focus), None)
     if focus is not None:
         fx, fy = focus["position"]
+        frame = (x0, y0, x0 + w, y0 + h)
         for label, lo, hi in view.reach:
             if hi <= 0:
                 continue
@@ -450,10 +474,15 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
             out.append(
                 f'<g class="reach"><circle cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(hi)}"/>'
                 + (f'<circle class="inner" cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(lo)}"/>' if lo > 0 else "")
-                + f'<text x="{_num(fx + hi * 0.71)}" y="{_num(fy - hi * 0.71)}" font-size="{_num(font)}">'
-                f"{_text(text)}</text></g>"
             )
-            taken.add(_text_box(text, fx + hi * 0.71, fy - hi * 0.71, font))
+            placed = _reach_label(text, (fx, fy), hi, font, frame, taken)
+            if placed is not None:
+                x, y, anchor = placed
+                out.append(
+                    f'<text x="{_num(x)}" y="{_num(y)}"{_end(anchor)} font-size="{_num(font)}">{_text(text)}</text>'
+                )
+                taken.add(_text_box(text, x, y, font, anchor))
+            out.append("</g>")
     for u in units:
         drawn.setdefault(u["id"], (u["position"][0], u["position"][1]))
     markers = {u["id"]: _marker_box(u, drawn[u["id"]], r, view) for u in units}

@@ -59,6 +59,41 @@ def test_the_focus_units_reach_is_drawn_and_only_for_it() -> None:
     assert len(reach.getElementsByTagName("circle")) == 2 and "400 m" in reach.toxml()
 
 
+def reach_names(svg: str) -> list[tuple[str, tuple[float, float, float, float], tuple[float, float, float, float]]]:
+    """Each reach's name as drawn: its text, its ink's box and the map's frame (left, top, right, bottom)."""
+    doc = parse(svg)
+    x0, y0, w, h = map(float, doc.documentElement.getAttribute("viewBox").split())
+    names = []
+    for reach in groups(doc, "reach"):
+        for t in reach.getElementsByTagName("text"):
+            x, y, font = (float(t.getAttribute(k)) for k in ("x", "y", "font-size"))
+            text = t.firstChild.data
+            names.append((text, _text_box(text, x, y, font, t.getAttribute("text-anchor") or "start"),
+                          (x0, y0, x0 + w, y0 + h)))  # fmt: skip
+    return names
+
+
+@pytest.mark.parametrize("at", [[0, 0], [500, 0], [250, 300], [500, 300], [0, 300]])
+def test_a_reachs_name_stands_wholly_on_the_map_where_its_circle_shows(at: list[int]) -> None:
+    """At a map's edge the upper right of a reach's circle lies off the map: its name goes round the circle to where
+    it fits, never cut by the map's edge."""
+    enc = encounter(pc(position=at), enemy(position=[0, 0]), enemy("oni2", position=[500, 300]))
+    svg = battle_map(enc, MapView(focus="aoi", reach=[("Beam rifle", 0, 200), ("拳銃", 0, 120)]))
+    names = reach_names(svg)
+    assert [text for text, _, _ in names] == ["Beam rifle 200 m", "拳銃 120 m"]
+    for _, (left, top, right, bottom), (fl, ft, fr, fb) in names:
+        assert fl <= left and right <= fr and ft <= top and bottom <= fb
+    (_, first, _), (_, second, _) = names
+    assert first[2] <= second[0] or second[2] <= first[0] or first[3] <= second[1] or second[3] <= first[1]
+
+
+def test_a_reach_wider_than_the_map_draws_its_circle_and_no_name_off_the_map() -> None:
+    enc = encounter(pc(position=[0, 0]), enemy(position=[300, 100]))
+    doc = parse(battle_map(enc, MapView(focus="aoi", reach=[("Targeting laser", 0, 5000)])))
+    [reach] = groups(doc, "reach")
+    assert reach.getElementsByTagName("circle") and not reach.getElementsByTagName("text")
+
+
 def test_r_gauge_7_a_removed_unit_is_crossed_out() -> None:
     doc = parse(battle_map(encounter(pc(), enemy(removed=True, dead=True))))
     oni = next(g for g in groups(doc, "unit") if g.getAttribute("data-unit") == "oni1")
