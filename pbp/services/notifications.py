@@ -19,6 +19,7 @@ import smtplib
 import time
 import urllib.request
 from collections.abc import Callable, Iterable
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -27,7 +28,7 @@ from typing import Any
 
 from peewee import Case, fn
 
-from pbp.db import Busy, retried, write_transaction
+from pbp.db import Busy, is_sqlite, retried, write_transaction
 from pbp.errors import N_, UserError
 from pbp.models import Campaign, Character, Entry, NotificationOptOut, Outbox, Participation, Reminder, Round, User
 from pbp.models import Scenario as ScenarioModel
@@ -121,6 +122,7 @@ RETRY_AFTER = 60  # seconds before the second attempt, doubled for each further 
 LEASE = 120  # seconds a deliverer holds its claim on a row (longer than any send may take)
 SEND_TIMEOUT = 10.0  # seconds an SMTP server or webhook may take to answer
 DELIVERY_BUDGET = 30.0  # seconds a tick spends starting deliveries (the rest go at the next tick)
+SKIP_BATCH = 1000  # e-mails with nowhere to go skipped in one transaction (the rest at the next tick)
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _URL = re.compile(r"https?://[^\s/?#]+[^\s]*")
 ADDRESS_LIMIT = 254
@@ -470,6 +472,10 @@ def finish(outbox_id: int, *, error: str | None = None, give_up: str | None = No
 Sender = Callable[[Outbox, Settings], None]
 
 
+NO_ADDRESS = "the user has no e-mail address"
+NO_SMTP = "no SMTP server is set (PBP_SMTP_HOST)"
+
+
 def send(row: Outbox, settings: Settings) -> None:
     """Deliver one claimed row: e-mail to its recipient in their language, or the webhook POST."""
     if row.channel == "webhook":
@@ -477,9 +483,9 @@ def send(row: Outbox, settings: Settings) -> None:
         return
     user = User.get_or_none(User.id == row.recipient_id)
     if user is None or not user.email:
-        raise Nowhere("the user has no e-mail address")
+        raise Nowhere(NO_ADDRESS)
     if not settings.smtp_host:
-        raise Nowhere("no SMTP server is set (PBP_SMTP_HOST)")
+        raise Nowhere(NO_SMTP)
     subject, body = message(row.kind, row.payload, user.locale or "ja", settings.site_url)
     headers = {"X-PBP-Kind": row.kind, "X-PBP-Notification": str(row.id)}
     if "round" in row.payload:
@@ -494,6 +500,38 @@ class Delivery:
     error: str | None = None
 
 
+@retried
+def skip_nowhere(settings: Settings, *, clock: Clock = SYSTEM) -> list[Delivery]:
+    """`send`'s own refusals, for many rows at once: every due e-mail with nowhere to go (its recipient has no
+    address; else no SMTP server is set) is skipped in one transaction, with the reason `send` gives, instead of
+    being claimed, tried and recorded row by row (two write transactions each): a site without mail skips a round's
+    notices to 200 players in one statement, not 400 transactions."""
+    now = to_db(clock.now())
+    addressed = User.select(User.id).where(User.email.is_null(False), User.email != "")
+    nowhere = [
+        Outbox.status == PENDING,
+        Outbox.channel == "email",
+        (Outbox.next_attempt_at.is_null()) | (Outbox.next_attempt_at <= now),
+        (Outbox.claimed_until.is_null()) | (Outbox.claimed_until <= now),
+    ]
+    if settings.smtp_host:  # an addressed recipient's e-mail goes out, claimed row by row
+        nowhere.append(Outbox.recipient.not_in(addressed))
+    query = Outbox.select(Outbox.id, Outbox.recipient).where(*nowhere).order_by(Outbox.id).limit(SKIP_BATCH)
+    with write_transaction():  # a row a deliverer claims meanwhile is locked (PostgreSQL) or waits (SQLite)
+        rows = list(query if is_sqlite() else query.for_update())
+        recipients = [r.recipient_id for r in rows]
+        reached = set() if settings.smtp_host or not rows else {u.id for u in addressed.where(User.id.in_(recipients))}
+        skipped = {r.id: NO_SMTP if r.recipient_id in reached else NO_ADDRESS for r in rows}
+        for reason in (NO_ADDRESS, NO_SMTP):
+            ids = [i for i, why in skipped.items() if why == reason]
+            if ids:
+                Outbox.update(
+                    status=SKIPPED, attempts=Outbox.attempts + 1, claimed_until=None, last_error=reason,
+                    next_attempt_at=now,
+                ).where(Outbox.id.in_(ids)).execute()  # fmt: skip
+    return [Delivery(i, SKIPPED, why) for i, why in skipped.items()]
+
+
 def deliver_due(
     *,
     clock: Clock = SYSTEM,
@@ -506,7 +544,10 @@ def deliver_due(
     database leaves a row for the next tick; nothing here raises. No row is started after `budget` seconds (hanging
     servers cannot hold the next tick back for long: the rest waits for it)."""
     settings = settings or Settings.load()
-    done = []
+    done: list[Delivery] = []
+    if sender is send:  # the default sender's refusals need no claim: skipped together first
+        with suppress(Busy):  # else left to the rows' own deliveries below, or the next tick
+            done = skip_nowhere(settings, clock=clock)
     stop_at = time.monotonic() + budget
     for outbox_id in due_notifications(clock=clock, limit=limit):
         if time.monotonic() >= stop_at:

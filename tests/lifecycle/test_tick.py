@@ -10,6 +10,7 @@ import pytest
 
 from pbp.models import Outbox, Round, User
 from pbp.services import campaigns, entries, notifications, rounds, schedule
+from pbp.services.clock import to_db
 from pbp.services.notifications import Settings
 from tests.lifecycle.receivers import free_port, smtp, webhook  # noqa: F401 (fixtures)
 
@@ -318,6 +319,45 @@ def test_a_malformed_address_is_refused_and_never_retried(world, smtp) -> None: 
     settings = Settings(smtp_host="127.0.0.1", smtp_port=smtp.port)
     done = {d.status for d in notifications.deliver_due(clock=world.clock, settings=settings)}
     assert done == {"failed", "sent"} and len(smtp.messages) == 1
+
+
+def outbox_states() -> dict[int, tuple]:
+    return {o.id: (o.status, o.last_error, o.attempts, o.claimed_until) for o in Outbox.select()}
+
+
+@pytest.mark.parametrize("mail", [False, True], ids=["no SMTP server", "SMTP server"])
+def test_emails_with_nowhere_to_go_are_skipped_together_as_each_would_be(world, smtp, mail) -> None:  # noqa: F811
+    """A site without mail, or a player without an address: every such notice is skipped at once, beyond a tick's
+    delivery limit, each with the reason and state the row-by-row delivery gives it (the same rows run again through
+    `send` one at a time: the same outcome); an addressed player's e-mail is still sent."""
+    published_round(world)  # each player's notice
+    User.update(email=None).where(User.id == world.players[0]).execute()
+    payload = Outbox.get().payload
+    for _ in range(3):  # more than `limit` rows with nowhere to go
+        notifications.queue("round.published", to_db(world.clock.now()), users=world.players, **payload)
+    settings = Settings(smtp_host="127.0.0.1", smtp_port=smtp.port) if mail else Settings()
+    done = notifications.deliver_due(clock=world.clock, settings=settings, limit=2)  # the first tick's
+    while notifications.deliver_due(clock=world.clock, settings=settings, limit=2):  # the addressed e-mails' rest
+        pass
+    together = outbox_states()
+    unaddressed = {o.id for o in Outbox.select().where(Outbox.recipient == world.players[0])}
+    skipped = {d.outbox_id for d in done if d.status == "skipped"}
+    assert skipped == (unaddressed if mail else set(together)) and len(skipped) >= 4
+    assert {together[i][1] for i in unaddressed} == {notifications.NO_ADDRESS}
+    assert {together[i][1] for i in skipped - unaddressed} <= {notifications.NO_SMTP}
+    assert {together[i][2] for i in skipped} == {1} and len(smtp.messages) == (4 if mail else 0)
+    Outbox.update(status="pending", last_error=None, attempts=0, next_attempt_at=None).where(
+        Outbox.id.in_(skipped)
+    ).execute()
+    one_by_one = []
+
+    def each(row: Outbox, s: Settings) -> None:  # `send` itself, but not the default: no skipping together
+        notifications.send(row, s)
+
+    while batch := notifications.deliver_due(clock=world.clock, settings=settings, sender=each):
+        one_by_one += batch
+    assert {d.outbox_id for d in one_by_one} == skipped
+    assert {i: s[:3] for i, s in outbox_states().items()} == {i: s[:3] for i, s in together.items()}
 
 
 def test_two_deliverers_claim_each_notification_once(world) -> None:
