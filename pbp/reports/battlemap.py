@@ -53,6 +53,8 @@ class MapView:
     name: Callable[[str], str] = str  # a unit's display name from its id
     status_name: Callable[[str], str] = str
     title: str = ""
+    #: A reach wider than the whole map, as its line in the map's corner says it (its circle lies off the map).
+    everywhere: Callable[[str], str] = lambda reach: f"{reach}: the whole map is within reach"
 
 
 def _text(value: Any) -> str:
@@ -467,10 +469,20 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
     if focus is not None:
         fx, fy = focus["position"]
         frame = (x0, y0, x0 + w, y0 + h)
+        corners = [(x, y) for x in (frame[0], frame[2]) for y in (frame[1], frame[3])]
+        lines = 0  # the reaches named in the corner so far
         for label, lo, hi in view.reach:
             if hi <= 0:
                 continue
             text = f"{label} {_num(hi)} m"
+            if all(math.dist((fx, fy), corner) <= hi for corner in corners):  # no part of its circle shows
+                text = view.everywhere(text)
+                x, lines = frame[2] - font * 0.5, lines + 1
+                y = frame[1] + font * 1.4 * lines
+                out.append(f'<g class="reach whole"><text x="{_num(x)}" y="{_num(y)}" text-anchor="end" '
+                           f'font-size="{_num(font)}">{_text(text)}</text></g>')  # fmt: skip
+                taken.add(_text_box(text, x, y, font, "end"))
+                continue
             out.append(
                 f'<g class="reach"><circle cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(hi)}"/>'
                 + (f'<circle class="inner" cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(lo)}"/>' if lo > 0 else "")

@@ -87,11 +87,20 @@ def test_a_reachs_name_stands_wholly_on_the_map_where_its_circle_shows(at: list[
     assert first[2] <= second[0] or second[2] <= first[0] or first[3] <= second[1] or second[3] <= first[1]
 
 
-def test_a_reach_wider_than_the_map_draws_its_circle_and_no_name_off_the_map() -> None:
+def test_a_reach_wider_than_the_whole_map_is_said_in_its_corner_instead_of_a_circle_off_the_map() -> None:
     enc = encounter(pc(position=[0, 0]), enemy(position=[300, 100]))
-    doc = parse(battle_map(enc, MapView(focus="aoi", reach=[("Targeting laser", 0, 5000)])))
-    [reach] = groups(doc, "reach")
-    assert reach.getElementsByTagName("circle") and not reach.getElementsByTagName("text")
+    view = MapView(focus="aoi", reach=[("Targeting laser", 0, 5000), ("Beam rifle", 0, 2000), ("Blaster", 0, 150)],
+                   everywhere=lambda reach: f"{reach}: 全域")  # fmt: skip
+    svg = battle_map(enc, view)
+    assert [text for text, _, _ in reach_names(svg)] == [
+        "Targeting laser 5000 m: 全域", "Beam rifle 2000 m: 全域", "Blaster 150 m"
+    ]  # fmt: skip
+    for _, (left, top, right, bottom), (fl, ft, fr, fb) in reach_names(svg):
+        assert fl <= left and right <= fr and ft <= top and bottom <= fb
+    whole = groups(parse(svg), "whole")
+    assert len(whole) == 2 and not any(g.getElementsByTagName("circle") for g in whole)
+    (_, first, _), (_, second, _), _ = reach_names(svg)
+    assert first[3] <= second[1]  # one line under the other
 
 
 def test_r_gauge_7_a_removed_unit_is_crossed_out() -> None:

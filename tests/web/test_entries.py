@@ -69,8 +69,10 @@ def stored(app: Flask, world: World) -> Entry:
 ATTACK = {"minor": "", "major": "attack", "weapon": "beam_rifle", "targets": "kagachi1"}
 
 
-@pytest.mark.parametrize(("lang", "words"), [("ja", ("メジャーアクション", "ビームライフル", "締切")),
-                                             ("en", ("Major action", "Beam rifle", "Deadline"))])  # fmt: skip
+@pytest.mark.parametrize(("lang", "words"), [("ja", ("メジャーアクション", "ビームライフル", "締切",
+                                                     "ビームライフル 1000 m：地図全体が射程内")),
+                                             ("en", ("Major action", "Beam rifle", "Deadline",
+                                                     "Beam rifle 1000 m: the whole map is within reach"))])  # fmt: skip
 def test_the_form_offers_the_units_legal_actions_with_odds_and_the_map(world, lang, words) -> None:
     html = page(signed_in(app_at(world, WRITING), lang=lang), url(world))
     assert all(w in html for w in words)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
@@ -66,6 +67,7 @@ def battlefield(desk: OrderDesk, names: Names, *, secret_enemies: bool = True) -
         name=names.unit,
         status_name=lambda sid: names.of("statuses", sid),
         title=names.unit(desk.unit),
+        everywhere=lambda reach: gettext("%(reach)s: the whole map is within reach", reach=reach),
     )
     return Markup(battle_map(desk.encounter, view))  # noqa: S704 - battle_map escapes every text it draws
 
