@@ -396,6 +396,7 @@ def _reach_label(
     wholly inside the map's frame and over nothing written before, beside the circle on the outside. None when no
     part of the circle that shows has room (a reach wider than the whole map is not named: nothing of it shows)."""
     fx, fy = centre
+    left, top, right, bottom = frame
     for degrees in REACH_ANGLES:
         a = math.radians(degrees)
         dx, dy = math.cos(a), -math.sin(a)  # y grows downwards
@@ -403,7 +404,6 @@ def _reach_label(
         anchor = "start" if dx > 0.3 else "end" if dx < -0.3 else "middle"
         baseline = y if dy <= 0 else y + ASCENT * font  # above the circle's upper half, below its lower half
         box = _text_box(text, x, baseline, font, anchor)
-        left, top, right, bottom = frame
         if left <= box[0] and box[2] <= right and top <= box[1] and box[3] <= bottom and taken.free(box, None):
             return x, baseline, anchor
     return None
