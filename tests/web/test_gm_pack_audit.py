@@ -75,10 +75,14 @@ def test_the_owner_checks_then_upgrades_and_the_console_scenarios_stay(world, fo
         assert logged.actor.name == "gm" and logged.campaign.slug == "demo"
 
 
-def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path):
-    before = _pack(world)
+def _unknown_skill(folder) -> None:
     weapons = folder / "weapons.toml"
     weapons.write_text(weapons.read_text(encoding="utf-8").replace('skill = "射撃"', 'skill = "狙撃"', 1), "utf-8")
+
+
+def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path):
+    before = _pack(world)
+    _unknown_skill(folder)
     (folder / "oops.toml").write_text("[items\n", encoding="utf-8")
     response = _upgrade(_as(world, "gm", tmp_path))
     page = unescape(response.get_data(as_text=True))
@@ -86,6 +90,13 @@ def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path
     assert "weapons.beam_rifle.skill</code> unknown skill '狙撃'" in page
     assert "oops.toml" in page and "not valid TOML" in page
     assert _pack(world) == before
+
+
+def test_a_packs_problem_is_said_in_the_pages_language(world, folder, tmp_path):
+    _unknown_skill(folder)
+    gm = signed_in(world.url, "gm", lang="ja", PACKS_DIR=str(tmp_path / "packs"))
+    page = unescape(_upgrade(gm).get_data(as_text=True))
+    assert "<code>weapons.beam_rifle.skill</code> 技能'狙撃'はありません" in page
 
 
 def _break_a_scenario_and_a_sheet(folder) -> None:

@@ -134,7 +134,7 @@ def unit_from_enemy(data: PackData, enemy_type: str, unit_id: str, position: Poi
     """A unit of ENCOUNTER.json from an enemy type of the pack (side `enemy`)."""
     enemy = tables(data, "enemies").get(enemy_type)
     if enemy is None:
-        raise BadInput(Problem.said("enemy_type", N_("unknown enemy type %(type)r"), type=enemy_type))
+        raise BadInput(Problem.said("enemy_type", N_("unknown enemy type %(value)r"), value=enemy_type))
     return build_unit(data, enemy, unit_id, "enemy", position, name=name)
 
 
