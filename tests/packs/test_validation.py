@@ -199,8 +199,8 @@ def _planted(demo: dict[str, Any]) -> dict[str, Any]:
     a["reboot"]["effects"] = [{"kind": "cure", "id": "sleep", "on": "self"}]
     tama = s["tama_river"]
     tama.update(slots=9, checks=[])
-    tama["pc_starts"][0] = [10**7, 0]
-    tama["terrain"][0]["rect"] = [[0, 0]]
+    tama["pc_starts"][:2] = [[10**7, 0], "x"]
+    tama["terrain"][0].update(rect=[[0, 0]], rough=2)
     tama["enemies"][0]["type"] = "dragon"
     tama["enemies"][1]["id"] = tama["enemies"][0]["id"]
     s["hangar_eve"]["enemies"] = []
@@ -242,8 +242,10 @@ PLANTED = [
     "scenarios.hangar_eve.enemies: must list at least 1",
     "scenarios.tama_river.checks: must list at least 1",
     "scenarios.tama_river.pc_starts[0]: must lie within 1000000 metres of the origin on each axis, got [10000000, 0]",
+    "scenarios.tama_river.pc_starts[1]: must be a point [x, y] in metres (each within ±1000000000), got 'x'",
     "scenarios.tama_river.enemies[0].type: unknown enemy type 'dragon'",
     "scenarios.tama_river.terrain[0].rect: must be [[x1, y1], [x2, y2]]",
+    "scenarios.tama_river.terrain[0].rough: must be a factor from 0.25 to 1 (R-ROUGH-1), got 2",
     f"items.{'a' * 81}: the id has 81 characters, over the limit of 80",
     "stats.肉体.ja: must equal the id '肉体': stats are keyed by their Japanese name",
     "statuses.heat: missing: the pack names every bad status of the R-BS table",
@@ -269,8 +271,9 @@ PLANTED = [
 
 
 def test_every_pack_problem_is_said_by_a_template_and_the_cli_english_is_unchanged(demo: dict) -> None:
-    """The GM's pack and scenario pages say each problem in their language (R-GAUGE-1, R-CHECK-3/4/7, the R-BS
-    table among them), a ready-made sheet's under its character's key; the command line prints the English."""
+    """The GM's pack and scenario pages say each problem in their language (R-GAUGE-1, R-CHECK-3/4/7, R-ROUGH-1,
+    the R-BS table among them), a ready-made sheet's under its character's key; the command line prints the
+    English."""
     problems = validate_pack(_planted(demo))
     assert [str(p) for p in problems] == PLANTED
     assert all(p.template is not None and p.template % dict(p.params) == p.message for p in problems)
