@@ -13,8 +13,8 @@ def N_(template: str) -> str:
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with an input: the file (when known), the field path inside it and what is wrong. A problem
-    a player meets on a form also keeps its `template` and `params`, so a page can say it in the player's language
-    (the message is the template with the params put in)."""
+    a page shows (a player's form, the GM's console) also keeps its `template` and `params`, so the page can say it
+    in its reader's language (the message is the template with the params put in)."""
 
     path: str
     message: str

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from pbp.engine.checker import Checker
-from pbp.engine.errors import Problem
+from pbp.engine.errors import N_, Problem
 
 CHECK_ID = re.compile(r"r([0-9]+)-c([0-9]+)")
 
@@ -26,17 +26,17 @@ def validate_overrides(overrides: Any) -> list[Problem]:
     for i, override in enumerate(overrides):
         path = f"overrides[{i}]"
         if not isinstance(override, dict):
-            c.bad(path, "must be an object with check, successes and reason")
+            c.said(path, N_("must be an object with check, successes and reason"))
             continue
         check_id = override.get("check")
         if not (isinstance(check_id, str) and CHECK_ID.fullmatch(check_id)):
-            c.bad(f"{path}.check", f"must be a check id like 'r1-c2', got {check_id!r}")
+            c.said(f"{path}.check", N_("must be a check id like 'r1-c2', got %(check)r"), check=check_id)
         elif check_id in seen:
-            c.bad(f"{path}.check", f"check {check_id!r} is overridden twice")
+            c.said(f"{path}.check", N_("check %(check)r is overridden twice"), check=check_id)
         else:
             seen.add(check_id)
         c.check_int(override.get("successes"), f"{path}.successes")
         reason = override.get("reason")
         if not (isinstance(reason, str) and reason.strip()):
-            c.bad(f"{path}.reason", "an override needs a non-empty reason (R-GM-1: it is published)")
+            c.said(f"{path}.reason", N_("an override needs a non-empty reason (R-GM-1: it is published)"))
     return c.problems

@@ -36,16 +36,26 @@ def _said(problem: Problem) -> str:
     return problem.message if problem.template is None else Text(problem.template, **dict(problem.params))
 
 
+def _placed(problem: Problem, said: str) -> Joined:
+    """A problem's message `said` after its file and field path, as `Problem.__str__` puts them."""
+    return Joined([str(problem).removesuffix(problem.message), said])
+
+
+def said_problems(problems: Iterable[Problem]) -> Joined:
+    """The engine's problems as the English line the CLI prints (each after its field path, joined by "; "), each
+    said in a page's language where the engine worded it by a template: what a refusal puts in its message."""
+    return Joined([_placed(problem, _said(problem)) for problem in problems], "; ")
+
+
 def order_refusal(problems: Iterable[Problem]) -> Refusals:
     """The engine's problems with an order (a form's single order: `orders[0].` is not part of their paths) as one
-    refusal of the "order": the English line the CLI prints (each problem after its field path, joined by "; "),
-    and each problem with its path, which the entry form places beside its field."""
+    refusal of the "order": the English line the CLI prints (`said_problems`), and each problem with its path,
+    which the entry form places beside its field."""
     parts: list[str] = []
     placed: list[tuple[str, str]] = []
     for problem in problems:
         said = _said(problem)
-        where = str(problem).removesuffix(problem.message)  # the file and field path, as `Problem.__str__` puts them
-        parts.append(Joined([where, said]))
+        parts.append(_placed(problem, said))
         placed.append((problem.path.removeprefix("orders[0]."), said))
     return Refusals(Joined(parts, "; "), "order", placed)
 

@@ -7,6 +7,7 @@ campaign keeps playing by the numbers it was loaded with. Reloading updates the 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -129,16 +130,14 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
                 else start or ruleset.build_encounter(merged, scenario.pack_scenario, _pcs(scenario))
             )
         except BadInput as e:
-            problems += [Problem(f"{where}: {p.path}" if p.path else where, p.message) for p in e.problems]
+            problems += [replace(p, path=f"{where}: {p.path}" if p.path else where) for p in e.problems]
             continue
-        problems += [Problem(f"{where}: {p.path}", p.message) for p in ruleset.validate_encounter(state, merged)]
+        problems += [replace(p, path=f"{where}: {p.path}") for p in ruleset.validate_encounter(state, merged)]
     for character in (
         Character.select().where(Character.campaign == campaign.id, Character.alive).order_by(Character.id)
     ):
         where = f"character {character.name} ({character.id})"
-        problems += [
-            Problem(f"{where}: {p.path}", p.message) for p in ruleset.validate_character(merged, character.sheet)
-        ]
+        problems += [replace(p, path=f"{where}: {p.path}") for p in ruleset.validate_character(merged, character.sheet)]
     return problems
 
 

@@ -25,6 +25,7 @@ from peewee import fn
 from pbp import reports
 from pbp.db import Busy, database, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
+from pbp.engine.overrides import validate_overrides
 from pbp.engine.verify import build_bundle, continued, run_engine
 from pbp.errors import N_, Conflict, InvalidState, NotFound, UserError
 from pbp.lru import Lru
@@ -45,7 +46,7 @@ from pbp.models import (
     ScenarioSecret,
 )
 from pbp.services import audit, gms, notifications
-from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked
+from pbp.services._common import REASON_LIMIT, _said, checked_text, get_or_fail, locked, said_problems
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
 
@@ -464,7 +465,7 @@ def shaped_encounter(rnd: Round, scenario: Scenario, actions: list[dict[str, Any
         return Shaped(start, [], start)
     result = find_ruleset(scenario.campaign.ruleset).apply_gm_actions(start, actions)
     if isinstance(result, list):
-        raise UserError(N_("the GM's actions do not apply: %(problems)s", problems="; ".join(map(str, result))))
+        raise UserError(N_("the GM's actions do not apply: %(problems)s", problems=said_problems(result)))
     return Shaped(start, actions, result)
 
 
@@ -843,6 +844,9 @@ def override_check(
         raise UserError(
             N_("successes must be between -%(limit)s and %(limit)s, got %(got)s", limit=OVERRIDE_LIMIT, got=successes)
         )
+    malformed = validate_overrides([{"check": check, "successes": successes, "reason": why}])
+    if malformed:  # a check id of another shape (the form offers the round's own): said here, not by the engine
+        raise UserError(_said(malformed[0]), "check")
     require_round_gm(round_id, actor_id)
     from pbp.services import leaks  # leaks reads the round states from here
 

@@ -19,16 +19,18 @@ from peewee import fn
 from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, find_ruleset
 from pbp.engine.errors import Problem
-from pbp.errors import N_, InvalidState, NotFound, UserError
+from pbp.errors import N_, InvalidState, Joined, NotFound, UserError
 from pbp.models import Campaign, Character, GmAction, GmOrder, Resolution, Round, Scenario
 from pbp.services import audit, gms, leaks
 from pbp.services._common import (
     ORDER_LIMIT,
     REASON_LIMIT,
+    _said,
     checked_json,
     checked_text,
     get_or_fail,
     order_refusal,
+    said_problems,
     storable_text,
 )
 from pbp.services.characters import character_id_of
@@ -139,13 +141,13 @@ def _refuse_unfitting_orders(rnd: Round, scenario: Scenario, encounter: dict[str
     problems = find_ruleset(scenario.campaign.ruleset).validate_orders(combined, encounter)
     if problems:
         units = [o["unit"] for o in combined["orders"]]
-        named = [f"{units[int(m.group(1))]}'s order: {p.message}" for p in problems if (m := ORDER_PATH.match(p.path))]
-        raise UserError(
-            N_(
-                "an order of this round would no longer fit: %(problems)s",
-                problems="; ".join(named or map(str, problems)),
-            )
-        )
+        named = [
+            N_("%(unit)s's order: %(problem)s", unit=units[int(m.group(1))], problem=_said(p))
+            for p in problems
+            if (m := ORDER_PATH.match(p.path))
+        ]
+        said = Joined(named, "; ") if named else said_problems(problems)
+        raise UserError(N_("an order of this round would no longer fit: %(problems)s", problems=said))
 
 
 ORDER_PATH = re.compile(r"orders\[(\d+)\]")
@@ -159,10 +161,8 @@ def _check_actions(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]]
     if isinstance(result, list):
         own = [p for p in result if new is not None and p.path.startswith(f"actions[{new}]")]
         if own and new is not None:
-            raise UserError(own[0].message, _field_of(own[0], new))
-        raise UserError(
-            N_("the later actions would no longer apply: %(problems)s", problems="; ".join(map(str, result)))
-        )
+            raise UserError(_said(own[0]), _field_of(own[0], new))
+        raise UserError(N_("the later actions would no longer apply: %(problems)s", problems=said_problems(result)))
     _refuse_unfitting_orders(rnd, scenario, result)
     return result
 
@@ -178,7 +178,7 @@ def _reinforcement(scenario: Scenario, fields: dict[str, Any]) -> dict[str, Any]
             campaign.pack, str(fields.get("enemy")), uid, fields.get("position")
         )
     except BadInput as e:
-        raise UserError(e.problems[0].message, "enemy") from None
+        raise UserError(_said(e.problems[0]), "enemy") from None
 
 
 @retried

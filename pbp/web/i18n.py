@@ -48,13 +48,15 @@ def page_locale() -> str:
 
 def localized(text: str) -> str:
     """A service's `Text` in the page's language: its template's translation with the parameters put in (those that
-    are `Text` themselves translated too); a `Joined` part by part. Any other text is shown as it is: an engine
-    problem worded without a template, a name."""
+    are `Text` or `Joined` themselves translated too: the engine's problems a refusal lists); a `Joined` part by
+    part. Any other text is shown as it is: an engine problem worded without a template, a name."""
     if isinstance(text, Joined):
         return text.sep.join(localized(part) for part in text.parts)
     if not isinstance(text, Text):
         return text
-    params = {key: localized(value) if isinstance(value, Text) else value for key, value in text.params.items()}
+    params = {
+        key: localized(value) if isinstance(value, Text | Joined) else value for key, value in text.params.items()
+    }
     return gettext(text.template, **params) if params else gettext(text.template)
 
 

@@ -201,6 +201,78 @@ def test_no_actions_give_the_encounter_back_and_a_bad_encounter_is_a_problem(bat
     assert said(apply_gm_actions(battle, "retreat")) == [("actions", "must be a list, got str")]
 
 
+def _on_foot(encounter: dict) -> dict:
+    unit(encounter, "makoto")["vehicle"] = None
+    return encounter
+
+
+def _reinforcement(pack: dict, **changes: Any) -> dict:
+    return {"kind": "add_unit", "unit": {**unit_from_enemy(pack, "kagachi", "kagachi9", [300, 0]), **changes}}
+
+
+#: One refusal of each kind the GM's actions meet, with the English line the CLI prints (as before they became
+#: templates): (the battle as the case needs it, the actions, the problem).
+REFUSALS: list[tuple[Any, Any, str]] = [
+    (None, lambda p: [{"kind": "retreat", "unit": "aoi", "speed": 3}],
+     "actions[0].speed: unknown field for retreat (known: unit, reason)"),
+    (None, lambda p: [{"kind": "retreat", "unit": "aoi", "reason": 3}], "actions[0].reason: must be a string, got 3"),
+    (None, lambda p: [{"kind": "retreat", "unit": "nobody"}], "actions[0].unit: no unit 'nobody' in the encounter"),
+    (None, lambda p: [{"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken": [5, 5, 5, 5, 1]},
+                      {"kind": "retreat", "unit": "kagachi1"}],
+     "actions[1].unit: 'kagachi1' is dead (revive it first, R-GAUGE-7)"),
+    (None, lambda p: [{"kind": "retreat", "unit": "kagachi2"}, {"kind": "add_status", "unit": "kagachi2",
+                                                                  "status": "stun"}],
+     "actions[1].unit: 'kagachi2' is out of the battle"),
+    (None, lambda p: [{"kind": "set_position", "unit": "aoi", "position": "here"}],
+     "actions[0].position: must be a point [x, y] in metres, got 'here'"),
+    (None, lambda p: [{"kind": "set_position", "unit": "aoi", "position": [MAP_LIMIT + 1, 0]}],
+     "actions[0].position: [1000001, 0] is off the map (each coordinate within 1000000 metres of the origin)"),
+    (None, lambda p: [{"kind": "set_position", "unit": "aoi", "position": [40, 0]}],
+     "actions[0].position: [40, 0] is on 'makoto', which stands at [40, 0]"),
+    (None, lambda p: [_reinforcement(p, id="hayachi1")],
+     "actions[0].unit.id: a unit 'hayachi1' is already in the encounter"),
+    (None, lambda p: [_reinforcement(p, side="pc")],
+     "actions[0].unit.side: a reinforcement is an enemy (a PC joins through its player)"),
+    (None, lambda p: [_reinforcement(p, removed=True)],
+     "actions[0].unit: a reinforcement arrives in the battle: not removed, not dead, in no engagement"),
+    (None, lambda p: [{"kind": "remove_unit", "unit": "aoi"}],
+     "actions[0].unit: 'aoi' is a PC: it can retreat, not vanish (its player's entries name it)"),
+    (_on_foot, lambda p: [{"kind": "set_gauge", "unit": "makoto", "gauge": "damage", "taken": [0] * 5}],
+     "actions[0].gauge: 'makoto' rides no vehicle: it has no damage gauge"),
+    (None, lambda p: [{"kind": "set_gauge", "unit": "aoi", "gauge": "injury", "taken": [1, 2]}],
+     "actions[0].taken: must be 5 whole numbers (the damage in each stage), got [1, 2]"),
+    (None, lambda p: [{"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken": [9, 0, 0, 0, 0]}],
+     "actions[0].taken[0]: 9 is outside 0..5 (the stage's capacity)"),
+    (None, lambda p: [{"kind": "set_gauge", "unit": "aoi", "gauge": "injury", "taken": [0, 4, 0, 0, 0]}],
+     "actions[0].taken[1]: a stage holds damage only once the stage before it is full (R-GAUGE-1)"),
+    (None, lambda p: [{"kind": "add_status", "unit": "aoi", "status": "stun"}] * 2,
+     "actions[1].status: 'aoi' has 'stun' already (statuses do not stack, R-FIX-6)"),
+    (None, lambda p: [{"kind": "remove_status", "unit": "aoi", "status": "stun"}],
+     "actions[0].status: 'aoi' does not have 'stun'"),
+    (None, lambda p: [{"kind": "revive", "unit": "aoi"}], "actions[0].unit: 'aoi' is not dead"),
+]  # fmt: skip
+
+
+@pytest.mark.rule("R-GAUGE-1")
+@pytest.mark.rule("R-GAUGE-7")
+@pytest.mark.rule("R-FIX-6")
+@pytest.mark.parametrize(("prepare", "actions", "line"), REFUSALS, ids=[line for _, _, line in REFUSALS])
+def test_each_refusal_is_said_by_a_template_and_the_cli_line_is_unchanged(
+    pack: dict, battle: dict, prepare: Any, actions: Any, line: str
+) -> None:
+    """The GM console says each refusal in its page's language (its template and parameters); the command line
+    prints the same English as before."""
+    result = apply_gm_actions(prepare(battle) if prepare else battle, actions(pack))
+    assert isinstance(result, list) and [str(p) for p in result] == [line]
+    assert result[0].template is not None and result[0].template % dict(result[0].params) == result[0].message
+
+
+def test_a_bad_encounters_problems_keep_their_templates() -> None:
+    """A problem of the encounter the actions start from is said as the schema said it, under `encounter.`."""
+    (problem,) = apply_gm_actions({"units": "none"}, [])
+    assert (problem.path, problem.template) == ("encounter.units", "must be a list, got %(type)s")
+
+
 # ---- property: mutated actions give problems or an encounter, never an exception ------------------------------
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**12), 10**12) | st.floats(allow_nan=True) | st.text(max_size=8),

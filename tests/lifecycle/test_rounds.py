@@ -153,6 +153,7 @@ def test_an_override_re_resolves_with_the_same_dice_and_keeps_history(world) -> 
     ("check", "successes", "reason", "message"),
     [
         ("r1-c99", 0, "why not", "has no check r1-c99"),
+        ("r1", 0, "why not", "must be a check id like 'r1-c2', got 'r1'"),  # R-GM-1: said before the engine runs
         ("r1-c1", 0, "  ", "reason must not be empty"),
         ("r1-c1", 10**20, "why not", "successes must be between -1000 and 1000"),
     ],

@@ -11,7 +11,7 @@ import pytest
 
 from pbp.engine import canonical
 from pbp.engine.verify import verify_bundle
-from pbp.errors import Forbidden, InvalidState, NotFound, UserError
+from pbp.errors import Forbidden, InvalidState, NotFound, Text, UserError
 from pbp.models import AuditLog, Character, GmAction, GmOrder, Report, Resolution
 from pbp.services import entries, publishing, rounds, shaping
 from pbp.services.characters import unit_id
@@ -133,6 +133,7 @@ def test_refusals_name_their_field_and_change_nothing(world) -> None:
         with pytest.raises(UserError, match=message) as refused:
             _act(world, rid, kind, **fields)
         assert refused.value.field == field, kind
+        assert isinstance(refused.value.message, Text), kind  # a page says it in its language
     with pytest.raises(UserError) as no_reason:
         _act(world, rid, "retreat", "  ", unit="kagachi1")
     assert no_reason.value.field == "reason"

@@ -136,6 +136,34 @@ def test_encounter_refuses_clashing_ids_and_too_many_pcs(demo: dict[str, Any]) -
         encounter_for_scenario(demo, "hangar_eve", [])
 
 
+def test_building_refusals_are_said_by_templates_and_the_cli_english_is_unchanged(demo: dict[str, Any]) -> None:
+    """A page says each in its language (the GM's reinforcement form, the pack upgrade's trial), a sheet's problem
+    under its PC's path included (R-GEAR-2); the command line prints the English."""
+    aoi = demo["characters"]["aoi"]
+    bad_sheet = {**aoi, "items": [*aoi["items"], "binoculars"]}
+    calls = [
+        lambda: unit_from_enemy(demo, "godzilla", "g1", [0, 0]),
+        lambda: public_scenario(demo, "nowhere"),
+        lambda: scene_checks(demo, "tama_river"),
+        lambda: encounter_for_scenario(demo, "tama_river", [(f"p{i}", aoi) for i in range(5)]),
+        lambda: encounter_for_scenario(demo, "tama_river", [("kagachi1", aoi), ("x", bad_sheet)]),
+    ]
+    said = []
+    for call in calls:
+        with pytest.raises(BadInput) as e:
+            call()
+        said += e.value.problems
+    assert [str(p) for p in said] == [
+        "enemy_type: unknown enemy type 'godzilla'",
+        "scenario: unknown scenario 'nowhere'",
+        "scenario: 'tama_river' is a battle, not a scene",
+        "pcs: 5 PCs but 'tama_river' has 4 start positions",
+        "pcs[0]: unit id 'kagachi1' is used twice",
+        "pcs[1].items: items cost 4, more than 調達 level = 2 (R-GEAR-2)",
+    ]
+    assert all(p.template is not None and p.template % dict(p.params) == p.message for p in said)
+
+
 def test_r_gm_2_scene_checks(demo: dict[str, Any]) -> None:
     checks = scene_checks(demo, "hangar_eve")
     assert len(checks) >= 3

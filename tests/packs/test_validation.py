@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
+from typing import Any
 
 from pbp.engine.pool.pack_checks import validate_pack
 from pbp.packs import validate_pack_dir
@@ -166,3 +168,112 @@ def test_public_on_enemies_and_gimmicks_is_an_optional_boolean(demo) -> None:
         "enemies.orochi.public": "must be true or false, got 'yes'",
         "scenarios.tama_river.gimmicks[0].public": "must be true or false, got 1",
     }
+
+
+def _planted(demo: dict[str, Any]) -> dict[str, Any]:
+    """The demo pack with one problem of each kind the pack checks say."""
+    d = copy.deepcopy(demo)
+    w, e, a, s = d["weapons"], d["enemies"], d["abilities"], d["scenarios"]
+    d["house_rules"] = {}  # an unknown top-level key
+    del d["character"]  # a required one missing
+    d["stats"]["肉体"]["ja"] = "体"  # not its id
+    del d["statuses"]["heat"]  # the R-BS table
+    d["skills"]["芸術"]["stat"] = "魔力"
+    d["gauges"]["damage"]["stages"] = []
+    d["growth"]["raise_costs"] = [1]
+    d["creation"].update(stat_min=9, stat_max=2)
+    d["vehicles"]["fighter"]["damage"] = [6, 6, 6, 6]
+    d["vehicles"]["savior"]["weapons"] = ["pistol"]
+    w["beam_rifle"].update(skill="狙撃", range=[5, 3], kost=3, description="a" * 4001)
+    w["stun_hammer"]["inflicts"] = "sleep"
+    del w["hf_knife"]["cost"]
+    d["items"]["a" * 81] = copy.deepcopy(d["items"]["charm"])
+    d["items"]["charm"]["skills"] = []
+    d["items"]["tool_set"]["successes"] = 0
+    e["kagachi"].update(vehicle="dragon", weapons=["claw", "claw", "nope"], abilities=["flight"], skills={"狙撃": 2})
+    e["hayachi"]["skills"] = {"白兵": 9}
+    e["orochi"].update(weapons=["claw"], stats={"肉体": 1, "感覚": 1, "理知": 1, "魔力": 1})
+    a["focus"]["effects"] = []
+    a["afterburner"]["effects"] = [{"kind": "dice", "value": 10**7}]
+    a["jamming"]["effects"] = [{"kind": "status", "id": "stun"}]
+    a["reboot"]["effects"] = [{"kind": "cure", "id": "sleep", "on": "self"}]
+    tama = s["tama_river"]
+    tama.update(slots=9, checks=[])
+    tama["pc_starts"][:2] = [[10**7, 0], "x"]
+    tama["terrain"][0].update(rect=[[0, 0]], rough=2)
+    tama["enemies"][0]["type"] = "dragon"
+    tama["enemies"][1]["id"] = tama["enemies"][0]["id"]
+    s["hangar_eve"]["enemies"] = []
+    s["empty_scene"] = {"ja": "空", "en": "Empty", "kind": "scene"}
+    s["empty_battle"] = {"ja": "空", "en": "Empty", "kind": "battle"}
+    d["characters"] = {"aoi": {**d["characters"]["aoi"], "items": ["nope"]}}
+    return d
+
+
+#: What the command line prints for `_planted` (the English of before the checks became templates).
+PLANTED = [
+    "house_rules: unknown top-level key (known: campaign, options, stats, skills, gauges, statuses, growth, creation, "
+    "character, vehicles, weapons, items, abilities, enemies, characters, scenarios)",
+    "character: missing",
+    "gauges.damage.stages: must list 5 stage names (R-GAUGE-1), got []",
+    "growth.raise_costs: must list 4 costs: raising a skill to level 2..5, got [1]",
+    "skills.芸術.stat: unknown parent stat '魔力'",
+    "vehicles.fighter.damage: must list 5 stage capacities in damage points (R-GAUGE-1), got [6, 6, 6, 6]",
+    "weapons.beam_rifle.kost: unknown key (known: ja, en, description, skill, damage, range, ammo, targets, slot, "
+    "mount, gauge, inflicts, cost, kind)",
+    "weapons.beam_rifle.description: has 4001 characters, over the limit of 4000",
+    "weapons.beam_rifle.skill: unknown skill '狙撃'",
+    "weapons.beam_rifle.range: must be [min, max] whole metres with 0 <= min <= max <= 1000000, got [5, 3]",
+    "weapons.hf_knife.cost: missing",
+    "weapons.stun_hammer.inflicts: unknown bad status 'sleep'",
+    "items.charm.skills: must list at least 1",
+    "abilities.focus.effects: must list at least one effect",
+    "abilities.afterburner.effects[0].value: 10000000 is outside -1000000..1000000",
+    "abilities.jamming.effects[0].on: missing: say who it acts on (self, target or area)",
+    "abilities.reboot.effects[0].id: unknown status 'sleep'",
+    "enemies.kagachi.vehicle: unknown vehicle 'dragon'",
+    "enemies.kagachi.skills.狙撃: unknown skill '狙撃' (R-CHECK-4: every skill has a parent stat in the pack)",
+    "enemies.kagachi.weapons[1]: 'claw' is listed twice",
+    "enemies.kagachi.weapons[2]: unknown weapon 'nope'",
+    "enemies.kagachi.abilities[0]: unknown ability 'flight'",
+    "enemies.hayachi.skills.白兵: level 9 is outside 1..5 (R-CHECK-3)",
+    "enemies.orochi.stats.魔力: unknown parent stat '魔力'",
+    "enemies.orochi.stats.文化: missing",
+    "scenarios.hangar_eve.enemies: must list at least 1",
+    "scenarios.tama_river.checks: must list at least 1",
+    "scenarios.tama_river.pc_starts[0]: must lie within 1000000 metres of the origin on each axis, got [10000000, 0]",
+    "scenarios.tama_river.pc_starts[1]: must be a point [x, y] in metres (each within ±1000000000), got 'x'",
+    "scenarios.tama_river.enemies[0].type: unknown enemy type 'dragon'",
+    "scenarios.tama_river.terrain[0].rect: must be [[x1, y1], [x2, y2]]",
+    "scenarios.tama_river.terrain[0].rough: must be a factor from 0.25 to 1 (R-ROUGH-1), got 2",
+    f"items.{'a' * 81}: the id has 81 characters, over the limit of 80",
+    "stats.肉体.ja: must equal the id '肉体': stats are keyed by their Japanese name",
+    "statuses.heat: missing: the pack names every bad status of the R-BS table",
+    "vehicles.savior.weapons[0]: 'pistol' is a personal weapon, not one a vehicle mounts",
+    "enemies.kagachi.weapons[0]: 'claw' is a vehicle weapon; list it on the vehicle",
+    "enemies.kagachi.weapons[1]: 'claw' is a vehicle weapon; list it on the vehicle",
+    "enemies.orochi.weapons[0]: 'claw' is a vehicle weapon; list it on the vehicle",
+    "items.tool_set: has no effect: give dice and/or successes (R-CHECK-7)",
+    "creation.stat_max: is below stat_min (2 < 9)",
+    "scenarios.hangar_eve.enemies: does not belong in a scene scenario",
+    "scenarios.tama_river.checks: does not belong in a battle scenario",
+    "scenarios.tama_river.enemies[1].id: id 'kagachi1' is used twice",
+    "scenarios.tama_river.pc_starts: gives 4 start positions for 9 slots",
+    "scenarios.empty_scene.checks: missing: a scene scenario needs it",
+    "scenarios.empty_battle.pc_starts: missing: a battle scenario needs it",
+    "scenarios.empty_battle.enemies: missing: a battle scenario needs it",
+    "characters.aoi.items[0]: unknown item 'nope'",
+    "characters.aoi.stats.肉体: 3 is outside the creation limits 9..2",
+    "characters.aoi.stats.感覚: 4 is outside the creation limits 9..2",
+    "characters.aoi.stats.理知: 2 is outside the creation limits 9..2",
+    "characters.aoi.stats.文化: 3 is outside the creation limits 9..2",
+]
+
+
+def test_every_pack_problem_is_said_by_a_template_and_the_cli_english_is_unchanged(demo: dict) -> None:
+    """The GM's pack and scenario pages say each problem in their language (R-GAUGE-1, R-CHECK-3/4/7, R-ROUGH-1,
+    the R-BS table among them), a ready-made sheet's under its character's key; the command line prints the
+    English."""
+    problems = validate_pack(_planted(demo))
+    assert [str(p) for p in problems] == PLANTED
+    assert all(p.template is not None and p.template % dict(p.params) == p.message for p in problems)

@@ -6,6 +6,7 @@ import pytest
 from pool_builders import attack, check, encounter, enemy, order, pc, run
 
 from pbp.engine import BadInput
+from pbp.engine.overrides import validate_overrides
 
 TWO_ATTACKS = [order("aoi", major=attack("rifle", "oni1")), order("oni1", major=attack("spit", "aoi"))]
 # aoi: 4 attack dice (3 successes), oni1 evades 2 (1); oni1: 3 attack dice (1), aoi evades 3 (0)
@@ -83,6 +84,20 @@ def test_r_gm_1_override_without_reason_is_bad_input(reason) -> None:
         ov[0]["reason"] = reason
     with pytest.raises(BadInput):
         run(encounter(pc(), enemy()), TWO_ATTACKS, DICE, overrides=ov)
+
+
+def test_r_gm_1_bad_overrides_are_said_by_templates_and_the_cli_english_is_unchanged() -> None:
+    """A page says each problem in its language (the GM's override form); the command line prints the English."""
+    overrides = [3, {"check": "r1", "successes": 1, "reason": "fog"}, {"check": "r1-c1", "successes": 1},
+                 {"check": "r1-c1", "successes": 1, "reason": "fog"}]  # fmt: skip
+    problems = validate_overrides(overrides)
+    assert [str(p) for p in problems] == [
+        "overrides[0]: must be an object with check, successes and reason",
+        "overrides[1].check: must be a check id like 'r1-c2', got 'r1'",
+        "overrides[2].reason: an override needs a non-empty reason (R-GM-1: it is published)",
+        "overrides[3].check: check 'r1-c1' is overridden twice",
+    ]
+    assert all(p.template is not None and p.template % dict(p.params) == p.message for p in problems)
 
 
 def test_r_gm_1_seeded_override_keeps_later_dice() -> None:

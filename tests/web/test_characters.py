@@ -158,9 +158,13 @@ def _refused(app, client, changes: dict, key: str) -> tuple[str, str]:
 
 
 @pytest.mark.rule("R-CHECK-3")
-def test_a_skill_above_5_is_refused_beside_it_with_the_input_kept(app) -> None:
-    message, html = _refused(app, signed_in(app), {"skills.射撃": "6"}, "skills.射撃")
-    assert "level 6 is outside 1..5 (R-CHECK-3)" in message
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("ja", "レベル6は範囲（1〜5）の外です（R-CHECK-3）"), ("en", "level 6 is outside 1..5 (R-CHECK-3)")],
+)
+def test_a_skill_above_5_is_refused_beside_it_in_the_pages_language_with_the_input_kept(app, lang, said) -> None:
+    message, html = _refused(app, signed_in(app, lang=lang), {"skills.射撃": "6"}, "skills.射撃")
+    assert said in message
     assert value_of(html, "skills.射撃") == "6" and value_of(html, "stats.感覚") == "4"
     assert checked(html, "items", "charm") and checked(html, "items", "tablet")
 

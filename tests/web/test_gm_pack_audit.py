@@ -75,10 +75,14 @@ def test_the_owner_checks_then_upgrades_and_the_console_scenarios_stay(world, fo
         assert logged.actor.name == "gm" and logged.campaign.slug == "demo"
 
 
-def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path):
-    before = _pack(world)
+def _unknown_skill(folder) -> None:
     weapons = folder / "weapons.toml"
     weapons.write_text(weapons.read_text(encoding="utf-8").replace('skill = "射撃"', 'skill = "狙撃"', 1), "utf-8")
+
+
+def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path):
+    before = _pack(world)
+    _unknown_skill(folder)
     (folder / "oops.toml").write_text("[items\n", encoding="utf-8")
     response = _upgrade(_as(world, "gm", tmp_path))
     page = unescape(response.get_data(as_text=True))
@@ -88,16 +92,28 @@ def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path
     assert _pack(world) == before
 
 
-def test_the_trial_refuses_a_pack_that_breaks_a_running_scenario_or_a_sheet(world, folder, tmp_path):
+def test_a_packs_problem_is_said_in_the_pages_language(world, folder, tmp_path):
+    _unknown_skill(folder)
+    gm = signed_in(world.url, "gm", lang="ja", PACKS_DIR=str(tmp_path / "packs"))
+    page = unescape(_upgrade(gm).get_data(as_text=True))
+    assert "<code>weapons.beam_rifle.skill</code> 技能'狙撃'はありません" in page
+
+
+def _break_a_scenario_and_a_sheet(folder) -> None:
     """The new pack has no tama_river (a round of it is under way) and prices the targeting laser, on aoi's sheet,
-    beyond her 陳情 (R-GEAR-2): refused, each listed, nothing changed."""
-    before = _pack(world)
+    beyond her 陳情 (R-GEAR-2)."""
     (folder / "scenarios.toml").unlink()
     (folder / "characters.toml").unlink()  # the ready-made sheets would break the pack itself
     weapons = folder / "weapons.toml"
     text = weapons.read_text(encoding="utf-8")
     start = text.index("[weapons.marker_laser]")
     weapons.write_text(text[:start] + text[start:].replace("cost = 4", "cost = 40", 1), encoding="utf-8")
+
+
+def test_the_trial_refuses_a_pack_that_breaks_a_running_scenario_or_a_sheet(world, folder, tmp_path):
+    """A running scenario gone and a sheet over its budget (R-GEAR-2): refused, each listed, nothing changed."""
+    before = _pack(world)
+    _break_a_scenario_and_a_sheet(folder)
     response = _upgrade(_as(world, "gm", tmp_path))
     page = unescape(response.get_data(as_text=True))
     assert response.status_code == 422
@@ -107,6 +123,14 @@ def test_the_trial_refuses_a_pack_that_breaks_a_running_scenario_or_a_sheet(worl
     assert _pack(world) == before
     with _db(world):
         assert not AuditLog.select().where(AuditLog.action == "campaign.upgrade").exists()
+
+
+def test_the_trials_sheet_problem_is_said_in_the_pages_language(world, folder, tmp_path):
+    """The engine's problem with a character's sheet keeps its template under the character's path (R-GEAR-2)."""
+    _break_a_scenario_and_a_sheet(folder)
+    gm = signed_in(world.url, "gm", lang="ja", PACKS_DIR=str(tmp_path / "packs"))
+    page = unescape(_upgrade(gm).get_data(as_text=True))
+    assert "<code>character 葵 (1): weapons</code> 武器の合計コスト41が、陳情レベル×2＝" in page
 
 
 def test_the_pack_page_is_the_owners(world, tmp_path):

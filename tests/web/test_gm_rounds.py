@@ -303,6 +303,24 @@ def test_an_override_naming_no_check_is_refused_and_changes_nothing(world, form,
     assert _counts(world) == before
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", "&#39;r1-c2&#39;のような判定IDで指定してください（&#39;r2&#39;が指定されました）"),
+        ("en", "must be a check id like &#39;r1-c2&#39;, got &#39;r2&#39;"),
+    ],
+)
+def test_r_gm_1_an_override_of_no_check_id_is_said_beside_the_check_in_the_pages_language(world, lang, said):
+    """A check the form did not offer, and no check id at all: said beside the check by the engine's rule for
+    overrides, not as a failed resolution."""
+    _resolve(world)
+    client = signed_in(world.url, "gm", lang=lang, CLOCK=FixedClock(NOW))
+    before = _counts(world)
+    refused = _post(client, f"/gm/demo/rounds/{world.open_round}/override", check="r2", successes="1", reason="why")
+    assert refused.status_code == 422 and f'<span class="error">{said}</span>' in refused.get_data(as_text=True)
+    assert _counts(world) == before
+
+
 def test_an_override_of_an_unresolved_or_published_round_is_refused(world):
     client = _as(world)
     open_round = _post(client, f"/gm/demo/rounds/{world.open_round}/override", check="r2-c1", successes="1", reason="x")

@@ -189,6 +189,28 @@ def test_a_toml_import_with_several_errors_lists_every_one_and_imports_nothing(w
         assert not AuditLog.select().where(AuditLog.action == "scenario.create").exists()
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", ["<code>scenarios.ambush.en</code> 必須の項目がありません",
+                "<code>scenarios.ambush.enemies[0].type</code> 敵の種類'no_such_enemy'はありません",
+                "<code>scenarios.ambush.pc_starts</code> 開始位置が1箇所で、枠数2に足りません",
+                "<code>scenarios.briefing.pc_starts</code> シーンシナリオには書けません",
+                "<code>scenarios.briefing.checks</code> ありません：シーンシナリオには必須です"]),
+        ("en", ["<code>scenarios.ambush.en</code> missing",
+                "<code>scenarios.ambush.enemies[0].type</code> unknown enemy type 'no_such_enemy'",
+                "<code>scenarios.ambush.pc_starts</code> gives 1 start positions for 2 slots",
+                "<code>scenarios.briefing.pc_starts</code> does not belong in a scene scenario",
+                "<code>scenarios.briefing.checks</code> missing: a scene scenario needs it"]),
+    ],
+)  # fmt: skip
+def test_an_imports_problems_are_said_in_the_pages_language(world, lang, said):
+    """The pack checks' words, each beside its key, in the page's language (R-GM-2: a scene offers checks)."""
+    response = _post(signed_in(world.url, "gm", lang=lang), IMPORT, {"toml": TOML_BAD})
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 422 and [line for line in said if line not in page] == []
+
+
 def test_a_toml_syntax_error_is_one_problem(world):
     response = _post(_as(world, "gm"), IMPORT, {"toml": "[scenarios.x\nja = 1"})
     assert response.status_code == 422 and "not valid TOML" in response.get_data(as_text=True)

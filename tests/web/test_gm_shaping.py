@@ -81,21 +81,75 @@ def test_a_status_is_removed_and_an_action_deleted(world):
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "0", "y": "0"}, "is on"),
+        ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "0", "y": "0"},
+         "[0, 0]には&#39;pc1&#39;がいます（&#39;pc1&#39;の位置: [0, 0]）"),
         ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "east", "y": "0"}, "整数で入力してください。"),
-        ({"kind": "retreat", "unit": "nobody"}, "no unit &#39;nobody&#39;"),
-        ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "99"}, "outside 0..5"),
+        ({"kind": "add_unit", "enemy": "dragon", "id": "kagachi9", "x": "300", "y": "0"},
+         "敵の種類&#39;dragon&#39;はありません"),  # a form the page did not offer
+        ({"kind": "retreat", "unit": "nobody"}, "ユニット&#39;nobody&#39;は戦場にいません"),
+        ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "99"},
+         "99は範囲（0〜5、その段階の容量）の外です"),
         ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "x"}, "整数で入力してください。"),
-        ({"kind": "revive", "unit": "kagachi1"}, "is not dead"),
-        ({"kind": "remove_unit", "unit": "hayachi1"}, "order: unknown unit &#39;hayachi1&#39;"),  # an entry targets it
+        ({"kind": "revive", "unit": "kagachi1"}, "&#39;kagachi1&#39;は死亡していません"),
+        ({"kind": "remove_unit", "unit": "hayachi1"},  # an entry targets it
+         "このラウンドの指示が成り立たなくなります: pc2の指示: ユニット&#39;hayachi1&#39;は存在しません"),
     ],
-)
+)  # fmt: skip
 def test_a_refused_action_stands_beside_its_field_keeps_the_input_and_changes_nothing(world, data, message):
+    """The engine's reason in the page's language (Japanese, the site's), beside the field it is about."""
     response = _post(_as(world, "gm"), ACTIONS, {**data, "reason": "kept reason"})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert message in page and 'class="error"' in page and 'value="kept reason"' in page
     assert _counts(world) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("ja", "&#39;kagachi2&#39;はすでに戦闘から離脱しています"), ("en", "&#39;kagachi2&#39; is out of the battle")],
+)
+def test_an_action_on_a_unit_out_of_the_battle_is_refused_in_the_pages_language(world, lang, said):
+    gm = signed_in(world.url, "gm", lang=lang)
+    _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi2", "reason": "a"})
+    refused = _post(gm, ACTIONS, {"kind": "add_status", "unit": "kagachi2", "status": "stun", "reason": "b"})
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and f'<span class="error">{said}</span>' in page and _counts(world) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", "後のGMアクションが適用できなくなります: actions[0].unit: ユニット&#39;kagachi9&#39;は戦場にいません"),
+        ("en", "the later actions would no longer apply: actions[0].unit: no unit &#39;kagachi9&#39; in the encounter"),
+    ],
+)
+def test_a_delete_a_later_action_needs_is_refused_in_the_pages_language(world, lang, said):
+    """Each problem of the actions after it, after its path, said in the page's language."""
+    gm = signed_in(world.url, "gm", lang=lang)
+    _post(gm, ACTIONS, {"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "300", "y": "20", "reason": "a"})
+    _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi9", "reason": "b"})
+    with pbp_db.using(database.of(make_app(world.url))):
+        first = GmAction.get(GmAction.seq == 1).id
+    refused = _post(gm, f"{ACTIONS}/{first}/delete", {})
+    assert refused.status_code == 422 and said in refused.get_data(as_text=True) and _counts(world) == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", "GMアクションを適用できません: actions[0].unit: ユニット&#39;nobody&#39;は戦場にいません"),
+        ("en", "the GM&#39;s actions do not apply: actions[0].unit: no unit &#39;nobody&#39; in the encounter"),
+    ],
+)
+def test_recorded_actions_that_no_longer_apply_are_said_in_the_pages_language(world, lang, said):
+    """The round's start changed under its recorded actions (an override of the round before, say): the console
+    says why they no longer apply."""
+    gm = signed_in(world.url, "gm", lang=lang)
+    _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi2", "reason": "a"})
+    with pbp_db.using(database.of(make_app(world.url))):
+        GmAction.update(payload={"unit": "nobody"}).execute()
+    page = gm.get(ACTIONS)
+    assert page.status_code == 400 and said in page.get_data(as_text=True)
 
 
 def test_a_reinforcement_off_the_map_is_refused(world):

@@ -8,9 +8,10 @@ unit (BadInput lists its problems). `build_*` functions construct and report not
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any, cast
 
-from pbp.engine.errors import BadInput, Problem
+from pbp.engine.errors import N_, BadInput, Problem
 from pbp.engine.pool import rules
 from pbp.engine.pool.pack_checks import validate_character
 from pbp.engine.pool.pack_data import LEVEL_MIN, PackData, join_path, skill_stats, tables, value_in
@@ -133,7 +134,7 @@ def unit_from_enemy(data: PackData, enemy_type: str, unit_id: str, position: Poi
     """A unit of ENCOUNTER.json from an enemy type of the pack (side `enemy`)."""
     enemy = tables(data, "enemies").get(enemy_type)
     if enemy is None:
-        raise BadInput(Problem("enemy_type", f"unknown enemy type {enemy_type!r}"))
+        raise BadInput(Problem.said("enemy_type", N_("unknown enemy type %(value)r"), value=enemy_type))
     return build_unit(data, enemy, unit_id, "enemy", position, name=name)
 
 
@@ -141,9 +142,17 @@ def _scenario(data: PackData, scenario_id: str, kind: str) -> dict[str, Any]:
     """The scenario `scenario_id`, which must be of `kind`; BadInput otherwise."""
     scenario = tables(data, "scenarios").get(scenario_id)
     if scenario is None:
-        raise BadInput(Problem("scenario", f"unknown scenario {scenario_id!r}"))
+        raise BadInput(Problem.said("scenario", N_("unknown scenario %(scenario)r"), scenario=scenario_id))
     if scenario.get("kind") != kind:
-        raise BadInput(Problem("scenario", f"{scenario_id!r} is a {scenario.get('kind')}, not a {kind}"))
+        raise BadInput(
+            Problem.said(
+                "scenario",
+                N_("%(scenario)r is a %(kind)s, not a %(wanted)s"),
+                scenario=scenario_id,
+                kind=scenario.get("kind"),
+                wanted=kind,
+            )
+        )
     return scenario
 
 
@@ -153,10 +162,18 @@ def encounter_for_scenario(data: PackData, scenario_id: str, pcs: list[tuple[str
     scenario = _scenario(data, scenario_id, "battle")
     starts = scenario["pc_starts"]
     if len(pcs) > len(starts):
-        raise BadInput(Problem("pcs", f"{len(pcs)} PCs but {scenario_id!r} has {len(starts)} start positions"))
+        raise BadInput(
+            Problem.said(
+                "pcs",
+                N_("%(count)s PCs but %(scenario)r has %(starts)s start positions"),
+                count=len(pcs),
+                scenario=scenario_id,
+                starts=len(starts),
+            )
+        )
     enemy_ids = {e["id"] for e in scenario["enemies"]}
     problems = [
-        Problem(f"pcs[{i}]", f"unit id {uid!r} is used twice")
+        Problem.said(f"pcs[{i}]", N_("unit id %(unit)r is used twice"), unit=uid)
         for i, (uid, _) in enumerate(pcs)
         if uid in enemy_ids or uid in [u for u, _ in pcs[:i]]
     ]
@@ -165,7 +182,7 @@ def encounter_for_scenario(data: PackData, scenario_id: str, pcs: list[tuple[str
         try:
             units.append(unit_from_sheet(data, sheet, uid, "pc", start))
         except BadInput as e:
-            problems += [Problem(join_path(f"pcs[{i}]", p.path), p.message) for p in e.problems]
+            problems += [replace(p, path=join_path(f"pcs[{i}]", p.path)) for p in e.problems]
     if problems:
         raise BadInput(problems)
     units += [unit_from_enemy(data, e["type"], e["id"], e["position"], name=e.get("name")) for e in scenario["enemies"]]
@@ -214,5 +231,5 @@ def public_scenario(data: PackData, scenario_id: str) -> dict[str, Any]:
     """A scenario without its GM secrets (SECRET_KEYS): what may be shown to players and published."""
     scenario = tables(data, "scenarios").get(scenario_id)
     if scenario is None:
-        raise BadInput(Problem("scenario", f"unknown scenario {scenario_id!r}"))
+        raise BadInput(Problem.said("scenario", N_("unknown scenario %(scenario)r"), scenario=scenario_id))
     return {k: v for k, v in scenario.items() if k not in SECRET_KEYS}

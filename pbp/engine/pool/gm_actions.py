@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, cast
 
 from pbp.engine.checker import Checker, is_whole
-from pbp.engine.errors import Problem
+from pbp.engine.errors import N_, Problem
 from pbp.engine.pool import geometry, rules, schema
 from pbp.engine.pool.battle import new_status, unequip_arms
 from pbp.engine.pool.types import Encounter, Unit
@@ -53,7 +54,7 @@ KINDS = tuple(FIELDS)
 def apply_gm_actions(encounter: Any, actions: Any) -> Encounter | list[Problem]:
     """The encounter after the GM's `actions`, in order (a new object; the arguments are untouched), or every
     problem found (paths `encounter...` and `actions[i]...`). Never raises on any JSON input."""
-    problems = [Problem(_prefixed("encounter", p.path), p.message) for p in schema.validate_encounter(encounter)]
+    problems = [replace(p, path=_prefixed("encounter", p.path)) for p in schema.validate_encounter(encounter)]
     c = Checker()
     if not c.check_list(actions, "actions"):
         return problems + c.problems
@@ -80,9 +81,10 @@ def _apply(c: Checker, state: Encounter, action: Any, path: str) -> None:
         return
     kind = action["kind"]
     for key in sorted(action.keys() - FIELDS[kind] - {"kind", "reason"}, key=str):
-        c.bad(f"{path}.{key}", f"unknown field for {kind} (known: {', '.join(sorted(FIELDS[kind]))}, reason)")
+        known = ", ".join(sorted(FIELDS[kind]))
+        c.said(f"{path}.{key}", N_("unknown field for %(kind)s (known: %(known)s, reason)"), kind=kind, known=known)
     if "reason" in action and type(action["reason"]) is not str:
-        c.bad(f"{path}.reason", f"must be a string, got {action['reason']!r}")
+        c.said(f"{path}.reason", N_("must be a string, got %(value)r"), value=action["reason"])
     if c.problems:
         return
     if kind == "add_unit":
@@ -98,14 +100,16 @@ def _unit(c: Checker, state: Encounter, action: dict[str, Any], path: str) -> Un
         return None
     found = next((u for u in state["units"] if u["id"] == action["unit"]), None)
     if found is None:
-        c.bad(f"{path}.unit", f"no unit {action['unit']!r} in the encounter")
+        c.said(f"{path}.unit", N_("no unit %(unit)r in the encounter"), unit=action["unit"])
     return found
 
 
 def _in_battle(c: Checker, unit: Unit, path: str) -> bool:
     if unit.get("removed"):
-        why = "dead (revive it first, R-GAUGE-7)" if unit.get("dead") else "out of the battle"
-        c.bad(f"{path}.unit", f"{unit['id']!r} is {why}")
+        if unit.get("dead"):
+            c.said(f"{path}.unit", N_("%(unit)r is dead (revive it first, R-GAUGE-7)"), unit=unit["id"])
+        else:
+            c.said(f"{path}.unit", N_("%(unit)r is out of the battle"), unit=unit["id"])
         return False
     return True
 
@@ -113,14 +117,25 @@ def _in_battle(c: Checker, unit: Unit, path: str) -> bool:
 def _placed(c: Checker, state: Encounter, point: Any, path: str, moving: str | None) -> bool:
     """A point on the map, not on a unit still in the battle (other than `moving`)."""
     if not schema.is_point(point):
-        c.bad(path, f"must be a point [x, y] in metres, got {point!r}")
+        c.said(path, N_("must be a point [x, y] in metres, got %(point)r"), point=point)
         return False
     if any(abs(x) > MAP_LIMIT for x in point):
-        c.bad(path, f"{point!r} is off the map (each coordinate within {MAP_LIMIT} metres of the origin)")
+        c.said(
+            path,
+            N_("%(point)r is off the map (each coordinate within %(limit)s metres of the origin)"),
+            point=point,
+            limit=MAP_LIMIT,
+        )
         return False
     for other in state["units"]:
         if other["id"] != moving and not other.get("removed") and geometry.metres(other["position"], point) == 0:
-            c.bad(path, f"{point!r} is on {other['id']!r}, which stands at {other['position']!r}")
+            c.said(
+                path,
+                N_("%(point)r is on %(unit)r, which stands at %(position)r"),
+                point=point,
+                unit=other["id"],
+                position=other["position"],
+            )
             return False
     return True
 
@@ -131,18 +146,22 @@ def _add_unit(c: Checker, state: Encounter, unit: Any, path: str) -> None:
     if len(c.problems) > before:
         return
     if any(u["id"] == unit["id"] for u in state["units"]):
-        c.bad(f"{path}.id", f"a unit {unit['id']!r} is already in the encounter")
+        c.said(f"{path}.id", N_("a unit %(unit)r is already in the encounter"), unit=unit["id"])
     if unit["side"] != "enemy":
-        c.bad(f"{path}.side", "a reinforcement is an enemy (a PC joins through its player)")
+        c.said(f"{path}.side", N_("a reinforcement is an enemy (a PC joins through its player)"))
     if unit.get("removed") or unit.get("dead") or unit.get("engagement") is not None:
-        c.bad(path, "a reinforcement arrives in the battle: not removed, not dead, in no engagement")
+        c.said(path, N_("a reinforcement arrives in the battle: not removed, not dead, in no engagement"))
     if len(c.problems) == before and _placed(c, state, unit["position"], f"{path}.position", None):
         state["units"].append(cast(Unit, marshal.loads(marshal.dumps(unit))))
 
 
 def _remove_unit(c: Checker, state: Encounter, unit: Unit, action: dict[str, Any], path: str) -> None:
     if unit["side"] != "enemy":
-        c.bad(f"{path}.unit", f"{unit['id']!r} is a PC: it can retreat, not vanish (its player's entries name it)")
+        c.said(
+            f"{path}.unit",
+            N_("%(unit)r is a PC: it can retreat, not vanish (its player's entries name it)"),
+            unit=unit["id"],
+        )
         return
     state["units"] = [u for u in state["units"] if u is not unit]
 
@@ -158,20 +177,27 @@ def _set_gauge(c: Checker, state: Encounter, unit: Unit, action: dict[str, Any],
         return
     vehicle = unit.get("vehicle")
     if action["gauge"] == "damage" and not vehicle:
-        c.bad(f"{path}.gauge", f"{unit['id']!r} rides no vehicle: it has no damage gauge")
+        c.said(f"{path}.gauge", N_("%(unit)r rides no vehicle: it has no damage gauge"), unit=unit["id"])
         return
     gauge = vehicle["damage"] if vehicle and action["gauge"] == "damage" else unit["injury"]
     taken = action.get("taken")
     p = f"{path}.taken"
     if not (type(taken) is list and len(taken) == rules.STAGES and all(is_whole(t) for t in taken)):
-        c.bad(p, f"must be {rules.STAGES} whole numbers (the damage in each stage), got {taken!r}")
+        c.said(
+            p,
+            N_("must be %(stages)s whole numbers (the damage in each stage), got %(taken)r"),
+            stages=rules.STAGES,
+            taken=taken,
+        )
         return
     for i, (t, cap) in enumerate(zip(taken, gauge["capacity"], strict=True)):
         if not 0 <= t <= cap:
-            c.bad(f"{p}[{i}]", f"{t} is outside 0..{cap} (the stage's capacity)")
+            c.said(
+                f"{p}[{i}]", N_("%(value)s is outside 0..%(capacity)s (the stage's capacity)"), value=t, capacity=cap
+            )
             return
         if t and i and taken[i - 1] < gauge["capacity"][i - 1]:
-            c.bad(f"{p}[{i}]", "a stage holds damage only once the stage before it is full (R-GAUGE-1)")
+            c.said(f"{p}[{i}]", N_("a stage holds damage only once the stage before it is full (R-GAUGE-1)"))
             return
     gauge["taken"] = list(taken)
     if action["gauge"] == "injury" and taken[rules.DEATH_STAGE] >= gauge["capacity"][rules.DEATH_STAGE]:
@@ -188,7 +214,12 @@ def _add_status(c: Checker, state: Encounter, unit: Unit, action: dict[str, Any]
         return
     statuses = unit.setdefault("statuses", [])
     if any(s["id"] == action["status"] for s in statuses):
-        c.bad(f"{path}.status", f"{unit['id']!r} has {action['status']!r} already (statuses do not stack, R-FIX-6)")
+        c.said(
+            f"{path}.status",
+            N_("%(unit)r has %(status)r already (statuses do not stack, R-FIX-6)"),
+            unit=unit["id"],
+            status=action["status"],
+        )
         return
     statuses.append(new_status(action["status"], state.get("round", 1), rounds))
     if action["status"] == "arm_damage":
@@ -200,7 +231,7 @@ def _remove_status(c: Checker, state: Encounter, unit: Unit, action: dict[str, A
         return
     statuses = unit.get("statuses") or []
     if not any(s["id"] == action["status"] for s in statuses):
-        c.bad(f"{path}.status", f"{unit['id']!r} does not have {action['status']!r}")
+        c.said(f"{path}.status", N_("%(unit)r does not have %(status)r"), unit=unit["id"], status=action["status"])
         return
     unit["statuses"] = [s for s in statuses if s["id"] != action["status"]]
 
@@ -213,7 +244,7 @@ def _set_position(c: Checker, state: Encounter, unit: Unit, action: dict[str, An
 
 def _revive(c: Checker, state: Encounter, unit: Unit, action: dict[str, Any], path: str) -> None:
     if not unit.get("dead"):
-        c.bad(f"{path}.unit", f"{unit['id']!r} is not dead")
+        c.said(f"{path}.unit", N_("%(unit)r is not dead"), unit=unit["id"])
         return
     unit["dead"] = False
     unit["removed"] = False

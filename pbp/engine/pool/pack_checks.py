@@ -13,6 +13,7 @@ rough ground) are the encounter's own checks (`schema`), called from here.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from typing import Any
 
 from pbp.engine.checker import Checker
@@ -71,6 +72,12 @@ PACK_KEYS: dict[str, str] = {
 }
 _REQUIRED_KEYS = ("campaign", "stats", "skills", "gauges", "statuses", "growth", "creation", "character", "weapons")
 
+#: The refusals of a reference that several fields make (`ref_field`).
+UNKNOWN_SKILL = N_("unknown skill %(value)r")
+UNKNOWN_WEAPON = N_("unknown weapon %(value)r")
+UNKNOWN_VEHICLE = N_("unknown vehicle %(value)r")
+UNKNOWN_ABILITY = N_("unknown ability %(value)r")
+
 #: A field check: (checker, value, key path, pack) -> None; it reports through the checker.
 FieldCheck = Callable[[Checker, Any, str, PackData], None]
 #: A table's fields: key -> (required, check).
@@ -83,7 +90,7 @@ def text_field(limit: int) -> FieldCheck:
 
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
         if c.check_str(v, path) and len(v) > limit:
-            c.bad(path, f"has {len(v)} characters, over the limit of {limit}")
+            c.said(path, N_("has %(count)d characters, over the limit of %(limit)d"), count=len(v), limit=limit)
 
     return check
 
@@ -118,13 +125,14 @@ def table_field(fields: Fields) -> FieldCheck:
     return check
 
 
-def ref_field(section: str | Collection[str], what: str) -> FieldCheck:
-    """A reference to an entry of a section of the pack (by its name), or to one of a fixed set of ids."""
+def ref_field(section: str | Collection[str], unknown: str) -> FieldCheck:
+    """A reference to an entry of a section of the pack (by its name), or to one of a fixed set of ids; `unknown`
+    is the whole template of its refusal (`N_("unknown skill %(value)r")`), so a page translates what is named."""
 
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
         known = tables(pack, section) if isinstance(section, str) else section
         if c.check_str(v, path) and v not in known:
-            c.bad(path, f"unknown {what} {v!r}")
+            c.said(path, unknown, value=v)
 
     return check
 
@@ -136,21 +144,22 @@ def list_field(item: FieldCheck, *, min_len: int = 0) -> FieldCheck:
         if not c.check_list(v, path):
             return
         if len(v) < min_len:
-            c.bad(path, f"must list at least {min_len}")
+            c.said(path, N_("must list at least %(count)s"), count=min_len)
         for i, x in enumerate(v):
             item(c, x, f"{path}[{i}]", pack)
             if isinstance(x, str) and x in v[:i]:
-                c.bad(f"{path}[{i}]", f"{x!r} is listed twice")
+                c.said(f"{path}[{i}]", N_("%(value)r is listed twice"), value=x)
 
     return check
 
 
-def per_stage_field(what: str, item: FieldCheck) -> FieldCheck:
-    """R-GAUGE-1: every gauge has five stages, so a list of one entry per stage."""
+def per_stage_field(wrong: str, item: FieldCheck) -> FieldCheck:
+    """R-GAUGE-1: every gauge has five stages, so a list of one entry per stage; `wrong` is the template of the
+    refusal of another list (`%(stages)s` and `%(value)r`)."""
 
     def check(c: Checker, v: Any, path: str, pack: PackData) -> None:
         if not (isinstance(v, list) and len(v) == rules.STAGES):
-            c.bad(path, f"must list {rules.STAGES} {what} (R-GAUGE-1), got {v!r}")
+            c.said(path, wrong, stages=rules.STAGES, value=v)
             return
         for i, x in enumerate(v):
             item(c, x, f"{path}[{i}]", pack)
@@ -158,20 +167,34 @@ def per_stage_field(what: str, item: FieldCheck) -> FieldCheck:
     return check
 
 
-check_capacities = per_stage_field("stage capacities in damage points", int_field(1))
+check_capacities = per_stage_field(
+    N_("must list %(stages)s stage capacities in damage points (R-GAUGE-1), got %(value)r"), int_field(1)
+)
 
 
 def check_range(c: Checker, v: Any, path: str, pack: PackData) -> None:
     if not (
         isinstance(v, list) and len(v) == 2 and all(is_whole(x) and 0 <= x <= MAX_NUMBER for x in v) and v[0] <= v[1]
     ):
-        c.bad(path, f"must be [min, max] whole metres with 0 <= min <= max <= {MAX_NUMBER}, got {v!r}")
+        c.said(
+            path,
+            N_("must be [min, max] whole metres with 0 <= min <= max <= %(max)s, got %(value)r"),
+            max=MAX_NUMBER,
+            value=v,
+        )
 
 
 def check_raise_costs(c: Checker, v: Any, path: str, pack: PackData) -> None:
     n = LEVEL_MAX - LEVEL_MIN
     if not (isinstance(v, list) and len(v) == n):
-        c.bad(path, f"must list {n} costs: raising a skill to level {LEVEL_MIN + 1}..{LEVEL_MAX}, got {v!r}")
+        c.said(
+            path,
+            N_("must list %(count)s costs: raising a skill to level %(lo)s..%(hi)s, got %(value)r"),
+            count=n,
+            lo=LEVEL_MIN + 1,
+            hi=LEVEL_MAX,
+            value=v,
+        )
         return
     for i, x in enumerate(v):
         c.check_int(x, f"{path}[{i}]", 0, MAX_NUMBER)
@@ -181,14 +204,19 @@ def check_pack_point(c: Checker, v: Any, path: str, pack: PackData) -> None:
     """A point [x, y] in metres on the map, each within +-MAX_NUMBER (10**400 would overflow every distance)."""
     numbers = isinstance(v, list) and len(v) == 2 and all(type(x) in (int, float) for x in v)
     if numbers and not all(abs(x) <= MAX_NUMBER for x in v):  # before the engine's own (wider) bound
-        c.bad(path, f"must lie within {MAX_NUMBER} metres of the origin on each axis, got {v!r}")
+        c.said(
+            path,
+            N_("must lie within %(max)s metres of the origin on each axis, got %(value)r"),
+            max=MAX_NUMBER,
+            value=v,
+        )
     else:
         check_point(c, v, path)
 
 
 def check_pack_rect(c: Checker, v: Any, path: str, pack: PackData) -> None:
     if not (isinstance(v, list) and len(v) == 2):
-        c.bad(path, "must be [[x1, y1], [x2, y2]]")
+        c.said(path, N_("must be [[x1, y1], [x2, y2]]"))
         return
     for i, corner in enumerate(v):
         check_pack_point(c, corner, f"{path}[{i}]", pack)
@@ -207,11 +235,11 @@ def stat_map_field(*, every: bool, lo: int) -> FieldCheck:
         stats = tables(pack, "stats")
         for stat, n in v.items():
             if stat not in stats:
-                c.bad(f"{path}.{stat}", f"unknown parent stat {stat!r}")
+                c.said(f"{path}.{stat}", N_("unknown parent stat %(value)r"), value=stat)
             c.check_int(n, f"{path}.{stat}", lo, MAX_NUMBER)
         for stat in stats if every else ():
             if stat not in v:
-                c.bad(f"{path}.{stat}", "missing")
+                c.said(f"{path}.{stat}", N_("missing"))
 
     return check
 
@@ -222,9 +250,19 @@ def check_skill_levels(c: Checker, v: Any, path: str, pack: PackData) -> None:
     skills = tables(pack, "skills")
     for skill, level in v.items():
         if skill not in skills:
-            c.bad(f"{path}.{skill}", f"unknown skill {skill!r} (R-CHECK-4: every skill has a parent stat in the pack)")
+            c.said(
+                f"{path}.{skill}",
+                N_("unknown skill %(skill)r (R-CHECK-4: every skill has a parent stat in the pack)"),
+                skill=skill,
+            )
         if is_whole(level) and not LEVEL_MIN <= level <= LEVEL_MAX:
-            c.bad(f"{path}.{skill}", f"level {level} is outside {LEVEL_MIN}..{LEVEL_MAX} (R-CHECK-3)")
+            c.said(
+                f"{path}.{skill}",
+                N_("level %(level)s is outside %(lo)s..%(hi)s (R-CHECK-3)"),
+                level=level,
+                lo=LEVEL_MIN,
+                hi=LEVEL_MAX,
+            )
         else:
             c.check_int(level, f"{path}.{skill}")
 
@@ -233,30 +271,32 @@ def check_pack_effects(c: Checker, v: Any, path: str, pack: PackData) -> None:
     """The engine's effect vocabulary (spec/engine-cli.md), with every skill and status it names known."""
     check_effect_shapes(c, v, path)
     if v == []:
-        c.bad(path, "must list at least one effect")
+        c.said(path, N_("must list at least one effect"))
     for i, e in enumerate(v if isinstance(v, list) else []):
         if not isinstance(e, dict):
             continue
         p = f"{path}[{i}]"
         for key in ("value", "rounds"):  # whole numbers: the shapes' check reports any other type
             if is_whole(e.get(key)) and abs(e[key]) > MAX_NUMBER:
-                c.bad(f"{p}.{key}", f"{e[key]} is outside -{MAX_NUMBER}..{MAX_NUMBER}")
+                c.said(f"{p}.{key}", N_("%(value)s is outside -%(max)s..%(max)s"), value=e[key], max=MAX_NUMBER)
         if e.get("kind") in ("dice", "successes") and e.get("skills") is not None:
-            list_field(ref_field("skills", "skill"))(c, e["skills"], f"{p}.skills", pack)
+            list_field(ref_field("skills", UNKNOWN_SKILL))(c, e["skills"], f"{p}.skills", pack)
         if e.get("kind") in ("status", "cure", "restore") and "on" not in e:
-            c.bad(f"{p}.on", "missing: say who it acts on (self, target or area)")
+            c.said(f"{p}.on", N_("missing: say who it acts on (self, target or area)"))
         if e.get("kind") in ("status", "cure") and isinstance(e.get("id"), str):
-            ref_field("statuses", "status")(c, e["id"], f"{p}.id", pack)
+            ref_field("statuses", N_("unknown status %(value)r"))(c, e["id"], f"{p}.id", pack)
 
 
 # ---- tables --------------------------------------------------------------------------------------------------
 _NAMES: Fields = {"ja": (True, check_name), "en": (True, check_name)}
 _DESCRIBED: Fields = {**_NAMES, "description": (False, check_prose)}
-check_stage_names = per_stage_field("stage names", table_field(_NAMES))  # R-GAUGE-2/3
+check_stage_names = per_stage_field(  # R-GAUGE-2/3
+    N_("must list %(stages)s stage names (R-GAUGE-1), got %(value)r"), table_field(_NAMES)
+)
 
 _SECTIONS: dict[str, Fields] = {
     "stats": _DESCRIBED,
-    "skills": {**_DESCRIBED, "stat": (True, ref_field("stats", "parent stat"))},
+    "skills": {**_DESCRIBED, "stat": (True, ref_field("stats", N_("unknown parent stat %(value)r")))},
     "statuses": {**_NAMES, "description": (True, check_prose)},
     "vehicles": {
         **_DESCRIBED,
@@ -266,12 +306,12 @@ _SECTIONS: dict[str, Fields] = {
         "size": (True, choice_field(SIZES)),
         "stat_mods": (False, stat_map_field(every=False, lo=-MAX_NUMBER)),
         "damage": (True, check_capacities),
-        "weapons": (False, list_field(ref_field("weapons", "weapon"))),
+        "weapons": (False, list_field(ref_field("weapons", UNKNOWN_WEAPON))),
         "playable": (False, check_bool),
     },
     "weapons": {
         **_DESCRIBED,
-        "skill": (True, ref_field("skills", "skill")),
+        "skill": (True, ref_field("skills", UNKNOWN_SKILL)),
         "damage": (True, int_field(0)),
         "range": (True, check_range),
         "ammo": (False, int_field(1)),
@@ -279,7 +319,7 @@ _SECTIONS: dict[str, Fields] = {
         "slot": (True, choice_field(rules.SLOTS)),
         "mount": (True, choice_field(MOUNTS)),
         "gauge": (False, choice_field(rules.GAUGES)),
-        "inflicts": (False, ref_field(rules.STATUSES, "bad status")),
+        "inflicts": (False, ref_field(rules.STATUSES, N_("unknown bad status %(value)r"))),
         "cost": (True, int_field(0)),
         "kind": (False, choice_field(WEAPON_KINDS)),
     },
@@ -287,7 +327,7 @@ _SECTIONS: dict[str, Fields] = {
         **_DESCRIBED,
         "dice": (False, int_field(0)),
         "successes": (False, int_field(0)),
-        "skills": (False, list_field(ref_field("skills", "skill"), min_len=1)),
+        "skills": (False, list_field(ref_field("skills", UNKNOWN_SKILL), min_len=1)),
         "cost": (True, int_field(0)),
     },
     "abilities": {
@@ -298,12 +338,12 @@ _SECTIONS: dict[str, Fields] = {
     },
     "enemies": {
         **_DESCRIBED,
-        "vehicle": (False, ref_field("vehicles", "vehicle")),
+        "vehicle": (False, ref_field("vehicles", UNKNOWN_VEHICLE)),
         "stats": (True, stat_map_field(every=True, lo=0)),
         "skills": (False, check_skill_levels),
         "injury": (False, check_capacities),
-        "weapons": (False, list_field(ref_field("weapons", "weapon"))),
-        "abilities": (False, list_field(ref_field("abilities", "ability"))),
+        "weapons": (False, list_field(ref_field("weapons", UNKNOWN_WEAPON))),
+        "abilities": (False, list_field(ref_field("abilities", UNKNOWN_ABILITY))),
         "move": (False, int_field(0)),
         "public": (False, check_bool),  # shown on the campaign's data pages; default false (the GM's secret)
     },
@@ -341,14 +381,14 @@ _OUTCOME: Fields = {"ja": (True, check_prose), "en": (True, check_prose)}  # wha
 _CHECK: Fields = {
     **_NAMES,
     "id": (True, check_name),
-    "skill": (True, ref_field("skills", "skill")),
+    "skill": (True, ref_field("skills", UNKNOWN_SKILL)),
     "need": (True, int_field(1)),  # R-CHECK-2: N成功
     "success": (True, table_field(_OUTCOME)),
     "failure": (True, table_field(_OUTCOME)),
 }
 _PLACED_ENEMY: Fields = {
     "id": (True, check_name),
-    "type": (True, ref_field("enemies", "enemy type")),
+    "type": (True, ref_field("enemies", N_("unknown enemy type %(value)r"))),
     "position": (True, check_pack_point),
     "name": (False, check_name),
     "en": (False, check_name),  # the name in English stories and pages (`name` is the Japanese)
@@ -374,6 +414,9 @@ _SCENARIO: Fields = {
     "gimmicks": (False, list_field(table_field(_GIMMICK))),
 }
 _SCENE_ONLY, _BATTLE_ONLY = ("checks",), ("pc_starts", "enemies", "terrain", "gimmicks")
+#: A scenario's key of the other kind, and one its kind needs, by kind (each its own sentence to translate).
+_NOT_IN = {"scene": N_("does not belong in a scene scenario"), "battle": N_("does not belong in a battle scenario")}
+_NEEDED_IN = {"scene": N_("missing: a scene scenario needs it"), "battle": N_("missing: a battle scenario needs it")}
 
 #: A character sheet (docs/campaign-packs.md, "Character sheet").
 _SHEET: Fields = {
@@ -381,11 +424,11 @@ _SHEET: Fields = {
     "player": (False, check_name),
     "stats": (True, stat_map_field(every=True, lo=-MAX_NUMBER)),
     "skills": (False, check_skill_levels),
-    "vehicle": (False, ref_field("vehicles", "vehicle")),
-    "weapons": (False, list_field(ref_field("weapons", "weapon"))),
-    "vehicle_weapons": (False, list_field(ref_field("weapons", "weapon"))),
-    "items": (False, list_field(ref_field("items", "item"))),
-    "abilities": (False, list_field(ref_field("abilities", "ability"))),
+    "vehicle": (False, ref_field("vehicles", UNKNOWN_VEHICLE)),
+    "weapons": (False, list_field(ref_field("weapons", UNKNOWN_WEAPON))),
+    "vehicle_weapons": (False, list_field(ref_field("weapons", UNKNOWN_WEAPON))),
+    "items": (False, list_field(ref_field("items", N_("unknown item %(value)r")))),
+    "abilities": (False, list_field(ref_field("abilities", UNKNOWN_ABILITY))),
     "growth_points": (False, int_field(0)),
 }
 
@@ -396,12 +439,12 @@ def check_table(c: Checker, v: Any, path: str, pack: PackData, fields: Fields) -
         return False
     for key in v:
         if key not in fields:
-            c.bad(join_path(path, key), f"unknown key (known: {', '.join(fields)})")
+            c.said(join_path(path, key), N_("unknown key (known: %(known)s)"), known=", ".join(fields))
     for key, (required, check) in fields.items():
         if key in v:
             check(c, v[key], join_path(path, key), pack)
         elif required:
-            c.bad(join_path(path, key), "missing")
+            c.said(join_path(path, key), N_("missing"))
     return True
 
 
@@ -414,10 +457,10 @@ def validate_pack(data: PackData) -> list[Problem]:
         return c.problems
     for key in data:
         if key not in PACK_KEYS:
-            c.bad(key, f"unknown top-level key (known: {', '.join(PACK_KEYS)})")
+            c.said(key, N_("unknown top-level key (known: %(known)s)"), known=", ".join(PACK_KEYS))
     for key in _REQUIRED_KEYS:
         if key not in data:
-            c.bad(key, "missing")
+            c.said(key, N_("missing"))
     for key, fields in _SINGLES.items():
         if key in data:
             check_table(c, data[key], key, data, fields)
@@ -428,12 +471,17 @@ def validate_pack(data: PackData) -> list[Problem]:
     for section in [*_SECTIONS, "scenarios", "characters"]:  # an entry's id is shown and stored like a name
         for entry_id in map(str, data[section] if isinstance(data.get(section), dict) else ()):
             if len(entry_id) > NAME_LIMIT:
-                c.bad(f"{section}.{entry_id}", f"the id has {len(entry_id)} characters, over the limit of {NAME_LIMIT}")
+                c.said(
+                    f"{section}.{entry_id}",
+                    N_("the id has %(count)s characters, over the limit of %(limit)s"),
+                    count=len(entry_id),
+                    limit=NAME_LIMIT,
+                )
     check_cross_references(c, data)
     if "characters" in data and c.check_dict(data["characters"], "characters"):
         for sheet_id, sheet in data["characters"].items():
             c.problems += [
-                Problem(join_path(f"characters.{sheet_id}", p.path), p.message) for p in validate_character(data, sheet)
+                replace(p, path=join_path(f"characters.{sheet_id}", p.path)) for p in validate_character(data, sheet)
             ]
     return c.problems
 
@@ -443,29 +491,42 @@ def check_cross_references(c: Checker, data: PackData) -> None:
     for section in ("stats", "skills"):
         for key, entry in tables(data, section).items():
             if isinstance(entry.get("ja"), str) and entry["ja"] != key:
-                c.bad(f"{section}.{key}.ja", f"must equal the id {key!r}: {section} are keyed by their Japanese name")
+                c.said(
+                    f"{section}.{key}.ja",
+                    N_("must equal the id %(id)r: %(section)s are keyed by their Japanese name"),
+                    id=key,
+                    section=section,
+                )
     statuses = tables(data, "statuses")
     if "statuses" in data:
         for status in rules.STATUSES:
             if status not in statuses:
-                c.bad(f"statuses.{status}", "missing: the pack names every bad status of the R-BS table")
+                c.said(f"statuses.{status}", N_("missing: the pack names every bad status of the R-BS table"))
     if not tables(data, "stats") and "stats" in data:
-        c.bad("stats", "must define at least one parent stat")
+        c.said("stats", N_("must define at least one parent stat"))
     weapons = tables(data, "weapons")
     for vid, vehicle in tables(data, "vehicles").items():
         for i, wid in enumerate(list_in(vehicle, "weapons")):  # not a list: reported by its field check
             if isinstance(wid, str) and weapons.get(wid, {}).get("mount") == "personal":
-                c.bad(f"vehicles.{vid}.weapons[{i}]", f"{wid!r} is a personal weapon, not one a vehicle mounts")
+                c.said(
+                    f"vehicles.{vid}.weapons[{i}]",
+                    N_("%(weapon)r is a personal weapon, not one a vehicle mounts"),
+                    weapon=wid,
+                )
     for eid, enemy in tables(data, "enemies").items():
         for i, wid in enumerate(list_in(enemy, "weapons")):
             if isinstance(wid, str) and weapons.get(wid, {}).get("mount") == "vehicle":
-                c.bad(f"enemies.{eid}.weapons[{i}]", f"{wid!r} is a vehicle weapon; list it on the vehicle")
+                c.said(
+                    f"enemies.{eid}.weapons[{i}]",
+                    N_("%(weapon)r is a vehicle weapon; list it on the vehicle"),
+                    weapon=wid,
+                )
     for iid, item in tables(data, "items").items():
         if not item.get("dice") and not item.get("successes"):
-            c.bad(f"items.{iid}", "has no effect: give dice and/or successes (R-CHECK-7)")
+            c.said(f"items.{iid}", N_("has no effect: give dice and/or successes (R-CHECK-7)"))
     mins, maxs = value_in(data, "creation", "stat_min"), value_in(data, "creation", "stat_max")
     if is_whole(mins) and is_whole(maxs) and mins > maxs:
-        c.bad("creation.stat_max", f"is below stat_min ({maxs} < {mins})")
+        c.said("creation.stat_max", N_("is below stat_min (%(max)s < %(min)s)"), max=maxs, min=mins)
     for sid, scenario in tables(data, "scenarios").items():
         check_scenario_shape(c, data, f"scenarios.{sid}", scenario)
 
@@ -477,16 +538,21 @@ def check_scenario_shape(c: Checker, data: PackData, path: str, scenario: dict[s
     wrong, needed = (_BATTLE_ONLY, _SCENE_ONLY) if kind == "scene" else (_SCENE_ONLY, ("pc_starts", "enemies"))
     for key in wrong:
         if key in scenario:
-            c.bad(f"{path}.{key}", f"does not belong in a {kind} scenario")
+            c.said(f"{path}.{key}", _NOT_IN[kind])
     for key in needed:
         if key not in scenario:
-            c.bad(f"{path}.{key}", f"missing: a {kind} scenario needs it")
+            c.said(f"{path}.{key}", _NEEDED_IN[kind])
     for key, id_key in (("checks", "id"), ("enemies", "id"), ("gimmicks", "id")):
         check_unique_ids(c, f"{path}.{key}", scenario.get(key), id_key)
     slots = scenario.get("slots", value_in(data, "campaign", "slots"))
     starts = scenario.get("pc_starts")
     if kind == "battle" and isinstance(starts, list) and is_whole(slots) and len(starts) < slots:
-        c.bad(f"{path}.pc_starts", f"gives {len(starts)} start positions for {slots} slots")
+        c.said(
+            f"{path}.pc_starts",
+            N_("gives %(count)s start positions for %(slots)s slots"),
+            count=len(starts),
+            slots=slots,
+        )
 
 
 def check_unique_ids(c: Checker, path: str, entries: Any, id_key: str) -> None:
@@ -496,7 +562,7 @@ def check_unique_ids(c: Checker, path: str, entries: Any, id_key: str) -> None:
         if not isinstance(ident, str):  # reported by the entry's field check; a list would not even hash
             continue
         if ident in seen:
-            c.bad(f"{path}[{i}].{id_key}", f"id {ident!r} is used twice")
+            c.said(f"{path}[{i}].{id_key}", N_("id %(id)r is used twice"), id=ident)
         seen.add(ident)
 
 

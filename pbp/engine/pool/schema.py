@@ -47,14 +47,16 @@ def check_point(c: Checker, value: Any, path: str) -> bool:
     """A point [x, y] in metres, each within ±MAX_METRES."""
     if is_point(value):
         return True
-    c.bad(path, f"must be a point [x, y] in metres (each within ±{MAX_METRES}), got {value!r}")
+    c.said(
+        path, N_("must be a point [x, y] in metres (each within ±%(max)s), got %(value)r"), max=MAX_METRES, value=value
+    )
     return False
 
 
 def check_rect(c: Checker, value: Any, path: str) -> None:
     """A rectangle [[x1, y1], [x2, y2]]."""
     if not (isinstance(value, list) and len(value) == 2):
-        c.bad(path, "must be [[x1, y1], [x2, y2]]")
+        c.said(path, N_("must be [[x1, y1], [x2, y2]]"))
         return
     check_point(c, value[0], f"{path}[0]")
     check_point(c, value[1], f"{path}[1]")
@@ -63,7 +65,12 @@ def check_rect(c: Checker, value: Any, path: str) -> None:
 def check_rough(c: Checker, value: Any, path: str) -> None:
     """R-ROUGH-1: rough ground multiplies by a factor "down to 0.25"."""
     if not (is_number(value) and rules.MIN_ROUGH_FACTOR <= value <= 1):
-        c.bad(path, f"must be a factor from {rules.MIN_ROUGH_FACTOR} to 1 (R-ROUGH-1), got {value!r}")
+        c.said(
+            path,
+            N_("must be a factor from %(min)s to 1 (R-ROUGH-1), got %(value)r"),
+            min=rules.MIN_ROUGH_FACTOR,
+            value=value,
+        )
 
 
 def check_names(c: Checker, value: Any, path: str) -> None:
