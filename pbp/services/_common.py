@@ -30,7 +30,7 @@ def get_or_fail(model: type[M], row_id: int, label: str) -> M:
     return row
 
 
-def _said(problem: Problem) -> str:
+def problem_message(problem: Problem) -> str:
     """A problem's message, as a `Text` when the engine worded it by a marked template (a page then says it in its
     language), else the engine's English."""
     return problem.message if problem.template is None else Text(problem.template, **dict(problem.params))
@@ -44,7 +44,7 @@ def _placed(problem: Problem, said: str) -> Joined:
 def said_problems(problems: Iterable[Problem]) -> Joined:
     """The engine's problems as the English line the CLI prints (each after its field path, joined by "; "), each
     said in a page's language where the engine worded it by a template: what a refusal puts in its message."""
-    return Joined([_placed(problem, _said(problem)) for problem in problems], "; ")
+    return Joined([_placed(problem, problem_message(problem)) for problem in problems], "; ")
 
 
 def order_refusal(problems: Iterable[Problem]) -> Refusals:
@@ -54,7 +54,7 @@ def order_refusal(problems: Iterable[Problem]) -> Refusals:
     parts: list[str] = []
     placed: list[tuple[str, str]] = []
     for problem in problems:
-        said = _said(problem)
+        said = problem_message(problem)
         parts.append(_placed(problem, said))
         placed.append((problem.path.removeprefix("orders[0]."), said))
     return Refusals(Joined(parts, "; "), "order", placed)

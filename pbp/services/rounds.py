@@ -46,7 +46,7 @@ from pbp.models import (
     ScenarioSecret,
 )
 from pbp.services import audit, gms, notifications
-from pbp.services._common import REASON_LIMIT, _said, checked_text, get_or_fail, locked, said_problems
+from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked, problem_message, said_problems
 from pbp.services.characters import unit_id, unspent_growth
 from pbp.services.clock import SYSTEM, Clock, iso_utc, to_db
 
@@ -846,7 +846,7 @@ def override_check(
         )
     malformed = validate_overrides([{"check": check, "successes": successes, "reason": why}])
     if malformed:  # a check id of another shape (the form offers the round's own): said here, not by the engine
-        raise UserError(_said(malformed[0]), "check")
+        raise UserError(problem_message(malformed[0]), "check")
     require_round_gm(round_id, actor_id)
     from pbp.services import leaks  # leaks reads the round states from here
 

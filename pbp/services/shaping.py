@@ -25,11 +25,11 @@ from pbp.services import audit, gms, leaks
 from pbp.services._common import (
     ORDER_LIMIT,
     REASON_LIMIT,
-    _said,
     checked_json,
     checked_text,
     get_or_fail,
     order_refusal,
+    problem_message,
     said_problems,
     storable_text,
 )
@@ -142,7 +142,7 @@ def _refuse_unfitting_orders(rnd: Round, scenario: Scenario, encounter: dict[str
     if problems:
         units = [o["unit"] for o in combined["orders"]]
         named = [
-            N_("%(unit)s's order: %(problem)s", unit=units[int(m.group(1))], problem=_said(p))
+            N_("%(unit)s's order: %(problem)s", unit=units[int(m.group(1))], problem=problem_message(p))
             for p in problems
             if (m := ORDER_PATH.match(p.path))
         ]
@@ -161,7 +161,7 @@ def _check_actions(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]]
     if isinstance(result, list):
         own = [p for p in result if new is not None and p.path.startswith(f"actions[{new}]")]
         if own and new is not None:
-            raise UserError(_said(own[0]), _field_of(own[0], new))
+            raise UserError(problem_message(own[0]), _field_of(own[0], new))
         raise UserError(N_("the later actions would no longer apply: %(problems)s", problems=said_problems(result)))
     _refuse_unfitting_orders(rnd, scenario, result)
     return result
@@ -178,7 +178,7 @@ def _reinforcement(scenario: Scenario, fields: dict[str, Any]) -> dict[str, Any]
             campaign.pack, str(fields.get("enemy")), uid, fields.get("position")
         )
     except BadInput as e:
-        raise UserError(_said(e.problems[0]), "enemy") from None
+        raise UserError(problem_message(e.problems[0]), "enemy") from None
 
 
 @retried
