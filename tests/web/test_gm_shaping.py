@@ -82,21 +82,22 @@ def test_a_status_is_removed_and_an_action_deleted(world):
     ("data", "message"),
     [
         ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "0", "y": "0"},
-         "[0, 0]には&#39;pc1&#39;がいます（&#39;pc1&#39;の位置: [0, 0]）"),
+         "[0, 0]には「葵 (pc1)」がいます（「葵 (pc1)」の位置: [0, 0]）"),
         ({"kind": "add_unit", "enemy": "kagachi", "id": "kagachi9", "x": "east", "y": "0"}, "整数で入力してください。"),
         ({"kind": "add_unit", "enemy": "dragon", "id": "kagachi9", "x": "300", "y": "0"},
          "敵の種類&#39;dragon&#39;はありません"),  # a form the page did not offer
-        ({"kind": "retreat", "unit": "nobody"}, "ユニット&#39;nobody&#39;は戦場にいません"),
+        ({"kind": "retreat", "unit": "nobody"}, "ユニット「nobody」は戦場にいません"),
         ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "99"},
          "99は範囲（0〜5、その段階の容量）の外です"),
         ({"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "x"}, "整数で入力してください。"),
-        ({"kind": "revive", "unit": "kagachi1"}, "&#39;kagachi1&#39;は死亡していません"),
+        ({"kind": "revive", "unit": "kagachi1"}, "「カガチ壱 (kagachi1)」は死亡していません"),
         ({"kind": "remove_unit", "unit": "hayachi1"},  # an entry targets it
-         "このラウンドの指示が成り立たなくなります: pc2の指示: ユニット&#39;hayachi1&#39;は存在しません"),
+         "このラウンドの指示が成り立たなくなります: 真琴 (pc2)の指示: ユニット「ハヤチ (hayachi1)」は存在しません"),
     ],
 )  # fmt: skip
 def test_a_refused_action_stands_beside_its_field_keeps_the_input_and_changes_nothing(world, data, message):
-    """The engine's reason in the page's language (Japanese, the site's), beside the field it is about."""
+    """The engine's reason in the page's language (Japanese, the site's), beside the field it is about, naming the
+    units by their names and ids."""
     response = _post(_as(world, "gm"), ACTIONS, {**data, "reason": "kept reason"})
     page = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -106,7 +107,10 @@ def test_a_refused_action_stands_beside_its_field_keeps_the_input_and_changes_no
 
 @pytest.mark.parametrize(
     ("lang", "said"),
-    [("ja", "&#39;kagachi2&#39;はすでに戦闘から離脱しています"), ("en", "&#39;kagachi2&#39; is out of the battle")],
+    [
+        ("ja", "「カガチ弐 (kagachi2)」はすでに戦闘から離脱しています"),
+        ("en", "‘Kagachi Two (kagachi2)’ is out of the battle"),
+    ],  # fmt: skip
 )
 def test_an_action_on_a_unit_out_of_the_battle_is_refused_in_the_pages_language(world, lang, said):
     gm = signed_in(world.url, "gm", lang=lang)
@@ -119,8 +123,14 @@ def test_an_action_on_a_unit_out_of_the_battle_is_refused_in_the_pages_language(
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("ja", "後のGMアクションが適用できなくなります: actions[0].unit: ユニット&#39;kagachi9&#39;は戦場にいません"),
-        ("en", "the later actions would no longer apply: actions[0].unit: no unit &#39;kagachi9&#39; in the encounter"),
+        (
+            "ja",
+            "後のGMアクションが適用できなくなります: actions[0].unit: ユニット「カガチ (kagachi9)」は戦場にいません",
+        ),
+        (
+            "en",
+            "the later actions would no longer apply: actions[0].unit: no unit ‘Kagachi (kagachi9)’ in the encounter",
+        ),
     ],
 )
 def test_a_delete_a_later_action_needs_is_refused_in_the_pages_language(world, lang, said):

@@ -24,9 +24,9 @@ from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.errors import form_status
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
-from pbp.web.i18n import page_locale, refusal_text
+from pbp.web.i18n import page_locale
 from pbp.web.player.entries import battlefield, percent
-from pbp.web.player.orders import COORDINATE_LIMIT, FormData, form_of, order_of, refusal_errors
+from pbp.web.player.orders import COORDINATE_LIMIT, FormData, form_of, named, order_of, refusal_errors
 
 #: The kinds of GM action, as the page names them.
 KINDS = {
@@ -150,9 +150,8 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
         raise
     except UserError as refusal:
         status = form_status(refusal)
-        return _actions_page(
-            desk, form, kind=kind, errors={refusal.field or "form": refusal_text(refusal)}, status=status
-        )
+        said = named(refusal.message, _names(desk), ids=True)  # the units and statuses by their names
+        return _actions_page(desk, form, kind=kind, errors={refusal.field or "form": said}, status=status)
     return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
 
 
@@ -168,7 +167,7 @@ def delete_action(campaign: str, round_id: int, action_id: int) -> Response | tu
         raise
     except UserError as refusal:
         status = form_status(refusal)
-        return _actions_page(desk, form, errors={"form": refusal_text(refusal)}, status=status)
+        return _actions_page(desk, form, errors={"form": named(refusal.message, _names(desk), ids=True)}, status=status)
     return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
 
 

@@ -22,7 +22,7 @@ from flask_babel import lazy_gettext as _
 from flask_babel.speaklater import LazyString
 
 from pbp.engine.pool.legal import LegalActions
-from pbp.errors import Refusals, Text, UserError
+from pbp.errors import Joined, Refusals, Text, UserError
 from pbp.reports.narrative import Names
 from pbp.web.i18n import localized
 
@@ -229,17 +229,34 @@ class _Quoted(str):
         return gettext("‘%(name)s’", name=str(self))
 
 
-def named(message: str, names: Names) -> str:
-    """An engine problem in the page's language, the units, weapons, items... it names by their names."""
-    if isinstance(message, Text):
-        params = {
-            key: _Quoted(names.unit(value) if _NAMED[key] == "unit" else names.of(_NAMED[key], value))
-            if key in _NAMED and isinstance(value, str)
-            else value
-            for key, value in message.params.items()
-        }
-        message = Text(message.template, **params)
-    return localized(message)
+def named(message: str, names: Names, *, ids: bool = False) -> str:
+    """An engine problem in the page's language, the units, weapons, items... it names by their names (in a list
+    of problems, each problem's); with `ids` (the GM's pages, where two reinforcements may share a name) a unit's
+    id after its name."""
+    return localized(_with_names(message, names, ids))
+
+
+def _with_names(message: str, names: Names, ids: bool) -> str:
+    if isinstance(message, Joined):
+        return Joined([_with_names(part, names, ids) for part in message.parts], message.sep)
+    if not isinstance(message, Text):
+        return message
+    params = {
+        key: _with_names(value, names, ids)
+        if isinstance(value, Text | Joined)
+        else _Quoted(_name(names, _NAMED[key], value, ids))
+        if key in _NAMED and isinstance(value, str)
+        else value
+        for key, value in message.params.items()
+    }
+    return Text(message.template, **params)
+
+
+def _name(names: Names, section: str, key: str, ids: bool) -> str:
+    if section != "unit":
+        return names.of(section, key)
+    name = names.unit(key)
+    return f"{name} ({key})" if ids and name != key else name
 
 
 def field_of(path: str, order: Mapping[str, Any], legal: LegalActions) -> str:
