@@ -116,7 +116,7 @@ def _serve_and_tick(host: str, port: int, workers: int, interval: float, debug: 
     server ends."""
     from apscheduler.schedulers.background import BackgroundScheduler
 
-    from scheduler.process import build
+    from scheduler.process import build, yield_cpu
 
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -124,6 +124,7 @@ def _serve_and_tick(host: str, port: int, workers: int, interval: float, debug: 
     server = subprocess.Popen(_server_command(host, port, workers, debug))
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     sched = build(interval, kind=BackgroundScheduler)
+    yield_cpu()  # this thread, and so the scheduler's threads it starts now: not the web server, started above
     sched.start()
     shown = f"[{host}]" if ":" in host else host
     served = "development server" if debug else f"gunicorn, {workers} workers"

@@ -23,8 +23,10 @@ import pytest
 
 from pbp.models import AuditLog, Outbox, Resolution, Round
 from pbp.services import campaigns, entries, notifications, publishing, rounds
+from scheduler.process import NICE
 from tests.lifecycle.conftest import PG_URL, empty_database
 from tests.lifecycle.receivers import free_port, smtp, webhook  # noqa: F401 (fixtures)
+from tests.procs import nice_of
 
 pytestmark = pytest.mark.slow
 BIN = Path(sys.executable).parent
@@ -176,6 +178,12 @@ def test_pbp_run_shows_the_demo_report_by_itself_and_stops_on_ctrl_c(backend: st
                 time.sleep(1)
             assert "round-2/bundle.json" in status[1]
             assert fetch(f"http://127.0.0.1:{port}/healthz")[0] == 200
+            if Path("/proc/self/task").exists():  # the scheduler's threads below the web, the web as it started
+                server = [int(c) for c in Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()]
+                workers = [int(w) for s in server for w in Path(f"/proc/{s}/task/{s}/children").read_text().split()]
+                base = os.nice(0)
+                assert set(nice_of(proc.pid).values()) == {base + NICE}
+                assert len(workers) == 2 and {n for pid in [*server, *workers] for n in nice_of(pid).values()} == {base}
         finally:
             proc.send_signal(signal.SIGINT)
             out = proc.communicate(timeout=60)[0]

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scheduler.process import build, tick_once
+from scheduler.process import NICE, build, tick_once
+from tests.procs import nice_of
 
 BIN = Path(sys.executable).parent
 
@@ -72,6 +73,24 @@ def test_python_m_scheduler_resolves_due_rounds_and_stops_on_sigterm(instance: d
 
 
 SCHEDULERS = ([str(BIN / "pbp"), "scheduler"], [sys.executable, "-m", "scheduler"])
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="thread nice values are read from Linux's /proc")
+@pytest.mark.parametrize("command", SCHEDULERS, ids=["pbp scheduler", "python -m scheduler"])
+def test_the_scheduler_runs_below_the_web_in_every_thread_its_ticks_run_in(instance: dict, command) -> None:
+    """At a deadline it resolves and publishes every due round at once: a player's page goes first (NICE)."""
+    proc = subprocess.Popen([*command, "--interval", "1"], env=instance, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while states(instance)[2] != "published":  # a tick ran: the executor's thread exists
+            assert time.monotonic() < deadline, "the scheduler did not resolve the due round within 60 s"
+            time.sleep(0.3)
+        threads = nice_of(proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    assert len(threads) >= 2 and set(threads.values()) == {os.nice(0) + NICE}
 
 
 def refused_start(command: list[str], interval: str, instance: Path) -> str:
