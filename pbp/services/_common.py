@@ -36,28 +36,20 @@ def problem_message(problem: Problem) -> str:
     return problem.message if problem.template is None else Text(problem.template, **dict(problem.params))
 
 
-def _placed(problem: Problem, said: str) -> Joined:
-    """A problem's message `said` after its file and field path, as `Problem.__str__` puts them."""
-    return Joined([str(problem).removesuffix(problem.message), said])
-
-
 def said_problems(problems: Iterable[Problem]) -> Joined:
-    """The engine's problems as the English line the CLI prints (each after its field path, joined by "; "), each
-    said in a page's language where the engine worded it by a template: what a refusal puts in its message."""
-    return Joined([_placed(problem, problem_message(problem)) for problem in problems], "; ")
+    """The engine's problems as the English line the CLI prints (each after its file and field path, as
+    `Problem.__str__` puts them, joined by "; "), each said in a page's language where the engine worded it by a
+    template: what a refusal puts in its message."""
+    return Joined([Joined([str(p).removesuffix(p.message), problem_message(p)]) for p in problems], "; ")
 
 
 def order_refusal(problems: Iterable[Problem]) -> Refusals:
     """The engine's problems with an order (a form's single order: `orders[0].` is not part of their paths) as one
     refusal of the "order": the English line the CLI prints (`said_problems`), and each problem with its path,
     which the entry form places beside its field."""
-    parts: list[str] = []
-    placed: list[tuple[str, str]] = []
-    for problem in problems:
-        said = problem_message(problem)
-        parts.append(_placed(problem, said))
-        placed.append((problem.path.removeprefix("orders[0]."), said))
-    return Refusals(Joined(parts, "; "), "order", placed)
+    problems = list(problems)
+    placed = [(p.path.removeprefix("orders[0]."), problem_message(p)) for p in problems]
+    return Refusals(said_problems(problems), "order", placed)
 
 
 def is_text(value: str) -> bool:
