@@ -106,6 +106,41 @@ def test_a_refused_action_stands_beside_its_field_keeps_the_input_and_changes_no
 
 
 @pytest.mark.parametrize(
+    ("lang", "alert"),
+    [("ja", "「撤退」は記録されていません：下のフォームに理由があります。"),
+     ("en", "“Retreat” was not recorded: its form below says why.")],
+)  # fmt: skip
+def test_a_refused_action_is_announced_at_the_top_and_said_once_in_its_form(world, lang, alert):
+    """The page comes back at its top while the reason stands beside the form far below: the top says which action
+    was refused and links to its form; the reason itself is said once (it was said twice when it had no field)."""
+    gm = signed_in(world.url, "gm", lang=lang)
+    _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi2", "reason": "a"})
+    page = _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi2", "reason": "b"}).get_data(as_text=True)
+    assert f'<p class="error" role="alert"><a href="#action-retreat">{alert}</a></p>' in page
+    assert page.count('class="error"') == 2 and 'id="action-retreat"' in page
+
+
+def test_an_action_form_returns_to_itself_and_a_recorded_action_to_the_list(world):
+    """Each form is sent to its own anchor (a refusal comes back scrolled to it); once recorded, the browser is
+    sent to the list of recorded actions."""
+    gm = _as(world, "gm")
+    page = gm.get(ACTIONS).get_data(as_text=True)
+    assert f'action="{ACTIONS}#action-set_position"' in page and 'id="recorded"' in page
+    response = _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi1", "reason": "a"})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"{ACTIONS}#recorded")
+
+
+def test_a_revive_sent_with_no_dead_unit_says_so_in_its_form(world):
+    """No unit is dead, so the page offers no revive form; one sent anyway comes back refused, saying there is none
+    rather than an empty choice."""
+    page = _post(_as(world, "gm"), ACTIONS, {"kind": "revive", "unit": "kagachi1", "reason": "a"})
+    body = page.get_data(as_text=True)
+    form = body[body.find('id="action-revive"') :]
+    assert page.status_code == 422 and "復活させられる死亡ユニットはいません" in form[: form.find("</form>")]
+    assert '<select name="unit">\n</select>' not in body and _counts(world) == (0, 0)
+
+
+@pytest.mark.parametrize(
     ("lang", "said"),
     [
         ("ja", "「カガチ弐 (kagachi2)」はすでに戦闘から離脱しています"),

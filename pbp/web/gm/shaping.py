@@ -152,7 +152,7 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
         status = form_status(refusal)
         said = named(refusal.message, _names(desk), ids=True)  # the units and statuses by their names
         return _actions_page(desk, form, kind=kind, errors={refusal.field or "form": said}, status=status)
-    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
+    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id, _anchor="recorded"), 303)
 
 
 @bp.post("/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete")
@@ -168,7 +168,7 @@ def delete_action(campaign: str, round_id: int, action_id: int) -> Response | tu
     except UserError as refusal:
         status = form_status(refusal)
         return _actions_page(desk, form, errors={"form": named(refusal.message, _names(desk), ids=True)}, status=status)
-    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
+    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id, _anchor="recorded"), 303)
 
 
 def _order_page(
