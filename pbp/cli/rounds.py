@@ -104,6 +104,7 @@ def show(round_id: int) -> None:
     from pbp.models import Campaign, Resolution, Round, Scenario
     from pbp.reports.dicelog import dice_log
     from pbp.reports.narrative import Names
+    from pbp.reports.orders import english, order_words
     from pbp.services import rounds
 
     with open_db():
@@ -118,10 +119,10 @@ def show(round_id: int) -> None:
     _show(rnd)
     click.echo(f"scenario {scenario.slug}, round number {rnd.number}")
     click.echo(f"entries: {joined - missing} of {joined} joined characters")
+    by_id = Names("en", pack, {}, scenario.pack_scenario)  # units by their ids, what the CLI's commands name
     for order in orders["orders"]:
         unit = order["unit"]
-        said = json.dumps({k: v for k, v in order.items() if k != "unit"}, ensure_ascii=False, sort_keys=True)
-        click.echo(f"  {unit}: {said}")
+        click.echo(f"  {unit}: {'; '.join(order_words(order, by_id, english))}")
         for line in (prose.get(unit) or "").splitlines():
             click.echo(f"    | {line}")
     if res is None:

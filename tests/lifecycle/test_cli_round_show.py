@@ -12,7 +12,7 @@ def test_round_show_prints_the_entries_and_once_resolved_the_dice_log_with_check
     shown = pbp("round", "show", "2", check=True).stdout
     assert shown.startswith("round 2: open, deadline ")
     assert "entries: 2 of 2 joined characters" in shown
-    assert '"weapon": "beam_rifle"' in shown and "| 川霧の向こう" in shown  # orders and prose
+    assert "  pc1: Major: attack kagachi1 with Beam rifle\n    | 川霧の向こう" in shown  # orders in words, prose
     assert "dice log" not in shown  # nothing rolled before resolution
     published = pbp("round", "show", "1", check=True).stdout
     checks = re.findall(r"\[(r1-c\d+)\]", published)

@@ -27,6 +27,7 @@ from pbp.models import Campaign, Character, Entry, Participation, Resolution, Ro
 from pbp.reports import render_markdown
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
+from pbp.reports.orders import order_words
 from pbp.reports.unitstate import UnitRow, unit_table
 from pbp.services import rounds
 from pbp.services._common import REASON_LIMIT
@@ -138,51 +139,6 @@ class EntryRow:
     prose: Markup | None = None
 
 
-def _where(toward: Any, names: Names) -> str:
-    if isinstance(toward, list | tuple) and len(toward) == 2:
-        return gettext("the point (%(x)s, %(y)s)", x=toward[0], y=toward[1])
-    return names.unit(str(toward)) if toward else gettext("nowhere in particular")
-
-
-def order_words(order: dict[str, Any], names: Names) -> list[str]:
-    """An entry's orders as sentences in the page's language, one per action slot (minor, major)."""
-    said = []
-    for slot in ("minor", "major"):
-        action = order.get(slot)
-        if not action:
-            continue
-        kind = action.get("type")
-        weapon = names.of("weapons", action.get("weapon"))
-        item = names.of("items", action.get("item")) if action.get("item") else None
-        if kind == "attack":
-            targets = ", ".join(names.unit(t) for t in action.get("targets") or [])
-            text = gettext("attack %(targets)s with %(weapon)s", targets=targets, weapon=weapon)
-        elif kind in ("move", "full_move"):
-            text = gettext("move toward %(where)s", where=_where(action.get("toward"), names))
-        elif kind == "leave":
-            text = gettext("leave the engagement toward %(where)s", where=_where(action.get("toward"), names))
-        elif kind == "reload":
-            text = gettext("reload %(weapon)s", weapon=weapon)
-        elif kind == "swap":
-            text = gettext(
-                "swap %(weapon)s for %(other)s", weapon=weapon, other=names.of("weapons", action.get("with"))
-            )
-        elif kind == "ability":
-            text = gettext("use the ability %(ability)s", ability=names.of("abilities", action.get("id")))
-            if action.get("target"):
-                text += gettext(" on %(target)s", target=names.unit(action["target"]))
-        elif kind == "recover":
-            text = gettext("try to recover from %(status)s", status=names.of("statuses", action.get("status")))
-        elif kind == "check":
-            text = gettext("attempt the check %(label)s", label=action.get("label", ""))
-        else:
-            text = str(kind)
-        if item:
-            text += gettext(" (using %(item)s)", item=item)
-        said.append(gettext("Major: %(text)s", text=text) if slot == "major" else gettext("Minor: %(text)s", text=text))
-    return said or [gettext("nothing")]
-
-
 def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
     """The round's joined characters in the order they joined, each with its entry or marked missing, then any entry
     of a character no longer joined."""
@@ -209,7 +165,7 @@ def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
                 unit=uid,
                 received=entry is not None,
                 saved_at=from_db(entry.saved_at) if entry else None,
-                orders=order_words(entry.order, names) if entry else None,
+                orders=order_words(entry.order, names, gettext) if entry else None,
                 prose=Markup(render_markdown(entry.prose)) if entry and entry.prose.strip() else None,  # noqa: S704
             )
         )
