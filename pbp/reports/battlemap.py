@@ -52,6 +52,8 @@ class MapView:
     public: Callable[[dict[str, Any]], bool] = lambda unit: True  # whose gauges, statuses and ammo are shown
     name: Callable[[str], str] = str  # a unit's display name from its id
     status_name: Callable[[str], str] = str
+    #: A weapon's or vehicle's display name from its pack section and id (the tooltips name them, never by id).
+    thing: Callable[[str, str], str] = lambda section, key: key
     title: str = ""
     #: A reach wider than the whole map, as its line in the map's corner says it (its circle lies off the map).
     everywhere: Callable[[str], str] = lambda reach: f"{reach}: the whole map is within reach"
@@ -564,17 +566,20 @@ def _unit(
     lines = [view.name(u["id"])]
     if public:
         if riding:
-            lines.append(
-                f"{riding.get('name') or riding.get('id', '')} {round(100 * _gauge_fill(riding.get('damage')))}%"
-            )
+            vehicle = view.thing("vehicles", riding["id"]) if riding.get("id") else riding.get("name", "")
+            lines.append(f"{vehicle} {round(100 * _gauge_fill(riding.get('damage')))}%")
         lines.append(f"♥ {round(100 * _gauge_fill(u.get('injury')))}%")
         statuses = [view.status_name(s["id"]) for s in u.get("statuses") or []]
         if statuses:
             lines.append(", ".join(statuses))
         arsenal = riding.get("weapons") if riding else u.get("weapons")
-        ammo = [f"{w['id']} {w['ammo']}/{w.get('ammo_max')}" for w in arsenal or [] if w.get("ammo") is not None]
+        ammo = [
+            f"{view.thing('weapons', w['id'])} {w['ammo']}/{w.get('ammo_max')}"
+            for w in arsenal or []
+            if w.get("ammo") is not None
+        ]
         if ammo:
-            lines.append(" ".join(ammo))
+            lines.append(", ".join(ammo))
     shape = (
         f'<path d="M{_num(x)},{_num(y - r * 1.2)} L{_num(x + r)},{_num(y + r * 0.8)} '
         f'L{_num(x - r)},{_num(y + r * 0.8)} z"/>'

@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
-from pool_builders import encounter, enemy, pc, vehicle  # noqa: E402
+from pool_builders import encounter, enemy, pc, vehicle, weapon  # noqa: E402
 
 from pbp.reports.battlemap import LABEL_EM, Arrow, MapView, _em, _text_box, battle_map  # noqa: E402
 from tests.reports.xss_corpus import XSS_CORPUS  # noqa: E402
@@ -118,6 +118,18 @@ def test_secret_units_show_no_gauges_statuses_or_ammo() -> None:
     assert title == "oni1" and not [r for r in oni.getElementsByTagName("rect")]
     aoi = next(g for g in groups(doc, "unit") if g.getAttribute("data-unit") == "aoi")
     assert "rifle 6/6" in aoi.getElementsByTagName("title")[0].firstChild.data
+
+
+def test_a_tooltip_names_the_vehicle_and_weapons_by_their_names_never_their_ids() -> None:
+    """The hover text of a public unit: its vehicle's and weapons' names in the page's language (the pack's, through
+    `MapView.thing`), each weapon's ammunition after its name."""
+    named = {("vehicles", "sv1"): "セイヴァー", ("weapons", "rifle"): "ビーム ライフル", ("weapons", "pod"): "ミサイル"}
+    view = MapView(thing=lambda section, key: named.get((section, key), f"?{key}"))
+    armed = vehicle(weapons=[weapon("rifle"), weapon("pod", ammo=1, ammo_max=2)])
+    doc = parse(battle_map(encounter(pc(vehicle=armed)), view))
+    aoi = next(g for g in groups(doc, "unit") if g.getAttribute("data-unit") == "aoi")
+    title = aoi.getElementsByTagName("title")[0].firstChild.data
+    assert title == "aoi / セイヴァー 0% / ♥ 0% / ビーム ライフル 6/6, ミサイル 1/2"
 
 
 def test_names_are_escaped_and_xml_forbidden_characters_replaced() -> None:

@@ -84,6 +84,19 @@ def test_the_form_offers_the_units_legal_actions_with_odds_and_the_map(world, la
     assert 'datetime="2026-12-04T00:00:00Z"' in html  # the deadline, in the HTML for a page without JavaScript
 
 
+TIPS = {
+    "ja": "葵 / セイヴァー 十式「ムラクモ」 0% / ♥ 12% / スタン / ビームライフル 4/6, 照準レーザー 3/3",
+    "en": "Aoi / Savior Type-10 &#x27;Murakumo&#x27; 0% / ♥ 12% / Stun / Beam rifle 4/6, Targeting laser 3/3",
+}
+
+
+@pytest.mark.parametrize(("lang", "tip"), TIPS.items())
+def test_the_maps_tooltips_name_vehicles_and_weapons_in_the_pages_language(world, lang, tip) -> None:
+    """Hovering over one's own unit: its vehicle, statuses and weapons by name, never by the pack's ids."""
+    html = page(signed_in(app_at(world, WRITING), lang=lang), url(world))
+    assert f'data-unit="pc1"><title>{tip}</title>' in html and "beam_rifle 4/6" not in html
+
+
 def test_an_english_form_names_the_pcs_by_their_english_names(world) -> None:
     """The map, the targets and the odds name the characters from their sheets in the page's language."""
     html = page(signed_in(app_at(world, WRITING), lang="en"), url(world))

@@ -307,6 +307,7 @@ def battlefield(
         public=lambda u: everyone or u.get("side") == "pc",
         name=names.unit,
         status_name=lambda sid: str(statuses.get(sid, sid)),
+        thing=names.of,
         title=title,
     )
     return battle_map(state, view)

@@ -66,6 +66,7 @@ def battlefield(desk: OrderDesk, names: Names, *, secret_enemies: bool = True) -
         public=(lambda u: u.get("side") == "pc") if secret_enemies else (lambda u: True),
         name=names.unit,
         status_name=lambda sid: names.of("statuses", sid),
+        thing=names.of,
         title=names.unit(desk.unit),
         everywhere=lambda reach: gettext("%(reach)s: the whole map is within reach", reach=reach),
     )
