@@ -152,7 +152,7 @@ def characters_of(user_id: int, *, locale: str, now: datetime) -> list[Character
         pack = campaign.pack or {}
         row = CharacterRow(
             character.id,
-            character.name,
+            character_name(character, locale),
             campaign.slug,
             pack_name(pack, "campaign", None, locale, campaign.name),
             character.alive,

@@ -24,7 +24,13 @@ SIGNUP_STATUS = {
 
 @bp.get("/")
 def home() -> str:
-    return render_template("player/home.html", campaigns=queries.campaigns(SYSTEM.now(), locale=page_locale()))
+    """Every campaign and its scenarios; for a signed-in player first the entries they may write now, each a link to
+    its form (the page a player lands on after logging in)."""
+    due = []
+    if current_user.is_authenticated:
+        characters = queries.characters_of(current_user.id, locale=page_locale(), now=app_clock().now())
+        due = [(ch, s) for ch in characters for s in ch.signups if s.entry and s.entry.open]
+    return render_template("player/home.html", campaigns=queries.campaigns(SYSTEM.now(), locale=page_locale()), due=due)
 
 
 def _me_page(form: LocaleForm) -> str:

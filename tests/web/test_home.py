@@ -1,0 +1,55 @@
+"""The home page a player lands on after logging in: first the entries they may write now, each a link to its form,
+in the page's language; nobody else's, and none once the deadline has passed."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbp import db as pbp_db
+from pbp.models import Character
+from pbp.services.clock import FixedClock
+from pbp.services.entries import withdraw_entry
+from pbp.web import database
+from tests.web.test_entries import LATE, WRITING, app_at, page, signed_in, url
+from tests.web.world import World, build_world
+
+
+@pytest.fixture
+def world(tmp_path) -> World:
+    return build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}")
+
+
+def _due(html: str) -> str:
+    """The page's "your entries" section, or "" when it has none."""
+    start = html.find('<section class="due-entries"')
+    return html[start : html.index("</section>", start)] if start >= 0 else ""
+
+
+@pytest.mark.parametrize(
+    ("lang", "edit", "saved"),
+    [("ja", "葵のプレイングを編集する", "に保存"), ("en", "Edit the entry of Aoi", "saved at ")],
+)
+def test_a_saved_entry_is_offered_for_editing_with_its_deadline(world: World, lang, edit, saved) -> None:
+    due = _due(page(signed_in(app_at(world, WRITING), lang=lang), "/"))
+    assert f'<a class="button" href="{url(world)}">{edit}</a>' in due and saved in due
+    assert 'class="countdown" datetime="2026-12-04T00:00:00Z"' in due
+    assert "真琴" not in due and "Makoto" not in due  # another player's character
+
+
+@pytest.mark.parametrize(
+    ("lang", "write", "missing"),
+    [("ja", "葵のプレイングを書く", "未提出"), ("en", "Write the entry of Aoi", "not written yet")],
+)
+def test_an_entry_not_written_is_the_pages_first_call(world: World, lang, write, missing) -> None:
+    app = app_at(world, WRITING)
+    with pbp_db.using(database.of(app)):
+        owner = Character.get_by_id(world.characters["aoi"]).owner_id
+        withdraw_entry(world.open_round, world.characters["aoi"], user_id=owner, clock=FixedClock(WRITING))
+    due = _due(page(signed_in(app, lang=lang), "/"))
+    assert f'<a class="button primary" href="{url(world)}">{write}</a>' in due and f"<strong>{missing}</strong>" in due
+
+
+def test_nothing_is_due_after_the_deadline_or_for_a_reader(world: World) -> None:
+    assert _due(page(signed_in(app_at(world, LATE)), "/")) == ""
+    assert _due(page(app_at(world, WRITING).test_client(), "/")) == ""
+    assert "<h1>キャンペーン</h1>" in page(app_at(world, WRITING).test_client(), "/")
