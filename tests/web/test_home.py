@@ -49,7 +49,8 @@ def test_an_entry_not_written_is_the_pages_first_call(world: World, lang, write,
     assert f'<a class="button primary" href="{url(world)}">{write}</a>' in due and f"<strong>{missing}</strong>" in due
 
 
-def test_nothing_is_due_after_the_deadline_or_for_a_reader(world: World) -> None:
+def test_nothing_is_due_after_the_deadline_or_for_a_reader_who_is_shown_the_game_data(world: World) -> None:
     assert _due(page(signed_in(app_at(world, LATE)), "/")) == ""
     assert _due(page(app_at(world, WRITING).test_client(), "/")) == ""
-    assert "<h1>キャンペーン</h1>" in page(app_at(world, WRITING).test_client(), "/")
+    home = page(app_at(world, WRITING).test_client(), "/")
+    assert "<h1>キャンペーン</h1>" in home and '<a href="/campaigns/demo/data/">ゲームデータ</a>' in home
