@@ -27,9 +27,10 @@ def _register(args: list[str] | None = None) -> None:
     if (args or [])[:1] == ["engine"]:
         engine.register(cli)
         return
-    from pbp.cli import campaign, db, demo, growth, notify, pack, rounds, run, scenarios, scheduler, site, verify
+    from pbp.cli import campaign, db, demo, growth, notify, pack, rounds, run, scenarios, scheduler, site, users, verify
 
-    for module in (engine, pack, db, campaign, scenarios, rounds, growth, demo, verify, site, scheduler, run, notify):
+    modules = (engine, pack, db, campaign, scenarios, rounds, growth, demo, verify, site, scheduler, run, notify, users)
+    for module in modules:
         module.register(cli)
 
 

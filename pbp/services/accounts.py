@@ -1,24 +1,34 @@
 """Users: players and GMs. Passwords are stored as argon2 hashes only.
 
 A user's `session_version` is part of every session the web app issues: logging out or changing the password bumps
-it, so every copy of an earlier session cookie is refused from then on."""
+it, so every copy of an earlier session cookie is refused from then on.
+
+A forgotten password is set again by a link mailed to the account's address (`request_password_reset`): the link
+carries the account and a fingerprint of its password hash, signed by the web app, so it works once (the new hash
+has another fingerprint) and the web app refuses it after an hour. The site's operator can set one from the command
+line (`set_password`)."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import re
+from collections.abc import Callable
+from datetime import timedelta
 
 import peewee
 from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from pbp.db import retried, write_transaction
-from pbp.errors import N_, Conflict, UserError
-from pbp.models import User
+from pbp.errors import N_, Conflict, NotFound, UserError
+from pbp.models import Outbox, User
 from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
 from pbp.services._common import checked_name, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
+from pbp.services.notifications import queue
 
 #: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
 #: accounts and logs them in at once, which the default cost (about 50 ms and 64 MiB each) would turn into a test
@@ -92,12 +102,77 @@ def change_password(user_id: int, current: str, new: str) -> User:
     user = get_or_fail(User, user_id, N_("user"))
     if authenticate(user.name, current) is None:
         raise UserError(N_("the current password is not right"), "current_password")
+    return _set_password(user_id, new)
+
+
+@retried
+def set_password(name: str, new: str) -> User:
+    """The site operator's reset (`pbp user password`): a new password for the account `name`, no questions asked;
+    every earlier session ends with it."""
+    user = User.get_or_none(User.name == name) if is_text(name) else None
+    if user is None:
+        raise NotFound(N_("no user named %(name)r", name=str(name)[:40]))
+    return _set_password(user.id, new)
+
+
+def _set_password(user_id: int, new: str, *, fingerprint: str | None = None) -> User:
+    """Store `new` (hashed) and end every session; with `fingerprint`, only while the hash still has it."""
     _check_password(new, "new_password")
     hashed = _HASHER.hash(new)
     with write_transaction():
-        locked(User, user_id, N_("user"))
+        user = locked(User, user_id, N_("user"))
+        if fingerprint is not None and not hmac.compare_digest(password_fingerprint(user.password_hash), fingerprint):
+            raise UserError(N_("this link has been used already: ask for a new one"), "link")
         User.update(password_hash=hashed, session_version=User.session_version + 1).where(User.id == user_id).execute()
     return User.get_by_id(user_id)
+
+
+#: The kind of the reset mail in the outbox, and how long after one another is not queued (a form sent twice, a
+#: stranger asking again and again for someone's account: one mail in the inbox, not twenty).
+RESET_KIND = "account.password_reset"
+RESET_QUIET = timedelta(minutes=5)
+
+
+def password_fingerprint(password_hash: str) -> str:
+    """What a reset link holds of the password it replaces: it no longer matches once the password has changed."""
+    return hashlib.sha256(password_hash.encode()).hexdigest()[:32]
+
+
+@retried
+def request_password_reset(who: str, link: Callable[[int, str], str], *, clock: Clock = SYSTEM) -> int:
+    """Queue the reset mail (`link(user id, fingerprint)`: the web app's signed address) for the account named `who`
+    (its user name, or its e-mail address: every account with it) if it has an address and was not sent one in the
+    last `RESET_QUIET`. Returns how many were queued, for the tests and the log: the page says the same whatever the
+    answer, so that nobody learns from it whether an account exists."""
+    who = who.strip() if is_text(who) else ""
+    if not who or len(who) > 254:
+        return 0
+    by = peewee.fn.LOWER(User.email) == who.lower() if "@" in who else User.name == who
+    now = to_db(clock.now())
+    queued = 0
+    with write_transaction():
+        for user in User.select().where(by, User.email.is_null(False)):
+            recent = Outbox.select().where(
+                Outbox.kind == RESET_KIND, Outbox.recipient == user.id, Outbox.created_at > now - RESET_QUIET
+            )
+            if recent.exists():
+                continue
+            queue(
+                RESET_KIND,
+                now,
+                users=[user.id],
+                name=user.name,
+                link=link(user.id, password_fingerprint(user.password_hash)),
+            )
+            queued += 1
+    return queued
+
+
+@retried
+def reset_password(user_id: int, fingerprint: str, new: str) -> User:
+    """A new password from a reset link (the web app checked its signature and age): refused once the password has
+    changed since the link was made (so a link works once); every earlier session ends."""
+    return _set_password(user_id, new, fingerprint=fingerprint)
 
 
 @retried

@@ -112,8 +112,23 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
             "Round {number} failed to resolve {failures} times and is quarantined. Last error: {error}",
         ),
     },
+    "account.password_reset": {
+        "ja": (
+            "パスワードの再設定",
+            "{name} さんのパスワードを再設定するには、1時間以内に次のリンクを開いてください。\n"
+            "心当たりがなければ、このメールは無視してください（パスワードは変わりません）。\n\n{link}",
+        ),
+        "en": (
+            "Set a new password",
+            "To set a new password for {name}, open this link within an hour.\n"
+            "If you did not ask for it, ignore this mail (the password stays as it is).\n\n{link}",
+        ),
+    },
 }
-KINDS = tuple(MESSAGES)
+#: Sent because the user asked for them, whatever their preferences: no switch on the notifications page.
+ASKED_FOR = ("account.password_reset",)
+#: The kinds a user may switch off.
+KINDS = tuple(kind for kind in MESSAGES if kind not in ASKED_FOR)
 LOCALES = ("ja", "en")
 #: Seconds before a deadline when players without an entry are reminded (each once; a late start sends the nearest).
 REMINDER_LEADS = (24 * 3600, 3600)
@@ -199,7 +214,7 @@ def set_email(user_id: int, address: str | None, *, clock: Clock = SYSTEM) -> Us
 
 
 def _checked_kind(kind: str) -> str:
-    if storable_text(kind, N_("kind")) not in MESSAGES:
+    if storable_text(kind, N_("kind")) not in KINDS:
         raise UserError(
             N_("unknown notification kind %(kind)r (known: %(known)s)", kind=kind[:40], known=", ".join(KINDS)), "kind"
         )
@@ -373,8 +388,10 @@ class Nowhere(Undeliverable):
 
 def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "") -> tuple[str, str]:
     """The subject and body of a notification in `locale` (ja, en; else ja), the body ending with a link to the
-    report (published) or the site."""
+    report (published) or the site, unless it holds its own (`link`: a password reset's)."""
     subject, body = MESSAGES[kind][locale if locale in LOCALES else "ja"]
+    if "link" in payload:
+        return subject.format_map(payload), body.format_map(payload)
     link = f"{site_url}{payload['path']}" if kind == "round.published" and "path" in payload else f"{site_url}/"
     return subject.format_map(payload), f"{body.format_map(payload)}\n\n{link}" if site_url else body.format_map(
         payload

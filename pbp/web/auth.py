@@ -1,4 +1,5 @@
-"""Accounts in the browser: register, log in, log out, change the password (Flask-Login sessions).
+"""Accounts in the browser: register, log in, log out, change the password, set a forgotten one by a mailed link
+(Flask-Login sessions).
 
 The session cookie names the user and their `session_version` (`SessionUser.get_id`: "12:3"); a cookie whose
 version is no longer the user's is refused, so logging out or changing the password (both bump the version) ends
@@ -15,18 +16,23 @@ from flask import Blueprint, Flask, current_app, redirect, render_template, requ
 from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
 from pbp.db import database
-from pbp.errors import Conflict, UserError
+from pbp.errors import Conflict, NotFound, UserError
 from pbp.models import User, site
 from pbp.services import accounts
 from pbp.services.versioned import KeptUnderVersion
 from pbp.web import ratelimit  # noqa: F401 - registers the pbp-database:// storage of the login limits
-from pbp.web.forms import ActionForm, LoginForm, PasswordForm, RegisterForm, show_refusal
+from pbp.web.forms import ActionForm, ForgotForm, LoginForm, PasswordForm, RegisterForm, ResetForm, show_refusal
+from pbp.web.hosts import absolute
 
 #: An invalid form comes back with this status (the page shows the form again, messages beside the fields).
 INVALID = 422
+#: How long a mailed link to set a new password works (its mail says "within an hour"), and its signature's salt.
+RESET_MAX_AGE = 3600
+RESET_SALT = "pbp.password-reset"
 
 
 @dataclass(frozen=True)
@@ -154,6 +160,45 @@ def password() -> str | Response | tuple[str, int]:
     return _form_page("auth/password.html", form)
 
 
+def _reset_signer() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key, salt=RESET_SALT)
+
+
+def reset_link(user_id: int, fingerprint: str) -> str:
+    """The mailed link: the account and its password's fingerprint, signed with the site's secret and dated."""
+    return absolute(url_for("auth.reset", token=_reset_signer().dumps([user_id, fingerprint])))
+
+
+def forgot() -> str | tuple[str, int]:
+    """Ask for the link. The answer is the same whether or not the account exists or has an address."""
+    form = ForgotForm()
+    if form.validate_on_submit():
+        accounts.request_password_reset(form.who.data, reset_link)
+        return render_template("auth/forgot.html", form=form, sent=True)
+    return _form_page("auth/forgot.html", form)
+
+
+def reset(token: str) -> str | Response | tuple[str, int]:
+    """Set the new password from a mailed link: refused once it is over an hour old or the password has changed."""
+    try:
+        user_id, fingerprint = _reset_signer().loads(token, max_age=RESET_MAX_AGE)
+    except (BadSignature, ValueError, TypeError):  # forged, expired (SignatureExpired), or not a pair
+        return render_template("auth/reset.html", form=None), 410
+    form = ResetForm()
+    if form.validate_on_submit():
+        try:
+            accounts.reset_password(int(user_id), str(fingerprint), form.new_password.data)
+        except NotFound:  # the account is gone
+            return render_template("auth/reset.html", form=None), 410
+        except UserError as refusal:
+            if refusal.field == "link":  # used already
+                return render_template("auth/reset.html", form=None), 410
+            show_refusal(form, refusal)
+        else:
+            return redirect(url_for("auth.login", reset=1), 303)
+    return _form_page("auth/reset.html", form)
+
+
 def _form_page(template: str, form: object) -> str | tuple[str, int]:
     """The form's page; after a refused submission, with its messages and the status that says so."""
     page = render_template(template, form=form)
@@ -170,6 +215,9 @@ def blueprint(limiter: Limiter) -> Blueprint:
     bp.add_url_rule("/login", view_func=limited_login, methods=["GET", "POST"])
     bp.add_url_rule("/logout", view_func=logout, methods=["POST"])
     bp.add_url_rule("/me/password", view_func=password, methods=["GET", "POST"])
+    limited_forgot = limiter.limit(_login_limit, key_func=_address_key, methods=["POST"])(forgot)
+    bp.add_url_rule("/password/forgot", view_func=limited_forgot, methods=["GET", "POST"])
+    bp.add_url_rule("/password/reset/<token>", view_func=reset, methods=["GET", "POST"])
     return bp
 
 

@@ -45,6 +45,18 @@ class PasswordForm(FlaskForm):
     new_password = PasswordField(_("New password"), _password(), description=PASSWORD_RULE)
 
 
+class ForgotForm(FlaskForm):
+    who = StringField(
+        _("User name or e-mail address"),
+        [_required(), Length(max=254)],
+        description=_("The e-mail address set on the notifications page."),
+    )
+
+
+class ResetForm(FlaskForm):
+    new_password = PasswordField(_("New password"), _password(), description=PASSWORD_RULE)
+
+
 class LocaleForm(FlaskForm):
     locale = SelectField(
         _("Language"),

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, current_app, request
 from werkzeug.exceptions import SecurityError
 
 #: The names a development server on this machine is reached by (`make run`: http://127.0.0.1:5000/).
@@ -22,6 +22,12 @@ def trusted_hosts(config: Mapping[str, Any]) -> list[str]:
         return list(config["TRUSTED_HOSTS"])
     site = urlsplit(config.get("SITE_URL") or "").hostname
     return [*LOCAL_HOSTS, *([site] if site and site not in LOCAL_HOSTS else [])]
+
+
+def absolute(path: str) -> str:
+    """`path` on this site as an absolute URL (feeds, OpenGraph, a mailed link): on SITE_URL when configured, else
+    on the request's own root, whose host is a trusted one."""
+    return (current_app.config["SITE_URL"] or request.url_root).rstrip("/") + "/" + path.lstrip("/")
 
 
 def init_app(app: Flask) -> None:

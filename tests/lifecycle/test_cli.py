@@ -331,3 +331,24 @@ def test_publishing_text_with_a_gm_secret_is_refused_on_one_line_naming_where(in
     intro.write_text("前口上。", encoding="utf-8")
     assert pbp("round", "report", "2", "--intro", str(intro), check=True).returncode == 0
     assert pbp("round", "publish", "2", check=True).stdout.startswith("round 2: published")
+
+
+def test_the_operator_sets_a_forgotten_password_and_ends_the_users_sessions(instance: Path) -> None:
+    """`pbp user password NAME`: for a player with no e-mail address for the mailed link; one line on bad input."""
+    from pbp import db as pbp_db
+    from pbp.models import User
+    from pbp.services import accounts
+
+    database = pbp_db.bind(f"sqlite:///{instance / 'pbp.sqlite3'}")
+    with database.connection_context():
+        before = User.get(User.name == "player2")
+    done = pbp("user", "password", "player2", "--stdin", stdin="a-new-password\n", check=True)
+    assert done.stdout == "player2: the password is set; every session of theirs has ended\n"
+    with database.connection_context():
+        after = User.get(User.name == "player2")
+        assert accounts.authenticate("player2", "a-new-password") is not None
+    assert after.session_version == before.session_version + 1
+    short = pbp("user", "password", "player2", "--stdin", stdin="short\n")
+    assert (short.returncode, short.stdout, short.stderr) == (2, "", "pbp: a password has 8-200 characters of text\n")
+    nobody = pbp("user", "password", "nobody", "--stdin", stdin="long-enough\n")
+    assert (nobody.returncode, nobody.stdout, nobody.stderr) == (2, "", "pbp: no user named 'nobody'\n")

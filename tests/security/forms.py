@@ -10,14 +10,19 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from flask.testing import FlaskClient
+from itsdangerous import URLSafeTimedSerializer
 
 from pbp import db as pbp_db
 from pbp.models import Character
 from pbp.services import characters
 from pbp.web import database
+from pbp.web.auth import RESET_SALT
 from tests.security.conftest import CONSOLE_SCENE, RESOLVED_ROUND, SHAPED_ROUND
 
 ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
+#: A well-signed link to set the password of an account that does not exist (user 0): its form renders, and every
+#: send is refused (410, or 422 beside the field) without changing anyone's password.
+RESET = "/password/reset/" + URLSafeTimedSerializer("test-key", salt=RESET_SALT).dumps([0, "no-such-password"])
 GROWTH_REQUEST = 1  # player2's request, waiting for the GM
 
 
@@ -70,6 +75,8 @@ FORMS: dict[tuple[str, str], Form] = {
         bases=({"name": "player1", "password": "wrong-password"}, {"name": "player1", "password": "demo-password"}),
     ),
     ("/logout", "POST"): Form("player", "/logout"),
+    ("/password/forgot", "POST"): Form("anonymous", "/password/forgot", text=("who",)),
+    ("/password/reset/<token>", "POST"): Form("anonymous", RESET, text=("new_password",)),
     ("/me/locale", "POST"): Form("player", "/me/locale", other=("locale",)),
     ("/me/password", "POST"): Form(
         "player",

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from tests.security.conftest import CONSOLE_SCENE, OPEN_RUN, RESOLVED_ROUND, SHAPED_ROUND, security_app
-from tests.security.forms import FORMS, Form, Value, forms_of, indexed
+from tests.security.forms import FORMS, RESET, Form, Value, forms_of, indexed
 from tests.security.markup import active_content
 from tests.security.payloads import HOSTILE
 from tests.web.conftest import csrf_token, log_in, log_out
@@ -21,6 +21,7 @@ from tests.web.test_access import MATRIX, ROLES
 
 #: Pages that show forms only in the states the world sets up (beside every GET page of the access matrix).
 STATEFUL_PAGES = [
+    RESET,
     f"/campaigns/demo/scenarios/{OPEN_RUN}/",
     "/gm/demo/growth",
     "/characters/1/growth",

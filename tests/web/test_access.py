@@ -5,6 +5,8 @@ changes nothing."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -18,6 +20,7 @@ from pbp.models import (
     GmAction,
     GmOrder,
     GrowthRequest,
+    Outbox,
     Override,
     Participation,
     ReportCorrection,
@@ -25,9 +28,10 @@ from pbp.models import (
     Scenario,
     User,
 )
-from pbp.services import gms
+from pbp.services import accounts, gms
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
+from pbp.web.auth import reset_link
 from tests.web.conftest import csrf_token, log_in, make_app
 from tests.web.world import World, add_rival_campaign, build_world
 
@@ -94,6 +98,11 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/me/locale", "POST"): ("/me/locale", {"locale": ""}, signed_in(302, 303)),
     ("/me/password", "GET"): ("/me/password", None, signed_in(302, 200)),
     ("/me/password", "POST"): ("/me/password", {"current_password": ""}, signed_in(302, 422)),
+    # a forgotten password: anyone may ask for the link (the same answer whoever asks); a forged link is refused
+    ("/password/forgot", "GET"): ("/password/forgot", None, everyone(200)),
+    ("/password/forgot", "POST"): ("/password/forgot", {"who": "player1"}, everyone(200)),
+    ("/password/reset/<token>", "GET"): ("/password/reset/forged.token", None, everyone(410)),
+    ("/password/reset/<token>", "POST"): ("/password/reset/forged.token", {"new_password": "x" * 12}, everyone(410)),
     ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/", "GET"): (SCENARIO, None, everyone(200)),
     # player1's character is signed up already and the scenario under way; the others' characters are not theirs
     ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join", "POST"): (
@@ -304,6 +313,16 @@ CSRF_CASES = {
         {"current_password": DEMO_PASSWORD, "new_password": "stolen-password"},
         lambda app, client: log_in(app.test_client(), "player1").status_code == 303,
     ),
+    "/password/forgot": (
+        "anonymous",
+        {"who": "player1"},
+        lambda app, client: _queued(app, accounts.RESET_KIND) == 0,
+    ),
+    "/password/reset/<token>": (  # player1's own valid link, sent from another site's page
+        "anonymous",
+        {"new_password": "stolen-password"},
+        lambda app, client: log_in(app.test_client(), "player1").status_code == 303,
+    ),
     "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join": (
         "player",
         {"character": "1"},
@@ -446,6 +465,7 @@ CSRF_URLS = {
     "/characters/<row:character_id>/growth": GROWTH,
     "/gm/<slug:campaign>/gms": "/gm/demo/gms",
     "/gm/<slug:campaign>/gms/<row:user_id>/remove": "/gm/demo/gms/{cogm}/remove",
+    "/password/reset/<token>": "{reset}",
     "/gm/<slug:campaign>/rounds/<row:round_id>/report": "/gm/demo/rounds/1/report",
     "/gm/<slug:campaign>/growth/<row:request_id>": "/gm/demo/growth/1",
     "/gm/<slug:campaign>/rounds/<row:round_id>/": "/gm/demo/rounds/3/",
@@ -535,6 +555,18 @@ def _entry_prose(app: Flask) -> str:
         return Entry.get(Entry.round == 3, Entry.character == 1).prose
 
 
+def _queued(app: Flask, kind: str) -> int:
+    with pbp_db.using(database.of(app)):
+        return Outbox.select().where(Outbox.kind == kind).count()
+
+
+def _reset_path(app: Flask, name: str) -> str:
+    """The path of a valid link to set `name`'s password, as the site mails it."""
+    user = _user(app, name)
+    with app.test_request_context():
+        return urlsplit(reset_link(user.id, accounts.password_fingerprint(user.password_hash))).path
+
+
 def test_every_post_route_has_a_csrf_case(world):
     posts = {rule.rule for rule in _app(world).url_map.iter_rules() if "POST" in rule.methods}
     assert set(CSRF_CASES) == posts
@@ -546,7 +578,7 @@ def test_a_post_without_its_csrf_token_is_refused_and_changes_nothing(world, rul
     app = _app(world)
     client = _client(app, role)
     before = _session_version(app, "player1")
-    url = CSRF_URLS.get(rule, rule).format(cogm=_user(app, "cogm").id)
+    url = CSRF_URLS.get(rule, rule).format(cogm=_user(app, "cogm").id, reset=_reset_path(app, "player1"))
     response = client.post(url, data=form)
     assert response.status_code == 400 and '<header class="site">' in response.get_data(as_text=True)
     assert unchanged(app, client)

@@ -16,18 +16,10 @@ from pbp.services import publishing
 from pbp.web import STATIC_EXPORT
 from pbp.web.blog import bp, queries
 from pbp.web.blog.cache import cached
+from pbp.web.hosts import absolute
 from pbp.web.i18n import page_locale
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _site_url() -> str:
-    """The absolute base for feeds and OpenGraph: SITE_URL when configured, else the request's own root."""
-    return (current_app.config["SITE_URL"] or request.url_root).rstrip("/") + "/"
-
-
-def absolute(path: str) -> str:
-    return _site_url() + path.lstrip("/")
 
 
 def report_title(card: queries.ReportCard) -> str:
