@@ -15,7 +15,7 @@ from typing import Any
 from pbp import packs
 from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem, find_ruleset
-from pbp.errors import N_, Conflict, Text, UserError
+from pbp.errors import N_, Conflict, Joined, Text, UserError
 from pbp.models import Campaign, Character, Participation, Resolution, Round, Scenario, ScenarioSecret
 from pbp.services import audit, gms
 from pbp.services._common import first_non_text, get_or_fail, locked
@@ -101,7 +101,8 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
     """What the new pack would break, each problem naming what: a console scenario whose slug the pack now uses or
     which no longer validates; a scenario whose pack entry is gone; a scenario's current state (its last round's
     end state, else the starting state the GM set or the first round built from the pack with its joined characters)
-    that the ruleset refuses; a living character's sheet that no longer validates."""
+    that the ruleset refuses; a living character's sheet that no longer validates. A problem of a scenario or a
+    character has its path under it (`_under`), in words a page translates."""
     ruleset = find_ruleset(str(loaded.data["campaign"]["ruleset"]))
     folder = loaded.data.get("scenarios") or {}
     console = _console_scenarios(campaign)
@@ -114,7 +115,7 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
     mine = {f"scenarios.{slug}" for slug in console}
     problems += [p for p in ruleset.validate_pack(merged) if re.sub(r"^(scenarios\.[^.\[]+).*", r"\1", p.path) in mine]
     for scenario in Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id):
-        where = f"scenario {scenario.slug}"
+        where = N_("scenario %(slug)s", slug=scenario.slug)
         if scenario.pack_scenario not in merged["scenarios"]:
             problems.append(Problem(where, N_("the new pack has no scenario '%(id)s'", id=scenario.pack_scenario)))
             continue
@@ -130,15 +131,23 @@ def upgrade_trial(campaign: Campaign, loaded: packs.Pack) -> list[Problem]:
                 else start or ruleset.build_encounter(merged, scenario.pack_scenario, _pcs(scenario))
             )
         except BadInput as e:
-            problems += [replace(p, path=f"{where}: {p.path}" if p.path else where) for p in e.problems]
+            problems += [replace(p, path=_under(where, p.path) if p.path else where) for p in e.problems]
             continue
-        problems += [replace(p, path=f"{where}: {p.path}") for p in ruleset.validate_encounter(state, merged)]
+        problems += [replace(p, path=_under(where, p.path)) for p in ruleset.validate_encounter(state, merged)]
     for character in (
         Character.select().where(Character.campaign == campaign.id, Character.alive).order_by(Character.id)
     ):
-        where = f"character {character.name} ({character.id})"
-        problems += [replace(p, path=f"{where}: {p.path}") for p in ruleset.validate_character(merged, character.sheet)]
+        where = N_("character %(name)s (%(id)s)", name=character.name, id=character.id)
+        problems += [
+            replace(p, path=_under(where, p.path)) for p in ruleset.validate_character(merged, character.sheet)
+        ]
     return problems
+
+
+def _under(where: Text, path: str) -> Joined:
+    """A problem's path under what the trial found it in (`scenario tama_river: units[0].injury`): the English the
+    CLI prints, a `Joined` a page says in its language (the scenario's or character's word; the path as it is)."""
+    return Joined([where, ": ", path])
 
 
 def _pcs(scenario: Scenario) -> list[tuple[str, dict[str, Any]]]:

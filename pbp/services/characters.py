@@ -19,6 +19,7 @@ from pbp.services._common import (
     checked_text,
     get_or_fail,
     locked,
+    said_problems,
     storable_json,
 )
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -29,12 +30,13 @@ GROWTH_KEYS = ("stats", "skills", "growth_points")
 
 
 class BadSheet(UserError):
-    """A sheet the ruleset finds problems in: the message lists them on one line, `problems` keeps each with its
-    path inside the sheet (`skills.射撃`), for a form to show beside its field."""
+    """A sheet the ruleset finds problems in: the message lists them on one line (`said_problems`: a page says
+    each in its language), `problems` keeps each with its path inside the sheet (`skills.射撃`), for a form to show
+    beside its field."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
-        super().__init__("; ".join(str(p) for p in problems), "sheet")
+        super().__init__(said_problems(problems), "sheet")
 
 
 def _check_sheet(campaign: Campaign, sheet: dict[str, Any]) -> None:
@@ -161,7 +163,7 @@ def _priced(campaign: Campaign, sheet: dict[str, Any], skills: dict[str, int]) -
     try:
         cost = find_ruleset(campaign.ruleset).raise_cost(campaign.pack, sheet, skills)
     except BadInput as e:
-        raise UserError("; ".join(str(p) for p in e.problems), "skills") from None
+        raise UserError(said_problems(e.problems), "skills") from None
     if cost == 0:
         raise UserError(N_("the request raises no skill"), "skills")
     available = unspent_growth(campaign, sheet)

@@ -58,4 +58,6 @@ def test_campaign_load_names_its_owner_and_a_reload_keeps_the_console_scenarios(
     assert "briefing" in pbp("scenarios", "list", "rival", check=True).stdout
     (pack / "scenarios.toml").unlink()
     refused = pbp("campaign", "load", str(pack))
-    assert refused.returncode == 2 and "the new pack has no scenario 'tama_river'" in refused.stderr
+    assert (
+        refused.returncode == 2 and "scenario tama_river: the new pack has no scenario 'tama_river'" in refused.stderr
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gettext
 from typing import Any
 
 import pytest
@@ -17,7 +18,9 @@ from pbp.engine.pool.encounters import (
     unit_from_sheet,
 )
 from pbp.engine.pool.pack_data import skill_stats
+from pbp.paths import PROJECT_ROOT
 
+JA_MO = PROJECT_ROOT / "pbp" / "translations" / "ja" / "LC_MESSAGES" / "messages.mo"
 UNIT_KEYS = {
     "id",
     "name",
@@ -162,6 +165,29 @@ def test_building_refusals_are_said_by_templates_and_the_cli_english_is_unchange
         "pcs[1].items: items cost 4, more than 調達 level = 2 (R-GEAR-2)",
     ]
     assert all(p.template is not None and p.template % dict(p.params) == p.message for p in said)
+
+
+@pytest.mark.parametrize(
+    ("call", "english", "japanese"),
+    [
+        (lambda d: scene_checks(d, "tama_river"), "scenario: 'tama_river' is a battle, not a scene",
+         "'tama_river'は戦闘シナリオで、シーンシナリオではありません"),
+        (lambda d: encounter_for_scenario(d, "hangar_eve", []), "scenario: 'hangar_eve' is a scene, not a battle",
+         "'hangar_eve'はシーンシナリオで、戦闘シナリオではありません"),
+    ],
+    ids=["battle", "scene"],
+)  # fmt: skip
+def test_a_scenario_of_the_other_kind_names_both_kinds_in_the_pages_words(
+    demo: dict[str, Any], call: Any, english: str, japanese: str
+) -> None:
+    """One sentence per pair of kinds: a page translates "battle" and "scene" with the sentence (a parameter would
+    leave the TOML's keyword in English); the command line's English is unchanged."""
+    with pytest.raises(BadInput) as e:
+        call(demo)
+    (problem,) = e.value.problems
+    assert str(problem) == english
+    with JA_MO.open("rb") as f:
+        assert gettext.GNUTranslations(f).gettext(problem.template) % dict(problem.params) == japanese
 
 
 def test_r_gm_2_scene_checks(demo: dict[str, Any]) -> None:

@@ -369,6 +369,89 @@ def test_a_growth_request_raising_nothing_or_a_level_that_is_not_one_is_refused(
     assert status == 422 and error_at(html, "skills.射撃") == "A whole number, please."
 
 
+@pytest.mark.rule("R-CHECK-3")
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", "level: レベル3から6には上げられません：レベルは1〜5で、上げることしかできません（R-CHECK-3）"),
+        ("en", "level: cannot raise from 3 to 6: levels go 1..5 and only up (R-CHECK-3)"),
+    ],
+    ids=["ja", "en"],
+)
+def test_a_growth_request_above_5_is_refused_in_the_pages_language(app, world, lang, said) -> None:
+    """A level the form never offers (sent by hand): the ruleset's refusal, beside the skills, in the page's words."""
+    in_app(app, lambda: characters.grant_growth_points(aoi(world), 20, reason="survived"))
+    status, html, _ = post(signed_in(app, lang=lang), growth_url(world), {"skills.射撃": "6"})
+    assert status == 422 and error_at(html, "skills") == said
+    assert in_app(app, GrowthRequest.select().count) == 0
+
+
+def _over_procurement(app: Flask, world: World) -> None:
+    """Aoi's sheet as the GM may leave it (a grant, a pack upgrade): items beyond 調達 2 (R-GEAR-2), 10 growth
+    points to spend."""
+
+    def change() -> None:
+        sheet = Character.get_by_id(aoi(world)).sheet
+        sheet["items"] = ["charm", "binoculars"]
+        Character.update(sheet=sheet).where(Character.id == aoi(world)).execute()
+
+    in_app(app, lambda: characters.grant_growth_points(aoi(world), 9, reason="survived"))
+    in_app(app, change)
+
+
+@pytest.mark.rule("R-GEAR-2")
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", "items: アイテムの合計コスト3が、調達レベル＝2を超えています（R-GEAR-2）"),
+        ("en", "items: items cost 3, more than 調達 level = 2 (R-GEAR-2)"),
+    ],
+    ids=["ja", "en"],
+)
+def test_a_growth_request_on_a_sheet_the_rules_refuse_says_why_above_the_form(app, world, lang, said) -> None:
+    """The sheet after the raise is checked whole: its problem, not about the skills asked, is said above the
+    form in the page's language (it was put under a key the page never shows, and in English)."""
+    _over_procurement(app, world)
+    status, html, _ = post(signed_in(app, lang=lang), growth_url(world), {"skills.射撃": "4"})
+    assert status == 422 and said in unescape(html.split('<p class="error" role="alert">')[1].split("</p>")[0])
+    assert in_app(app, GrowthRequest.select().count) == 0
+
+
+@pytest.mark.rule("R-GEAR-2")
+@pytest.mark.rule("R-CHECK-3")
+@pytest.mark.parametrize(
+    ("lang", "refused", "impossible"),
+    [
+        ("ja", "items: アイテムの合計コスト3が、調達レベル＝2を超えています（R-GEAR-2）",
+         "この成長はもうできません：level: レベル5から4には上げられません：レベルは1〜5で、上げることしかできません"),
+        ("en", "items: items cost 3, more than 調達 level = 2 (R-GEAR-2)",
+         "This raise is no longer possible: level: cannot raise from 5 to 4: levels go 1..5 and only up"),
+    ],
+    ids=["ja", "en"],
+)  # fmt: skip
+def test_the_gms_growth_page_says_the_rules_refusals_in_its_language(app, world, lang, refused, impossible) -> None:
+    """Approving a raise the sheet as it is now cannot take is refused beside the GM's reason, and a raise that is
+    no longer possible says why in the list, both in the GM's page language."""
+    in_app(app, lambda: characters.grant_growth_points(aoi(world), 9, reason="survived"))
+    assert post(signed_in(app, lang=lang), growth_url(world), {"skills.射撃": "4"})[0] == 303
+    request_id = in_app(app, lambda: GrowthRequest.get().id)
+    _over_procurement(app, world)
+    gm = signed_in(app, "gm", lang=lang)
+    url = f"/gm/demo/growth/{request_id}"
+    data = {"decision": "approve", f"r{request_id}-reason": "よし"}
+    status, html, _ = post(gm, url, data, token_from="/gm/demo/growth")
+    assert status == 422 and refused in unescape(html)
+    assert in_app(app, lambda: GrowthRequest.get_by_id(request_id).status) == "pending"
+
+    def level_5() -> None:
+        sheet = Character.get_by_id(aoi(world)).sheet
+        sheet["skills"]["射撃"] = 5
+        Character.update(sheet=sheet).where(Character.id == aoi(world)).execute()
+
+    in_app(app, level_5)
+    assert impossible in unescape(page(gm, "/gm/demo/growth"))
+
+
 # ---- マイページ and languages -------------------------------------------------------------------------------------
 
 

@@ -11,9 +11,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import AuditLog, Campaign, Scenario
+from pbp.models import AuditLog, Campaign, Resolution, Round, Scenario
 from pbp.paths import DEMO_PACK_DIR
-from pbp.services import audit
+from pbp.services import audit, campaigns
 from pbp.web import database
 from tests.scenario_toml import SCENE
 from tests.web.conftest import csrf_token, make_app, signed_in
@@ -126,11 +126,56 @@ def test_the_trial_refuses_a_pack_that_breaks_a_running_scenario_or_a_sheet(worl
 
 
 def test_the_trials_sheet_problem_is_said_in_the_pages_language(world, folder, tmp_path):
-    """The engine's problem with a character's sheet keeps its template under the character's path (R-GEAR-2)."""
+    """The engine's problem with a character's sheet keeps its template under the character's path (R-GEAR-2); the
+    scenario or character a problem is found in is named in the page's words too (its name and id as they are)."""
     _break_a_scenario_and_a_sheet(folder)
     gm = signed_in(world.url, "gm", lang="ja", PACKS_DIR=str(tmp_path / "packs"))
     page = unescape(_upgrade(gm).get_data(as_text=True))
-    assert "<code>character 葵 (1): weapons</code> 武器の合計コスト41が、陳情レベル×2＝" in page
+    assert "<code>キャラクター 葵（1）: weapons</code> 武器の合計コスト41が、陳情レベル×2＝" in page
+    assert "<code>シナリオ tama_river</code> 新しいパックにシナリオ「tama_river」がありません" in page
+
+
+def _overfill_the_running_state(world: World) -> None:
+    """tama_river's state as its last round left it, with damage beyond a stage's capacity on its first unit."""
+    with _db(world):
+        scenario = Scenario.get(Scenario.slug == "tama_river")
+        last = Resolution.select().join(Round).where(Round.scenario == scenario.id).order_by(Round.number.desc()).get()
+        state = last.state
+        state["units"][0]["injury"]["taken"][0] = state["units"][0]["injury"]["capacity"][0] + 1
+        Resolution.update(state=state).where(Resolution.id == last.id).execute()
+
+
+@pytest.mark.rule("R-GAUGE-1")
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("ja", "<code>シナリオ tama_river: units[0].injury.taken[0]</code> 11は、その段階の容量10を超えています"),
+        ("en", "<code>scenario tama_river: units[0].injury.taken[0]</code> 11 is more than the stage's capacity 10"),
+    ],
+    ids=["ja", "en"],
+)
+def test_the_trial_says_a_running_states_problem_in_the_pages_language(world, folder, tmp_path, lang, said):
+    """The encounter schema's check of a unit's gauge, met in a running scenario's state, is said by its template
+    under the scenario's name in the page's words (the pack itself unchanged: the trial checks the state again)."""
+    _overfill_the_running_state(world)
+    gm = signed_in(world.url, "gm", lang=lang, PACKS_DIR=str(tmp_path / "packs"))
+    response = _upgrade(gm, "check")
+    assert response.status_code == 422 and said in unescape(response.get_data(as_text=True))
+
+
+def test_the_trials_cli_line_stays_english(world, folder):
+    """What the command line prints for a refused trial: each problem after its scenario or character, in English."""
+    _break_a_scenario_and_a_sheet(folder)
+    _overfill_the_running_state(world)
+    with _db(world):
+        demo = Campaign.get(Campaign.slug == "demo")
+        with pytest.raises(campaigns.PackRefused) as refused:
+            campaigns.upgrade_pack(demo.id, folder, actor_id=demo.gm_id, apply=False)
+    lines = str(refused.value).split("; ")
+    assert "scenario tama_river: the new pack has no scenario 'tama_river'" in lines
+    assert any(
+        line.startswith("character 葵 (1): weapons: weapons cost 41, more than 陳情 level x 2") for line in lines
+    )
 
 
 def test_the_pack_page_is_the_owners(world, tmp_path):

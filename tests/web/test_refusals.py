@@ -147,22 +147,35 @@ def test_every_marked_refusal_has_its_japanese_in_the_compiled_catalog() -> None
 REFUSALS = {"UserError", "NotFound", "Forbidden", "Conflict", "InvalidState", "StaleSheet", "ExportError", "Busy"}
 
 
+def _is_joined_text(node: ast.expr) -> bool:
+    """`"; ".join(...)`: English parts made one plain string (the engine's problems: `said_problems` keeps them)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "join"
+        and isinstance(node.func.value, ast.Constant)
+    )
+
+
 def _bare_refusals(path: Path) -> list[str]:
-    """Refusals raised with an f-string or a literal: English a page could not translate (mark it `N_`)."""
+    """Refusals raised with an f-string, a literal or a string joined from parts: English a page could not
+    translate (mark it `N_`; the engine's problems go through `said_problems`)."""
     bare = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in REFUSALS and node.args:
             message = node.args[0]
-            if isinstance(message, ast.JoinedStr) or (
-                isinstance(message, ast.Constant) and isinstance(message.value, str)
+            if (
+                isinstance(message, ast.JoinedStr)
+                or (isinstance(message, ast.Constant) and isinstance(message.value, str))
+                or _is_joined_text(message)
             ):
                 bare.append(f"{path.relative_to(PROJECT_ROOT)}:{node.lineno}")
     return bare
 
 
 def test_no_refusal_a_page_shows_is_bare_english() -> None:
-    """A list of the engine's problems may pass as it is (it stays English); a sentence of the services or the web
-    app is a template."""
+    """A sentence of the services or the web app is a template; a list of the engine's problems is a `Joined`
+    (`said_problems`), each problem said in the page's language where the engine worded it by a template."""
     files = [
         *sorted((PROJECT_ROOT / "pbp" / "services").glob("*.py")),
         *sorted((PROJECT_ROOT / "pbp" / "web").rglob("*.py")),

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from itertools import accumulate
 from typing import Any
 
-from pbp.engine.errors import BadInput, Problem
+from pbp.engine.errors import N_, BadInput, Problem
 from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN, PackData, ids_in, is_whole, tables
 
 #: What a sheet spends against one limit, and the limit: (spent, limit).
@@ -18,13 +18,16 @@ def growth_cost(data: PackData, skill: str, from_level: int, to_level: int) -> i
     """Growth points (成長点) to raise `skill` from one level to a higher one (R-CHECK-3: at most 5)."""
     problems = []
     if skill not in tables(data, "skills"):
-        problems.append(Problem("skill", f"unknown skill {skill!r}"))
+        problems.append(Problem.said("skill", N_("unknown skill %(value)r"), value=skill))
     if not (is_whole(from_level) and is_whole(to_level) and LEVEL_MIN <= from_level <= to_level <= LEVEL_MAX):
         problems.append(
-            Problem(
+            Problem.said(
                 "level",
-                f"cannot raise from {from_level!r} to {to_level!r}: levels go "
-                f"{LEVEL_MIN}..{LEVEL_MAX} and only up (R-CHECK-3)",
+                N_("cannot raise from %(before)r to %(after)r: levels go %(min)s..%(max)s and only up (R-CHECK-3)"),
+                before=from_level,
+                after=to_level,
+                min=LEVEL_MIN,
+                max=LEVEL_MAX,
             )
         )
     if problems:

@@ -138,18 +138,29 @@ def unit_from_enemy(data: PackData, enemy_type: str, unit_id: str, position: Poi
     return build_unit(data, enemy, unit_id, "enemy", position, name=name)
 
 
+#: A scenario of the other kind, one sentence per pair of kinds: a page says "battle" and "scene" in its language.
+_WRONG_KIND: dict[tuple[str, str], str] = {
+    ("battle", "scene"): N_("%(scenario)r is a battle, not a scene"),
+    ("scene", "battle"): N_("%(scenario)r is a scene, not a battle"),
+}
+
+
 def _scenario(data: PackData, scenario_id: str, kind: str) -> dict[str, Any]:
     """The scenario `scenario_id`, which must be of `kind`; BadInput otherwise."""
     scenario = tables(data, "scenarios").get(scenario_id)
     if scenario is None:
         raise BadInput(Problem.said("scenario", N_("unknown scenario %(scenario)r"), scenario=scenario_id))
-    if scenario.get("kind") != kind:
+    actual = scenario.get("kind")
+    if actual != kind:
+        wrong = _WRONG_KIND.get((actual, kind)) if isinstance(actual, str) else None  # a list would not hash
         raise BadInput(
-            Problem.said(
+            Problem.said("scenario", wrong, scenario=scenario_id)
+            if wrong is not None  # else a kind no pack check lets through (an unchecked pack's own word)
+            else Problem.said(
                 "scenario",
                 N_("%(scenario)r is a %(kind)s, not a %(wanted)s"),
                 scenario=scenario_id,
-                kind=scenario.get("kind"),
+                kind=actual,
                 wanted=kind,
             )
         )

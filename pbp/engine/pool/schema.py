@@ -84,17 +84,23 @@ def _are_whole(values: Any, lo: int = -(2**63), hi: int = 2**63) -> bool:
     return all(type(v) is int and lo <= v <= hi for v in values)
 
 
+#: An id used twice, one sentence per kind of item (a page translates the noun too); the unit's is the one
+#: building an encounter says of a PC's id (`encounters.py`).
+_USED_TWICE = {"unit": N_("unit id %(unit)r is used twice"), "weapon": N_("weapon id %(weapon)r is used twice")}
+
+
 def check_each_unique(
     c: Checker, items: list[Any], path: str, what: str, check: Callable[[Any, str], None], seen: set[str]
 ) -> None:
-    """Check each item of a list and report an id used twice (ids already in `seen` count too)."""
+    """Check each item of a list and report an id used twice (ids already in `seen` count too); `what` is the kind
+    of item ("unit" or "weapon")."""
     for i, item in enumerate(items):
         check(item, f"{path}[{i}]")
         key = item.get("id") if isinstance(item, dict) else None
         if type(key) is not str:  # reported by `check`; a list id would not even hash
             continue
         if key in seen:
-            c.bad(f"{path}[{i}].id", f"{what} id {key!r} is used twice")
+            c.said(f"{path}[{i}].id", _USED_TWICE[what], **{what: key})
         seen.add(key)
 
 
@@ -103,13 +109,18 @@ def check_gauge(c: Checker, gauge: Any, path: str) -> bool:
     """R-GAUGE-1: five stages, each a capacity of at least 1 holding 0..capacity damage, filled in order. True when
     the gauge is sound."""
     if type(gauge) is not dict:
-        c.bad(path, f"must be an object, got {type(gauge).__name__}")
+        c.said(path, N_("must be an object, got %(type)s"), type=type(gauge).__name__)
         return False
     ok = True
     for name, lo in (("capacity", 1), ("taken", 0)):
         values = gauge.get(name)
         if type(values) is not list or len(values) != rules.STAGES:
-            c.bad(f"{path}.{name}", f"must list {rules.STAGES} stages (R-GAUGE-1), got {values!r}")
+            c.said(
+                f"{path}.{name}",
+                N_("must list %(count)s stages (R-GAUGE-1), got %(value)r"),
+                count=rules.STAGES,
+                value=values,
+            )
             return False
         for v in values:
             if type(v) is not int or v < lo:
@@ -120,11 +131,16 @@ def check_gauge(c: Checker, gauge: Any, path: str) -> bool:
         return False  # reported above; the rules below compare numbers
     for i in range(rules.STAGES):
         if taken[i] > capacity[i]:
-            c.bad(f"{path}.taken[{i}]", f"{taken[i]} is more than the stage's capacity {capacity[i]}")
+            c.said(
+                f"{path}.taken[{i}]",
+                N_("%(taken)s is more than the stage's capacity %(capacity)s"),
+                taken=taken[i],
+                capacity=capacity[i],
+            )
             ok = False
     for i in range(1, rules.STAGES):
         if taken[i] and any(taken[j] < capacity[j] for j in range(i)):
-            c.bad(f"{path}.taken[{i}]", "holds damage while an earlier stage is not full (stages fill in order)")
+            c.said(f"{path}.taken[{i}]", N_("holds damage while an earlier stage is not full (stages fill in order)"))
             return False
     return ok
 
@@ -132,7 +148,7 @@ def check_gauge(c: Checker, gauge: Any, path: str) -> bool:
 def check_weapon(c: Checker, weapon: Any, path: str, skill_stats: dict[str, str]) -> None:
     """A weapon of spec/engine-cli.md; its skill has a parent stat."""
     if type(weapon) is not dict:
-        c.bad(path, f"must be an object, got {type(weapon).__name__}")
+        c.said(path, N_("must be an object, got %(type)s"), type=type(weapon).__name__)
         return
     get = weapon.get
     wid, skill, damage, rng, slot = get("id"), get("skill"), get("damage"), get("range"), get("slot", "arm")
@@ -140,7 +156,9 @@ def check_weapon(c: Checker, weapon: Any, path: str, skill_stats: dict[str, str]
     if type(wid) is not str or not wid:
         c.check_str(wid, f"{path}.id")
     if (type(skill) is not str or skill not in skill_stats) and c.check_str(skill, f"{path}.skill"):
-        c.bad(f"{path}.skill", f"skill {skill!r} has no parent stat (add it to skill_stats or the pack)")
+        c.said(
+            f"{path}.skill", N_("skill %(skill)r has no parent stat (add it to skill_stats or the pack)"), skill=skill
+        )
     if type(damage) is not int or damage < 0:
         c.check_int(damage, f"{path}.damage", 0)
     if ammo is not None and (type(ammo) is not int or ammo < 0):
@@ -148,9 +166,9 @@ def check_weapon(c: Checker, weapon: Any, path: str, skill_stats: dict[str, str]
     if ammo_max is not None and (type(ammo_max) is not int or ammo_max < 0):
         c.check_int(ammo_max, f"{path}.ammo_max", 0)
     if (ammo is None) != (ammo_max is None):
-        c.bad(f"{path}.ammo", "ammo and ammo_max must both be null (no ammunition) or both be numbers")
+        c.said(f"{path}.ammo", N_("ammo and ammo_max must both be null (no ammunition) or both be numbers"))
     if not (is_point(rng) and 0 <= rng[0] <= rng[1]):
-        c.bad(f"{path}.range", f"must be [min, max] metres with 0 <= min <= max, got {rng!r}")
+        c.said(f"{path}.range", N_("must be [min, max] metres with 0 <= min <= max, got %(value)r"), value=rng)
     if slot not in rules.SLOTS:
         c.check_one_of(slot, rules.SLOTS, f"{path}.slot")
     if gauge is not None and gauge not in rules.GAUGES:
@@ -217,7 +235,7 @@ def check_skill_stats(
         own = {}
     for skill, stat in own.items():
         if type(stat) is not str or stat not in stats:
-            c.bad(f"{path}.skill_stats.{skill}", f"parent stat {stat!r} is not among the unit's stats")
+            c.said(f"{path}.skill_stats.{skill}", N_("parent stat %(stat)r is not among the unit's stats"), stat=stat)
     if own and not all(type(stat) is str for stat in own.values()):
         own = {k: v for k, v in own.items() if type(v) is str}  # the rest is reported above
     return own, ({**pack_skill_stats, **own} if pack_skill_stats else own)
@@ -235,9 +253,18 @@ def check_skills(
         c.check_ints(skills, f"{path}.skills", 1, 5)
     for skill in skills:
         if skill not in skill_stats:
-            c.bad(f"{path}.skills.{skill}", f"skill {skill!r} has no parent stat (skill_stats or the pack)")
+            c.said(
+                f"{path}.skills.{skill}",
+                N_("skill %(skill)r has no parent stat (skill_stats or the pack)"),
+                skill=skill,
+            )
         elif skill not in own and skill_stats[skill] not in stats:
-            c.bad(f"{path}.stats", f"has no {skill_stats[skill]!r}, the parent stat of skill {skill!r}")
+            c.said(
+                f"{path}.stats",
+                N_("has no %(stat)r, the parent stat of skill %(skill)r"),
+                stat=skill_stats[skill],
+                skill=skill,
+            )
 
 
 def check_life(c: Checker, unit: dict[str, Any], path: str) -> None:
@@ -251,12 +278,14 @@ def check_life(c: Checker, unit: dict[str, Any], path: str) -> None:
         # R-GAUGE-2/R-GAUGE-7: a character dies the moment 死亡 is checked and is removed at once, so a full injury
         # gauge on a unit still in the battle is a state the rules never produce. Rejected here rather than
         # resolved: attacked on foot, its damage would have no gauge left at all (R-DMG-2: only the injury gauge).
-        c.bad(f"{path}.injury.taken", "死亡 is checked (the gauge is full) but the unit is not removed (R-GAUGE-2/7)")
+        c.said(
+            f"{path}.injury.taken", N_("死亡 is checked (the gauge is full) but the unit is not removed (R-GAUGE-2/7)")
+        )
     for flag in ("removed", "dead"):
         if flag in unit and type(unit[flag]) is not bool:
             c.check_bool(unit[flag], f"{path}.{flag}")
     if unit.get("dead") is True and not unit.get("removed"):  # R-GAUGE-7: the dead leave the battle at once
-        c.bad(f"{path}.removed", "a dead unit is removed (R-GAUGE-7): it cannot stay in the battle")
+        c.said(f"{path}.removed", N_("a dead unit is removed (R-GAUGE-7): it cannot stay in the battle"))
 
 
 def check_vehicle(c: Checker, vehicle: Any, path: str) -> list[Any] | None:
@@ -321,16 +350,24 @@ def check_statuses(c: Checker, unit: dict[str, Any], path: str) -> None:
         return
     for i, status in enumerate(statuses):
         if type(status) is not dict or type(status.get("id")) is not str:
-            c.bad(f"{path}.statuses[{i}]", f"must be an object with a status id, got {status!r}")
+            c.said(f"{path}.statuses[{i}]", N_("must be an object with a status id, got %(value)r"), value=status)
         elif any(type(o) is dict and o.get("id") == status["id"] for o in statuses[:i]):
-            c.bad(f"{path}.statuses[{i}]", f"status {status['id']!r} is listed twice (statuses do not stack, R-FIX-6)")
+            c.said(
+                f"{path}.statuses[{i}]",
+                N_("status %(status)r is listed twice (statuses do not stack, R-FIX-6)"),
+                status=status["id"],
+            )
         elif len(status) > 1:  # the counters cleanup advances (R-BS-1, R-BS-3, R-FIX-6, R-BS-4, R-FIX-13)
             for key, lo in STATUS_COUNTERS:
                 if key in status:
                     c.check_key_int(status, key, f"{path}.statuses[{i}]", lo)
             known = [k for k, _ in STATUS_COUNTERS]
             for key in sorted(status.keys() - {"id", *known}):
-                c.bad(f"{path}.statuses[{i}].{key}", f"unknown status field (known: id, {', '.join(known)})")
+                c.said(
+                    f"{path}.statuses[{i}].{key}",
+                    N_("unknown status field (known: id, %(known)s)"),
+                    known=", ".join(known),
+                )
 
 
 def check_abilities(c: Checker, unit: dict[str, Any], path: str) -> None:
@@ -362,7 +399,7 @@ def check_modifiers(c: Checker, mods: Any, path: str) -> None:
         if mod.get("skills") is not None:
             check_names(c, mod["skills"], f"{p}.skills")
         elif "skills" not in mod:
-            c.bad(f"{p}.skills", "is required: a list of skills or null (every skill)")
+            c.said(f"{p}.skills", N_("is required: a list of skills or null (every skill)"))
 
 
 def check_unit(c: Checker, unit: Any, path: str, pack_skill_stats: dict[str, str] | None) -> None:
@@ -399,15 +436,28 @@ def check_engagements(c: Checker, units: list[Unit]) -> None:
             continue
         path = f"units[{i}].engagement"
         if geometry.movement(unit) == "air":
-            c.bad(path, f"a flying unit cannot be in an engagement ({engagement!r}, R-ENG-2)")
+            c.said(
+                path, N_("a flying unit cannot be in an engagement (%(engagement)r, R-ENG-2)"), engagement=engagement
+            )
             continue
         count[engagement] = count.get(engagement, 0) + 1
         if count[engagement] > rules.ENGAGEMENT_CAP:
-            c.bad(path, f"{engagement!r} already holds {rules.ENGAGEMENT_CAP} units (R-ENG-3)")
+            c.said(
+                path,
+                N_("%(engagement)r already holds %(count)s units (R-ENG-3)"),
+                engagement=engagement,
+                count=rules.ENGAGEMENT_CAP,
+            )
         head = first.setdefault(engagement, unit)
         apart = geometry.metres(head["position"], unit["position"]) if head is not unit else 0
         if apart != 0:
-            c.bad(path, f"{engagement!r} but {apart} m from {head['id']!r} (R-ENG-1)")
+            c.said(
+                path,
+                N_("%(engagement)r but %(metres)s m from %(unit)r (R-ENG-1)"),
+                engagement=engagement,
+                metres=apart,
+                unit=head["id"],
+            )
 
 
 # ---- the encounter -----------------------------------------------------------------------------------------------
@@ -417,13 +467,15 @@ def validate_encounter(encounter: Any, pack_skill_stats: dict[str, str] | None =
     if not c.check_dict(encounter, ""):
         return c.problems
     if encounter.get("ruleset", "pool") != "pool":
-        c.bad("ruleset", f"{encounter.get('ruleset')!r} is not this ruleset ('pool')")
+        c.said("ruleset", N_("%(value)r is not this ruleset ('pool')"), value=encounter.get("ruleset"))
     c.check_int(encounter.get("round", 1), "round", 1)
     options = encounter.get("options", {})
     if c.check_dict(options, "options"):
         for key, value in options.items():
             if key not in rules.DEFAULT_OPTIONS:
-                c.bad(f"options.{key}", f"unknown option (known: {', '.join(rules.DEFAULT_OPTIONS)})")
+                c.said(
+                    f"options.{key}", N_("unknown option (known: %(known)s)"), known=", ".join(rules.DEFAULT_OPTIONS)
+                )
             else:
                 c.check_bool(value, f"options.{key}")
     units = encounter.get("units")
@@ -574,7 +626,7 @@ def validate_orders(orders: Any, encounter: Encounter, pack_skill_stats: dict[st
             c.said(f"{p}.unit", N_("unknown unit %(unit)r"), unit=uid)
             continue
         if uid in seen:
-            c.bad(f"{p}.unit", f"unit {uid!r} has two orders")
+            c.said(f"{p}.unit", N_("unit %(unit)r has two orders"), unit=uid)
         seen.add(uid)
         unit = units[uid]
         check_action(c, order.get("minor"), f"{p}.minor", "minor", unit, units, pack_skill_stats)

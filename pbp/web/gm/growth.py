@@ -21,12 +21,13 @@ from pbp.engine import BadInput, find_ruleset
 from pbp.errors import Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import characters, publishing
+from pbp.services._common import said_problems
 from pbp.services.clock import from_db
 from pbp.web.blog.queries import pack_name
 from pbp.web.errors import form_status
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
-from pbp.web.i18n import page_locale, refusal_text
+from pbp.web.i18n import localized, page_locale, refusal_text
 
 RECENT = 20  # decided requests listed
 STATUS = {"pending": _("waiting"), "approved": _("approved"), "denied": _("denied")}
@@ -69,7 +70,7 @@ class RequestRow:
     raises: list[Raise]
     cost: int  # as priced when asked
     cost_now: int | None  # priced again now (None: the raise is no longer possible)
-    problem: str | None  # why it cannot be priced now
+    problem: str | None  # why it cannot be priced now, in the page's language
     unspent: int
     note: str
     status: str
@@ -95,7 +96,7 @@ def _row(campaign: Campaign, request_row: GrowthRequest, sheet: dict[str, Any], 
     try:
         cost_now: int | None = ruleset.raise_cost(pack, sheet, levels)
     except BadInput as e:
-        cost_now, problem = None, "; ".join(str(p) for p in e.problems)
+        cost_now, problem = None, localized(said_problems(e.problems))
     character = request_row.character
     return RequestRow(
         id=request_row.id,

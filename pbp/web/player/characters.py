@@ -200,7 +200,8 @@ def growth(character_id: int) -> Response | tuple[str, int]:
     try:
         characters.request_growth(character_id, current_user.id, levels, note=form.note.data or "", clock=app_clock())
     except UserError as refusal:
-        return _growth_page(character, form, typed, errors={refusal.field or "form": refusal_text(refusal)}), 422
+        where = refusal.field if refusal.field in ("skills", "note") else "form"  # a sheet's problem: above the form
+        return _growth_page(character, form, typed, errors={where: refusal_text(refusal)}), 422
     return redirect(url_for("player.growth", character_id=character_id, sent=1), 303)
 
 
