@@ -168,6 +168,13 @@ def request_password_reset(who: str, link: Callable[[int, str], str], *, clock: 
     return queued
 
 
+def reset_usable(user_id: int, fingerprint: str) -> bool:
+    """Whether a reset link for `user_id` made with `fingerprint` would still set the password (a read: the page
+    says a used link is used before anyone types a password into it)."""
+    user = User.get_or_none(User.id == user_id)
+    return user is not None and hmac.compare_digest(password_fingerprint(user.password_hash), fingerprint)
+
+
 @retried
 def reset_password(user_id: int, fingerprint: str, new: str) -> User:
     """A new password from a reset link (the web app checked its signature and age): refused once the password has

@@ -182,21 +182,29 @@ def reset(token: str) -> str | Response | tuple[str, int]:
     """Set the new password from a mailed link: refused once it is over an hour old or the password has changed."""
     try:
         user_id, fingerprint = _reset_signer().loads(token, max_age=RESET_MAX_AGE)
+        user_id, fingerprint = int(user_id), str(fingerprint)
     except (BadSignature, ValueError, TypeError):  # forged, expired (SignatureExpired), or not a pair
-        return render_template("auth/reset.html", form=None), 410
+        return _gone()
+    if not accounts.reset_usable(user_id, fingerprint):  # used already, or the account is gone
+        return _gone()
     form = ResetForm()
     if form.validate_on_submit():
         try:
-            accounts.reset_password(int(user_id), str(fingerprint), form.new_password.data)
-        except NotFound:  # the account is gone
-            return render_template("auth/reset.html", form=None), 410
+            accounts.reset_password(user_id, fingerprint, form.new_password.data)
+        except NotFound:  # the account is gone meanwhile
+            return _gone()
         except UserError as refusal:
-            if refusal.field == "link":  # used already
-                return render_template("auth/reset.html", form=None), 410
+            if refusal.field == "link":  # used meanwhile
+                return _gone()
             show_refusal(form, refusal)
         else:
             return redirect(url_for("auth.login", reset=1), 303)
     return _form_page("auth/reset.html", form)
+
+
+def _gone() -> tuple[str, int]:
+    """A reset link that no longer works: the page says so and offers a new one."""
+    return render_template("auth/reset.html", form=None), 410
 
 
 def _form_page(template: str, form: object) -> str | tuple[str, int]:

@@ -2,7 +2,7 @@
 the states that show every form of the site: a run with free places and a character not yet signed up (the
 sign-up form), a growth request waiting for the GM (the decision form), a scenario written in the console (its edit
 form), a run whose first round is resolved and not published (the override form) and a run whose first round has
-a GM action (its delete form)."""
+a GM action (its delete form), and an account whose password the reset form's tests set (`forgetful`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from flask import Flask
 
 from pbp import db as pbp_db
 from pbp.models import Campaign, Character, User
-from pbp.services import authoring, campaigns, characters, rounds, scenarios, shaping
+from pbp.services import accounts, authoring, campaigns, characters, rounds, scenarios, shaping
 from pbp.services.clock import FixedClock
 from pbp.services.demo import SCENARIO
 from tests.web.conftest import _cheap_password_hashes, make_app  # noqa: F401 - the fixture applies here too
@@ -26,6 +26,7 @@ CONSOLE_SCENE = "console-scene"  # written in the console: its edit form
 RESOLVED_ROUND = 4  # the first round of the run `tama-resolved`: resolved, not published (the override form)
 PRISTINE = "pristine.sqlite3"  # the world as built, beside it (`pristine`)
 SHAPED_ROUND = 5  # the first round of the run `tama-shaped`: a draft with one GM action (its delete form)
+FORGETFUL = "forgetful"  # an account only the reset form's tests set passwords for
 
 
 @pytest.fixture(scope="session")
@@ -35,6 +36,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     clock = FixedClock(START)
     with pbp_db.bind(built.url).connection_context():
         campaign = Campaign.get(Campaign.slug == "demo")
+        accounts.create_user(FORGETFUL, "a-forgotten-password", clock=clock)
         campaigns.create_scenario(campaign.id, SCENARIO, slug=OPEN_RUN, slots=4, clock=clock)
         player1 = User.get(User.name == "player1")
         sheet = {**campaign.pack["characters"]["aoi"], "ja": "予備機", "en": "Spare"}

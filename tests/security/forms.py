@@ -8,21 +8,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from urllib.parse import urlsplit
 
 from flask.testing import FlaskClient
-from itsdangerous import URLSafeTimedSerializer
 
 from pbp import db as pbp_db
-from pbp.models import Character
-from pbp.services import characters
+from pbp.models import Character, User
+from pbp.services import accounts, characters
 from pbp.web import database
-from pbp.web.auth import RESET_SALT
-from tests.security.conftest import CONSOLE_SCENE, RESOLVED_ROUND, SHAPED_ROUND
+from pbp.web.auth import reset_link
+from tests.security.conftest import CONSOLE_SCENE, FORGETFUL, RESOLVED_ROUND, SHAPED_ROUND
 
 ENTRY = "/rounds/3/entry/1"  # the world's open round, player1's character
-#: A well-signed link to set the password of an account that does not exist (user 0): its form renders, and every
-#: send is refused (410, or 422 beside the field) without changing anyone's password.
-RESET = "/password/reset/" + URLSafeTimedSerializer("test-key", salt=RESET_SALT).dumps([0, "no-such-password"])
+
+
+def reset_url(client: FlaskClient) -> str:
+    """A usable link to set the password of `forgetful` (the account only this form changes), made afresh for each
+    send: a send that sets the password uses up the link it came by."""
+    with pbp_db.using(database.of(client.application)):
+        user = User.get(User.name == FORGETFUL)
+    with client.application.test_request_context():
+        return urlsplit(reset_link(user.id, accounts.password_fingerprint(user.password_hash))).path
+
+
 GROWTH_REQUEST = 1  # player2's request, waiting for the GM
 
 
@@ -43,7 +51,7 @@ class Form:
     that shows it: test_stored_text.)"""
 
     role: str
-    url: str
+    url: Value
     text: tuple[str, ...] = ()
     other: tuple[str, ...] = ()
     bases: tuple[dict[str, Value], ...] = ({},)
@@ -76,7 +84,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ),
     ("/logout", "POST"): Form("player", "/logout"),
     ("/password/forgot", "POST"): Form("anonymous", "/password/forgot", text=("who",)),
-    ("/password/reset/<token>", "POST"): Form("anonymous", RESET, text=("new_password",)),
+    ("/password/reset/<token>", "POST"): Form("anonymous", reset_url, text=("new_password",)),
     ("/me/locale", "POST"): Form("player", "/me/locale", other=("locale",)),
     ("/me/password", "POST"): Form(
         "player",

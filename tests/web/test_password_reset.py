@@ -76,6 +76,8 @@ def test_the_link_is_mailed_and_sets_the_password_once(app, lang, sent) -> None:
     assert "log in with it" in app.test_client().get(location, headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert log_in(app.test_client(), "player1", NEW).status_code == 303
     assert log_in(app.test_client(), "player1", DEMO_PASSWORD).status_code == 422
+    used = app.test_client().get(path)
+    assert used.status_code == 410 and "もう使えません" in used.get_data(as_text=True)  # said before any typing
     again = _set(app, path, "another-password-1")
     assert again[0] == 410 and "もう使えません" in again[1]  # once only
     assert log_in(app.test_client(), "player1", NEW).status_code == 303
