@@ -121,7 +121,7 @@ def _set_password(user_id: int, new: str, *, fingerprint: str | None = None) -> 
     hashed = _HASHER.hash(new)
     with write_transaction():
         user = locked(User, user_id, N_("user"))
-        if fingerprint is not None and not hmac.compare_digest(password_fingerprint(user.password_hash), fingerprint):
+        if fingerprint is not None and not _fingerprint_of(user, fingerprint):
             raise UserError(N_("this link has been used already: ask for a new one"), "link")
         User.update(password_hash=hashed, session_version=User.session_version + 1).where(User.id == user_id).execute()
     return User.get_by_id(user_id)
@@ -136,6 +136,14 @@ RESET_QUIET = timedelta(minutes=5)
 def password_fingerprint(password_hash: str) -> str:
     """What a reset link holds of the password it replaces: it no longer matches once the password has changed."""
     return hashlib.sha256(password_hash.encode()).hexdigest()[:32]
+
+
+def _fingerprint_of(user: User, fingerprint: str) -> bool:
+    """Whether `fingerprint` is the user's password's now, compared in constant time (any text: a non-ASCII one
+    simply does not match)."""
+    return is_text(fingerprint) and hmac.compare_digest(
+        password_fingerprint(user.password_hash).encode(), fingerprint.encode()
+    )
 
 
 @retried
@@ -172,7 +180,7 @@ def reset_usable(user_id: int, fingerprint: str) -> bool:
     """Whether a reset link for `user_id` made with `fingerprint` would still set the password (a read: the page
     says a used link is used before anyone types a password into it)."""
     user = User.get_or_none(User.id == user_id)
-    return user is not None and hmac.compare_digest(password_fingerprint(user.password_hash), fingerprint)
+    return user is not None and _fingerprint_of(user, fingerprint)
 
 
 @retried

@@ -1,8 +1,8 @@
 """The player's journey in a real browser, in Japanese and English, against gunicorn: register, create a character,
-sign it up for a scenario run, write the entry (seeing the odds, the map and the counter), save, edit, keep the
-receipt; after the deadline the save is refused with the text kept, and once the scheduler has resolved and
-published the round the player finds their lines in the report. The Japanese journey also runs on a 360-px phone
-without horizontal scroll."""
+sign it up for a scenario run, find the entry to write on the home page, write it (seeing the odds, the map and
+the counter), save, edit, keep the receipt; after the deadline the save is refused with the text kept, and once the
+scheduler has resolved and published the round the player finds their lines in the report. The Japanese journey
+also runs on a 360-px phone without horizontal scroll."""
 
 from __future__ import annotations
 
@@ -51,9 +51,11 @@ def test_register_join_write_save_edit_meet_the_deadline_and_read_the_report(sit
     assert says["name"][0] in page.inner_text("ul.cast")
 
     round_id = site.open_round(run, hours=12)  # the GM opens the first round
-    page.goto(scenario_url)
-    page.click(f'a[href="/rounds/{round_id}/entry/{character}"]')
-    entry_url = f"{site.url}/rounds/{round_id}/entry/{character}"
+    entry_path = f"/rounds/{round_id}/entry/{character}"
+    page.goto(site.url + "/")  # home says first that there is an entry to write, and leads to it
+    assert no_horizontal_scroll(page)
+    page.click(f'section.due-entries a.button.primary[href="{entry_path}"]')
+    entry_url = site.url + entry_path
     page.wait_for_url(entry_url)
     assert page.locator("svg.battlemap").is_visible()
     assert no_horizontal_scroll(page)
@@ -70,6 +72,9 @@ def test_register_join_write_save_edit_meet_the_deadline_and_read_the_report(sit
     first = page.inner_text("code.digest")
     assert first.startswith("sha256:") and says["saved"] in page.content()
     assert no_horizontal_scroll(page)
+    page.goto(site.url + "/")  # saved: home now offers to edit it
+    page.click(f'section.due-entries a.button:not(.primary)[href="{entry_path}"]')
+    page.wait_for_url(entry_url)
 
     page.fill("textarea[name=prose]", prose + "\n" + more)  # the player edits the entry
     page.click("button.primary")

@@ -324,6 +324,7 @@ INTERNAL = {
     "characters.unspent_growth": "reads a sheet stored after create_character/edit_character checked it",
     "characters.sheet_version": "hashes a sheet (any text in it) and stores nothing; edit_character compares it",
     "clock.local_text": "the campaign's time zone, which the pack validation checked",
+    "accounts.password_fingerprint": "hashes a stored password hash, never a user's text",
     "entries.receipt_for": "save_entry passes the prose and order it checked",
     "demo.round_order": "the unit id is characters.unit_id's, the order the demo's own",
     "rounds.policy": "the policy names are the code's (set_policy checks a user's, covered)",
@@ -401,6 +402,36 @@ def test_account_settings_take_any_text(stage: Stage, current: str, new: str, lo
         accounts.change_password(uid, new, current)  # back, so later examples start from the same password
     if accepted(lambda: accounts.set_locale(uid, locale), locale):
         assert User.get_by_id(uid).locale == locale
+
+
+@covers("accounts.set_password", "accounts.request_password_reset", "accounts.reset_password", "accounts.reset_usable")
+@FAST
+@given(
+    who=TEXT | st.sampled_from(["player1", "P1@Example.org", "nobody"]),
+    fingerprint=TEXT,
+    new=TEXT | st.text(ANY_CHARACTER, min_size=8, max_size=24),
+)
+@example(who="player1\x00", fingerprint="\ud800", new="password\x00")
+def test_password_resets_take_any_text(stage: Stage, who: str, fingerprint: str, new: str) -> None:
+    """Asking for a link by any name or address, a link's fingerprint and the new password as any text: refused,
+    or the password is the one given (then set back, so later examples start from the same password)."""
+    uid = stage.world.players[0]
+    name = User.get_by_id(uid).name
+    notifications.set_email(uid, "p1@example.org")
+    made: list[tuple[int, str]] = []
+    accounts.request_password_reset(
+        who, lambda user, fp: made.append((user, fp)) or "https://pbp.example/r", clock=stage.world.clock
+    )
+    assert {user for user, _ in made} <= {uid}
+    current = accounts.password_fingerprint(User.get_by_id(uid).password_hash)
+    assert accounts.reset_usable(uid, fingerprint) == (fingerprint == current)
+    for fp in (fingerprint, current):
+        if accepted(lambda fp=fp: accounts.reset_password(uid, fp, new), fp, new):
+            assert fp == current and accounts.authenticate(name, new).id == uid
+            accounts.set_password(name, "player-password")
+    if accepted(lambda: accounts.set_password(who, new), who, new):
+        assert accounts.authenticate(who, new) is not None
+        accounts.set_password(who, "player-password")
 
 
 @covers("campaigns.create_scenario", "campaigns.set_policy")
