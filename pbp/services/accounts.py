@@ -28,7 +28,7 @@ from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
 from pbp.services._common import checked_name, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.notifications import queue
+from pbp.services.notifications import checked_email, queue
 
 #: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
 #: accounts and logs them in at once, which the default cost (about 50 ms and 64 MiB each) would turn into a test
@@ -42,12 +42,16 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 200
 
 
 @retried
-def create_user(name: str, password: str, *, display_name: str | None = None, clock: Clock = SYSTEM) -> User:
-    """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything."""
+def create_user(
+    name: str, password: str, *, display_name: str | None = None, email: str | None = None, clock: Clock = SYSTEM
+) -> User:
+    """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything, the
+    e-mail address (notices, a forgotten password's link) optional."""
     if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")
         raise UserError(N_("a user name is 2-40 letters, digits, '_', '.' or '-'"), "name")
     _check_password(password, "password")
     shown = checked_name(display_name or name, N_("display name"))
+    address = checked_email(email)
     taken = Conflict(N_("the user name '%(name)s' is taken", name=name), "name")
     if name_taken(name):  # early, before the slow hash; asked again inside the transaction
         raise taken
@@ -56,7 +60,9 @@ def create_user(name: str, password: str, *, display_name: str | None = None, cl
         if name_taken(name):  # taken while the password was hashed
             raise taken
         try:
-            return User.create(name=name, display_name=shown, password_hash=hashed, created_at=to_db(clock.now()))
+            return User.create(
+                name=name, display_name=shown, email=address, password_hash=hashed, created_at=to_db(clock.now())
+            )
         except peewee.IntegrityError:  # the unique user.name: on PostgreSQL a sign-up racing this one commits first
             raise taken from None
 

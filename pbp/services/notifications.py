@@ -201,15 +201,21 @@ def _row(
 # ---- a user's and a campaign's settings ---------------------------------------------------------------------------
 
 
-@retried
-def set_email(user_id: int, address: str | None, *, clock: Clock = SYSTEM) -> User:
-    """Where the user's notifications go by e-mail (None or empty: nowhere); a malformed address is refused."""
+def checked_email(address: str | None) -> str | None:
+    """An e-mail address as stored (trimmed; None or empty: none), or a refusal of one that is not an address."""
     value = storable_text(address, N_("email")).strip() if address else ""
     if value and (len(value) > ADDRESS_LIMIT or not _EMAIL.fullmatch(value)):
         raise UserError(N_("%(value)r is not an e-mail address", value=value[:60]), "email")
+    return value or None
+
+
+@retried
+def set_email(user_id: int, address: str | None, *, clock: Clock = SYSTEM) -> User:
+    """Where the user's notifications go by e-mail (None or empty: nowhere); a malformed address is refused."""
+    value = checked_email(address)
     with write_transaction():
         locked(User, user_id, N_("user"))
-        User.update(email=value or None).where(User.id == user_id).execute()
+        User.update(email=value).where(User.id == user_id).execute()
     return User.get_by_id(user_id)
 
 

@@ -111,7 +111,12 @@ def register() -> str | Response | tuple[str, int]:
     form = RegisterForm()
     if form.validate_on_submit():
         try:
-            user = accounts.create_user(form.name.data, form.password.data, display_name=form.display_name.data or None)
+            user = accounts.create_user(
+                form.name.data,
+                form.password.data,
+                display_name=form.display_name.data or None,
+                email=form.email.data or None,
+            )
         except Conflict:
             form.name.errors.append(_("This user name is taken: choose another."))
         except UserError as refusal:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, PasswordField, SelectChoice, SelectField, StringField
+from wtforms import EmailField, HiddenField, PasswordField, SelectChoice, SelectField, StringField
 from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from pbp.errors import UserError
 from pbp.services.accounts import NAME_LIMIT, PASSWORD_MAX, PASSWORD_MIN
+from pbp.services.notifications import ADDRESS_LIMIT
 from pbp.web.i18n import refusal_text
 
 NAME_RULE = _("2 to 40 letters, digits, '_', '.' or '-'.")
@@ -32,6 +33,13 @@ class RegisterForm(FlaskForm):
         _("Display name"), [Optional(), Length(max=NAME_LIMIT)], description=_("Shown to others; any script.")
     )
     password = PasswordField(_("Password"), _password(), description=PASSWORD_RULE)
+    email = EmailField(
+        _("E-mail address"),
+        [Optional(), Length(max=ADDRESS_LIMIT)],
+        description=_(
+            "Optional: where notices and the link for a forgotten password go (the notifications page changes it)."
+        ),
+    )
 
 
 class LoginForm(FlaskForm):

@@ -40,7 +40,7 @@ class NotificationsForm(FlaskForm):
     email = EmailField(
         _("E-mail address"),
         [Optional(), Length(max=notifications.ADDRESS_LIMIT)],
-        description=_("Empty: no e-mail."),
+        description=_("Where notices and the link for a forgotten password go. Empty: no e-mail."),
     )
 
 

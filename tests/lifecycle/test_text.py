@@ -372,15 +372,20 @@ def test_every_service_that_takes_text_is_covered() -> None:
     name=TEXT | st.from_regex(r"[a-z][a-z0-9_.-]{1,11}", fullmatch=True),
     password=TEXT | st.text(ANY_CHARACTER, min_size=8, max_size=24),
     display_name=st.none() | TEXT,
+    email=st.none() | TEXT | st.just("aki@example.org"),
 )
-@example(name="ab", password="password\x00", display_name="葵\x00")
-@example(name="ab\x00", password="password", display_name=None)
-def test_accounts_take_any_text(stage: Stage, name: str, password: str, display_name: str | None) -> None:
+@example(name="ab", password="password\x00", display_name="葵\x00", email=None)
+@example(name="ab\x00", password="password", display_name=None, email=None)
+@example(name="ab", password="password", display_name=None, email="aki@example.org\x00")
+def test_accounts_take_any_text(
+    stage: Stage, name: str, password: str, display_name: str | None, email: str | None
+) -> None:
     accounts.name_taken(name)
     assert accounts.authenticate(name, password) is None or storable(name)
-    if accepted(lambda: accounts.create_user(name, password, display_name=display_name), name, password, display_name):
+    create = lambda: accounts.create_user(name, password, display_name=display_name, email=email)  # noqa: E731
+    if accepted(create, name, password, display_name, email):
         user = User.get(User.name == name)
-        assert user.display_name == (display_name or name).strip()
+        assert user.display_name == (display_name or name).strip() and user.email == ((email or "").strip() or None)
         assert accounts.name_taken(name)
         assert accounts.authenticate(name, password).id == user.id
 
@@ -487,7 +492,12 @@ def test_scenario_authoring_takes_any_text(stage: Stage, name: str, notes: str, 
         accepted(lambda text=text: authoring.import_scenarios(w.campaign, text, actor_id=None, clock=w.clock), text)
 
 
-@covers("notifications.set_email", "notifications.set_preference", "notifications.set_webhook")
+@covers(
+    "notifications.set_email",
+    "notifications.checked_email",
+    "notifications.set_preference",
+    "notifications.set_webhook",
+)
 @FAST
 @given(
     email=TEXT | TEXT.map(lambda t: f"{t}@example.org"),

@@ -71,7 +71,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/register", "POST"): Form(
         "anonymous",
         "/register",
-        text=("name", "display_name", "password"),
+        text=("name", "display_name", "password", "email"),
         bases=({"name": "fuzzer", "display_name": "Fuzzer", "password": "a-long-password"},),
         stored=("display_name",),
         shown=("/me",),

@@ -63,7 +63,21 @@ def test_register_logs_the_new_user_in(app, headers, title):
     assert response.status_code == 303
     header = client.get("/", headers=headers).get_data(as_text=True).split("</header>")[0]
     assert '<a href="/me">アキ</a>' in header and 'action="/logout"' in header
-    assert users(app)["aki"].display_name == "アキ"
+    assert users(app)["aki"].display_name == "アキ" and users(app)["aki"].email is None
+
+
+@pytest.mark.parametrize(("headers", "said"), [({}, "メールアドレスではありません"), (EN, "is not an e-mail address")])
+def test_an_e_mail_address_may_be_given_at_registration_and_a_bad_one_is_refused_beside_it(app, headers, said):
+    """The address notices and a forgotten password's link go to: optional, checked as the notifications page does."""
+    client = app.test_client()
+    token = csrf_token(client, "/register")
+    data = {"name": "aki", "display_name": "アキ", "password": "a-long-password", "csrf_token": token}
+    bad = client.post("/register", data={**data, "email": "aki at example"}, headers=headers)
+    html = bad.get_data(as_text=True)
+    assert bad.status_code == 422 and said in field_of(html, "email") and 'value="aki at example"' in html
+    assert 'value="アキ"' in html and "aki" not in users(app)
+    assert client.post("/register", data={**data, "email": " aki@example.org "}, headers=headers).status_code == 303
+    assert users(app)["aki"].email == "aki@example.org"
 
 
 @pytest.mark.parametrize(
