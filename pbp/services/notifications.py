@@ -94,22 +94,24 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ja": (
             "【{scenario}】第{number}ラウンド保留",
             "締切時点で{missing}/{joined}人の行動が未提出のため、第{number}ラウンドを保留しました。"
-            "解除(pbp round release {round})すると処理されます。",
+            "下のリンクのページ（または pbp round release {round}）で解除すると処理されます。",
         ),
         "en": (
             "[{scenario}] Round {number} is held",
             "{missing} of {joined} characters had no entry at the deadline, so round {number} is held for you. "
-            "Release it (pbp round release {round}) to resolve it.",
+            "Release it on the page below (or with pbp round release {round}) to resolve it.",
         ),
     },
     "round.quarantined": {
         "ja": (
             "【{scenario}】第{number}ラウンド隔離",
-            "第{number}ラウンドの処理が{failures}回失敗したため隔離しました。最後のエラー: {error}",
+            "第{number}ラウンドの処理が{failures}回失敗したため隔離しました。最後のエラー: {error}\n"
+            "原因を直したら、下のリンクのページ（または pbp round release {round}）で解除してください。",
         ),
         "en": (
             "[{scenario}] Round {number} is quarantined",
-            "Round {number} failed to resolve {failures} times and is quarantined. Last error: {error}",
+            "Round {number} failed to resolve {failures} times and is quarantined. Last error: {error}\n"
+            "Once its cause is fixed, release it on the page below (or with pbp round release {round}).",
         ),
     },
     "account.password_reset": {
@@ -393,15 +395,30 @@ class Nowhere(Undeliverable):
 
 
 def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "") -> tuple[str, str]:
-    """The subject and body of a notification in `locale` (ja, en; else ja), the body ending with a link to the
-    report (published) or the site, unless it holds its own (`link`: a password reset's)."""
+    """The subject and body of a notification in `locale` (ja, en; else ja), the body ending with a link to the page
+    it is about (`_path`), unless it holds its own (`link`: a password reset's)."""
     subject, body = MESSAGES[kind][locale if locale in LOCALES else "ja"]
     if "link" in payload:
         return subject.format_map(payload), body.format_map(payload)
-    link = f"{site_url}{payload['path']}" if kind == "round.published" and "path" in payload else f"{site_url}/"
+    link = site_url + _path(kind, payload)
     return subject.format_map(payload), f"{body.format_map(payload)}\n\n{link}" if site_url else body.format_map(
         payload
     )
+
+
+#: Where a GM's notice leads in the GM's console (under /gm/<campaign>/rounds/<round>/): the report to edit and
+#: publish, or the round's page with its actions.
+GM_PAGES = {"round.resolved": "report", "round.publish_refused": "report", "round.held": "", "round.quarantined": ""}
+
+
+def _path(kind: str, payload: dict[str, Any]) -> str:
+    """The page a notice leads to: the published report; for the GM, the round in the GM's console; else the home
+    page, which lists the player's entries to write."""
+    if kind == "round.published" and "path" in payload:
+        return str(payload["path"])
+    if kind in GM_PAGES and "campaign" in payload and "round" in payload:
+        return f"/gm/{payload['campaign']}/rounds/{payload['round']}/{GM_PAGES[kind]}"
+    return "/"
 
 
 def send_email(settings: Settings, to: str, subject: str, body: str, *, headers: dict[str, str] | None = None) -> None:

@@ -390,3 +390,26 @@ def test_the_settings_from_the_command_line(world, capsys) -> None:
     with pytest.raises(SystemExit) as refused:
         main(["campaign", "set", "demo", "--hold-share", "1.5"])
     assert refused.value.code == 2 and "from 0 to 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"),
+    [
+        ("round.opened", "/"),  # the home page lists the player's entries to write
+        ("round.reminder", "/"),
+        ("round.published", "/blog/demo/tama_river/round-3/"),
+        ("round.resolved", "/gm/demo/rounds/12/report"),
+        ("round.publish_refused", "/gm/demo/rounds/12/report"),
+        ("round.held", "/gm/demo/rounds/12/"),
+        ("round.quarantined", "/gm/demo/rounds/12/"),
+    ],
+)
+def test_each_notice_ends_with_a_link_to_the_page_it_is_about(kind, path) -> None:
+    payload = {
+        "round": 12, "number": 3, "scenario": "多摩川", "campaign": "demo", "path": "/blog/demo/tama_river/round-3/",
+        "deadline": "2026-12-04 09:00", "hours": 1, "missing": 1, "joined": 2, "failures": 3, "error": "x",
+    }  # fmt: skip
+    for locale in ("ja", "en"):
+        _subject, body = notifications.message(kind, payload, locale, "https://pbp.example")
+        assert body.endswith(f"\n\nhttps://pbp.example{path}")
+    assert "http" not in notifications.message(kind, payload, "ja")[1]  # no site URL set: no link
