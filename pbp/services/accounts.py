@@ -28,7 +28,7 @@ from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
 from pbp.services._common import checked_name, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.notifications import checked_email, queue
+from pbp.services.notifications import ADDRESS_LIMIT, checked_email, queue
 
 #: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
 #: accounts and logs them in at once, which the default cost (about 50 ms and 64 MiB each) would turn into a test
@@ -159,13 +159,16 @@ def request_password_reset(who: str, link: Callable[[int, str], str], *, clock: 
     last `RESET_QUIET`. Returns how many were queued, for the tests and the log: the page says the same whatever the
     answer, so that nobody learns from it whether an account exists."""
     who = who.strip() if is_text(who) else ""
-    if not who or len(who) > 254:
+    if not who or len(who) > ADDRESS_LIMIT:
         return 0
-    by = peewee.fn.LOWER(User.email) == who.lower() if "@" in who else User.name == who
+    named = peewee.fn.LOWER(User.email) == who.lower() if "@" in who else User.name == who
+    found = User.select().where(named, User.email.is_null(False))
+    if not found.exists():  # a name nobody has takes no write lock (anyone may ask, as often as the limit lets)
+        return 0
     now = to_db(clock.now())
     queued = 0
     with write_transaction():
-        for user in User.select().where(by, User.email.is_null(False)):
+        for user in found:
             recent = Outbox.select().where(
                 Outbox.kind == RESET_KIND, Outbox.recipient == user.id, Outbox.created_at > now - RESET_QUIET
             )
