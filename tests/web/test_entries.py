@@ -216,6 +216,20 @@ def test_a_saved_choice_the_form_offers_is_shown_as_its_own_option(world) -> Non
     assert chosen(html, "weapon") == [("beam_rifle", "Beam rifle")] and "(not offered now)" not in html
 
 
+def test_a_refused_save_keeps_every_unit_chosen_checked_and_selected(world) -> None:
+    """The choices that list a whole battle's units (where to move, the attack's targets) come back as the player
+    made them after a refusal (here: a move toward a point with no x)."""
+    client = signed_in(app_at(world, WRITING), lang="en")
+    fields = {**ATTACK, "targets": ["kagachi1", "kagachi2"], "minor": "move", "minor_toward": "point",
+              "full_move_toward": "hayachi1"}  # fmt: skip
+    status, html = save(client, url(world), prose="keep me", **fields)
+    assert status == 422 and 'id="err-minor_x"' in html
+    assert chosen(html, "minor_toward") == [("point", "the point x, y below")]
+    assert chosen(html, "full_move_toward") == [("hayachi1", "Hayachi")]
+    boxes = re.findall(r'<input type="checkbox" name="targets" value="([^"]+)" checked>', html)
+    assert boxes == ["kagachi1", "kagachi2"]
+
+
 def test_a_choice_missing_its_fields_is_shown_beside_them(world) -> None:
     client = signed_in(app_at(world, WRITING), lang="en")
     status, html = save(client, url(world), prose="keep me", minor="move", major="attack", weapon="beam_rifle")
