@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from pbp.db import database
 from pbp.errors import Conflict, NotFound, UserError
 from pbp.models import User, site
-from pbp.services import accounts
+from pbp.services import accounts, notifications
 from pbp.services.versioned import KeptUnderVersion
 from pbp.web import ratelimit  # noqa: F401 - registers the pbp-database:// storage of the login limits
 from pbp.web.forms import ActionForm, ForgotForm, LoginForm, PasswordForm, RegisterForm, ResetForm, show_refusal
@@ -174,9 +174,23 @@ def reset_link(user_id: int, fingerprint: str) -> str:
     return absolute(url_for("auth.reset", token=_reset_signer().dumps([user_id, fingerprint])))
 
 
+def _sends_mail() -> bool:
+    """Whether a mailed link can reach anyone: `MAIL` when set, else whether the scheduler has an SMTP server (its
+    settings: PBP_SMTP_HOST, or SMTP_HOST in the instance's config.py)."""
+    if current_app.config["MAIL"] is not None:
+        return bool(current_app.config["MAIL"])
+    try:
+        return bool(notifications.Settings.load().smtp_host)
+    except UserError:  # SMTP settings the scheduler refuses too: it sends nothing
+        return False
+
+
 def forgot() -> str | tuple[str, int]:
-    """Ask for the link. The answer is the same whether or not the account exists or has an address."""
+    """Ask for the link. The answer is the same whether or not the account exists or has an address. A site that
+    sends no e-mail says so instead, and who can help."""
     form = ForgotForm()
+    if not _sends_mail():
+        return render_template("auth/forgot.html", form=form, no_mail=True)
     if form.validate_on_submit():
         accounts.request_password_reset(form.who.data, reset_link)
         return render_template("auth/forgot.html", form=form, sent=True)

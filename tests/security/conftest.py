@@ -97,4 +97,4 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def security_app(world: World) -> Flask:
     """The app under test; the login limit out of the way (its own test sets it low)."""
-    return make_app(world.url, LOGIN_RATE_LIMIT="100000 per minute")
+    return make_app(world.url, LOGIN_RATE_LIMIT="100000 per minute", MAIL=True)  # the reset form is shown

@@ -233,7 +233,7 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
 
 
 def _app(world) -> Flask:
-    return make_app(world.url, BLOG_PAGE_SIZE=1, LOGIN_RATE_LIMIT="1000 per minute")
+    return make_app(world.url, BLOG_PAGE_SIZE=1, LOGIN_RATE_LIMIT="1000 per minute", MAIL=True)
 
 
 def _client(app: Flask, role: str) -> FlaskClient:

@@ -26,7 +26,7 @@ NEW = "a-brand-new-password"
 def app(tmp_path) -> Flask:
     """The demo's accounts; player1 has an e-mail address, player2 none."""
     world = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=0, open_after=False)
-    app = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute")
+    app = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute", MAIL=True)
     with pbp_db.using(database.of(app)):
         notifications.set_email(User.get(User.name == "player1").id, "Aoi@Example.org")
     return app
@@ -134,10 +134,37 @@ def test_the_login_page_links_the_form_and_the_notifications_page_offers_no_swit
 
 def test_asking_for_links_is_rate_limited(tmp_path) -> None:
     world = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=0, open_after=False)
-    app = make_app(world.url, LOGIN_RATE_LIMIT="3 per minute")
+    app = make_app(world.url, LOGIN_RATE_LIMIT="3 per minute", MAIL=True)
     assert [_ask(app, "player1")[0] for _ in range(4)] == [200, 200, 200, 429]
 
 
 def _user_id(app: Flask, name: str) -> int:
     with pbp_db.using(database.of(app)):
         return User.get(User.name == name).id
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("ja", "このサイトはメールを送らないため"), ("en", "This site sends no e-mail")]
+)
+def test_a_site_without_mail_says_so_and_who_can_help_instead_of_promising_a_link(tmp_path, lang, said) -> None:
+    world = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=0, open_after=False)
+    app = make_app(world.url, MAIL=False)
+    with pbp_db.using(database.of(app)):
+        notifications.set_email(User.get(User.name == "player1").id, "aoi@example.org")
+    client = app.test_client()
+    page = client.get("/password/forgot", headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert said in page and 'name="who"' not in page
+    token = csrf_token(client, "/login")  # a form sent from a page made before the site stopped sending mail
+    sent = client.post(
+        "/password/forgot", data={"who": "player1", "csrf_token": token}, headers={"Accept-Language": lang}
+    )
+    assert sent.status_code == 200 and said in sent.get_data(as_text=True) and _mails(app) == []
+
+
+def test_without_a_setting_the_site_sends_mail_when_the_scheduler_has_an_smtp_server(tmp_path, monkeypatch) -> None:
+    world = build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}", published=0, open_after=False)
+    monkeypatch.setenv("PBP_SMTP_HOST", "")
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path))  # no config.py there
+    assert 'name="who"' not in make_app(world.url).test_client().get("/password/forgot").get_data(as_text=True)
+    monkeypatch.setenv("PBP_SMTP_HOST", "smtp.example.org")
+    assert 'name="who"' in make_app(world.url).test_client().get("/password/forgot").get_data(as_text=True)
