@@ -36,7 +36,7 @@ from pbp.services.clock import FileClock
 #: The site's time when the session starts (the demo's round 1 was played the day before).
 START = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 #: The site's settings beyond the defaults (its instance config).
-SETTINGS = {"LOGIN_RATE_LIMIT": "1000 per minute", "MAX_CONTENT_LENGTH": 1024 * 1024}
+SETTINGS = {"LOGIN_RATE_LIMIT": "1000 per minute", "MAX_CONTENT_LENGTH": 1024 * 1024, "MAIL": True}
 
 
 @dataclass

@@ -99,12 +99,13 @@ def log_in(page: Page, url: str, name: str, password: str = demo.DEMO_PASSWORD) 
     page.wait_for_url(url + "/")
 
 
-def register(page: Page, url: str, name: str, display_name: str) -> None:
+def register(page: Page, url: str, name: str, display_name: str, email: str = "") -> None:
     """A new account through the register form (signed in afterwards)."""
     page.goto(url + "/register")
     page.fill("input[name=name]", name)
     page.fill("input[name=display_name]", display_name)
     page.fill("input[name=password]", PASSWORD)
+    page.fill("input[name=email]", email)
     page.click("form.form button[type=submit]")
     page.wait_for_url(url + "/")
 
