@@ -129,6 +129,9 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
 }
 #: Sent because the user asked for them, whatever their preferences: no switch on the notifications page.
 ASKED_FOR = ("account.password_reset",)
+#: How long a kind's mail is worth sending: a reset link works for an hour (the web app refuses it after), so a mail
+#: that could not go out by then (SMTP down) is skipped rather than sent with a dead link.
+EXPIRES = {"account.password_reset": timedelta(hours=1)}
 #: The kinds a user may switch off.
 KINDS = tuple(kind for kind in MESSAGES if kind not in ASKED_FOR)
 LOCALES = ("ja", "en")
@@ -514,6 +517,7 @@ Sender = Callable[[Outbox, Settings], None]
 
 NO_ADDRESS = "the user has no e-mail address"
 NO_SMTP = "no SMTP server is set (PBP_SMTP_HOST)"
+EXPIRED = "expired: what it links to no longer works"
 
 
 def send(row: Outbox, settings: Settings) -> None:
@@ -601,6 +605,8 @@ def deliver_due(
             continue
         error, give_up = None, None
         try:
+            if row.kind in EXPIRES and to_db(clock.now()) - row.created_at > EXPIRES[row.kind]:
+                raise Nowhere(EXPIRED)
             sender(row, settings)
         except Undeliverable as e:
             error, give_up = str(e), SKIPPED if isinstance(e, Nowhere) else FAILED

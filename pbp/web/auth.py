@@ -31,7 +31,7 @@ from pbp.web.hosts import absolute
 #: An invalid form comes back with this status (the page shows the form again, messages beside the fields).
 INVALID = 422
 #: How long a mailed link to set a new password works (its mail says "within an hour"), and its signature's salt.
-RESET_MAX_AGE = 3600
+RESET_MAX_AGE = int(notifications.EXPIRES[accounts.RESET_KIND].total_seconds())
 RESET_SALT = "pbp.password-reset"
 
 

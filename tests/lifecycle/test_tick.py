@@ -413,3 +413,26 @@ def test_each_notice_ends_with_a_link_to_the_page_it_is_about(kind, path) -> Non
         _subject, body = notifications.message(kind, payload, locale, "https://pbp.example")
         assert body.endswith(f"\n\nhttps://pbp.example{path}")
     assert "http" not in notifications.message(kind, payload, "ja")[1]  # no site URL set: no link
+
+
+def test_a_reset_mail_that_could_not_go_out_within_the_hour_is_skipped_not_sent_with_a_dead_link(world) -> None:
+    from pbp.services import accounts
+
+    uid = world.players[0]
+    notifications.set_email(uid, "p1@example.org")
+    name = User.get_by_id(uid).name
+    sent: list[str] = []
+
+    def sender(row: Outbox, settings: Settings) -> None:
+        sent.append(row.kind)
+
+    settings = Settings(smtp_host="smtp.example.org")
+    for minutes, expected in ((59, "sent"), (61, "skipped")):
+        Outbox.delete().execute()
+        assert accounts.request_password_reset(name, lambda user, fp: "https://pbp.example/r", clock=world.clock) == 1
+        world.clock.advance(minutes * 60)
+        done = notifications.deliver_due(clock=world.clock, settings=settings, sender=sender)
+        assert [(d.status, d.error) for d in done] == [
+            (expected, None if expected == "sent" else notifications.EXPIRED)
+        ]
+    assert sent == ["account.password_reset"]  # the first only
