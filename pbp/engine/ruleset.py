@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pbp.engine.dice import DiceSource
-from pbp.engine.errors import BadInput, Problem
+from pbp.engine.errors import N_, BadInput, Problem
 
 
 @dataclass
@@ -131,4 +131,7 @@ def ruleset_named(value: Any, field: str = "ruleset", file: str | None = None) -
     none or is not a string. Used wherever a ruleset comes from outside: a bundle, an encounter, `--ruleset`."""
     if isinstance(value, str) and value in ruleset_ids():
         return find_ruleset(value)
-    raise BadInput(Problem(field, f"unknown ruleset {value!r} (known: {', '.join(ruleset_ids())})", file))
+    unknown = Problem.said(
+        field, N_("unknown ruleset %(value)r (known: %(known)s)"), value=value, known=", ".join(ruleset_ids())
+    )
+    raise BadInput(unknown.with_file(file) if file else unknown)

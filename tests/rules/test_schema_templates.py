@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from pool_builders import SKILL_STATS, blade, encounter, enemy, gauge, order, pc, rifle, vehicle
+from pool_builders import SKILL_STATS, attack, blade, encounter, enemy, gauge, order, pc, rifle, run, vehicle
 
 from pbp.engine.pool import schema
 
@@ -95,4 +95,27 @@ def test_each_schema_problem_is_said_by_a_template_and_the_cli_line_is_unchanged
 def test_a_unit_with_two_orders_is_said_by_a_template() -> None:
     (problem,) = schema.validate_orders({"orders": [order("aoi"), order("aoi")]}, encounter(pc(), enemy()))
     assert str(problem) == "orders[1].unit: unit 'aoi' has two orders"
+    assert problem.template is not None and problem.template % dict(problem.params) == problem.message
+
+
+def test_an_unknown_ruleset_is_said_by_a_template_with_its_file() -> None:
+    from pbp.engine import BadInput
+    from pbp.engine.ruleset import ruleset_named
+
+    with pytest.raises(BadInput) as refused:
+        ruleset_named("chess", file="campaign.toml")
+    (problem,) = refused.value.problems
+    assert str(problem) == "campaign.toml: ruleset: unknown ruleset 'chess' (known: pool)"
+    assert problem.template is not None and problem.template % dict(problem.params) == problem.message
+
+
+def test_a_pool_beyond_any_game_is_said_by_a_template() -> None:
+    from pbp.engine import BadInput
+    from pbp.engine.checks import MAX_POOL
+
+    shooter = pc(stats={"肉体": 3, "感覚": 10**9, "理知": 2, "文化": 2})
+    with pytest.raises(BadInput) as refused:
+        run(encounter(shooter, enemy(position=[300, 0])), [order("aoi", major=attack("rifle", "oni1"))], seed="x")
+    (problem,) = refused.value.problems
+    assert str(problem) == f"r1-c1: a pool of {10**9} dice is beyond any game (at most {MAX_POOL})"
     assert problem.template is not None and problem.template % dict(problem.params) == problem.message

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from pbp.engine.checks import MAX_POOL, count_successes
 from pbp.engine.dice import DiceSource
-from pbp.engine.errors import BadInput, Problem
+from pbp.engine.errors import N_, BadInput, Problem
 from pbp.engine.pool import geometry, rules
 from pbp.engine.pool.geometry import distance, movement, rough_factor
 from pbp.engine.pool.types import (
@@ -250,7 +250,11 @@ class Battle:
         self.n_checks += 1
         check_id = f"r{self.round}-c{self.n_checks}"
         if n > MAX_POOL:
-            raise BadInput(Problem(check_id, f"a pool of {n} dice is beyond any game (at most {MAX_POOL})"))
+            raise BadInput(
+                Problem.said(
+                    check_id, N_("a pool of %(n)s dice is beyond any game (at most %(most)s)"), n=n, most=MAX_POOL
+                )
+            )
         dice = self.dice.roll(n) if n > 0 else []
         successes = count_successes(dice, level) + bonus
         if self.options["clamp_successes"] and successes < 0:
