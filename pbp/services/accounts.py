@@ -28,7 +28,7 @@ from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
 from pbp.services._common import checked_name, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.notifications import ADDRESS_LIMIT, checked_email, queue
+from pbp.services.notifications import ADDRESS_LIMIT, PASSWORD_RESET, checked_email, queue
 
 #: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
 #: accounts and logs them in at once, which the default cost (about 50 ms and 64 MiB each) would turn into a test
@@ -135,7 +135,7 @@ def _set_password(user_id: int, new: str, *, fingerprint: str | None = None) -> 
 
 #: The kind of the reset mail in the outbox, and how long after one another is not queued (a form sent twice, a
 #: stranger asking again and again for someone's account: one mail in the inbox, not twenty).
-RESET_KIND = "account.password_reset"
+RESET_KIND = PASSWORD_RESET
 RESET_QUIET = timedelta(minutes=5)
 
 

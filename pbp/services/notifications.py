@@ -38,6 +38,8 @@ from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 
 log = logging.getLogger(__name__)
 
+#: The mail with the link to set a forgotten password (`accounts.request_password_reset`).
+PASSWORD_RESET = "account.password_reset"
 #: Every kind of notification, with its subject and body in each language ({...} from the payload).
 MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
     "round.opened": {
@@ -114,7 +116,7 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
             "Once its cause is fixed, release it on the page below (or with pbp round release {round}).",
         ),
     },
-    "account.password_reset": {
+    PASSWORD_RESET: {
         "ja": (
             "パスワードの再設定",
             "{name} さんのパスワードを再設定するには、1時間以内に次のリンクを開いてください。\n"
@@ -128,10 +130,10 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
     },
 }
 #: Sent because the user asked for them, whatever their preferences: no switch on the notifications page.
-ASKED_FOR = ("account.password_reset",)
+ASKED_FOR = (PASSWORD_RESET,)
 #: How long a kind's mail is worth sending: a reset link works for an hour (the web app refuses it after), so a mail
 #: that could not go out by then (SMTP down) is skipped rather than sent with a dead link.
-EXPIRES = {"account.password_reset": timedelta(hours=1)}
+EXPIRES = {PASSWORD_RESET: timedelta(hours=1)}
 #: The kinds a user may switch off.
 KINDS = tuple(kind for kind in MESSAGES if kind not in ASKED_FOR)
 LOCALES = ("ja", "en")

@@ -56,7 +56,7 @@ class PasswordForm(FlaskForm):
 class ForgotForm(FlaskForm):
     who = StringField(
         _("User name or e-mail address"),
-        [_required(), Length(max=254)],
+        [_required(), Length(max=ADDRESS_LIMIT)],
         description=_("The e-mail address set on the notifications page."),
     )
 
