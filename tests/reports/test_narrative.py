@@ -234,6 +234,20 @@ def test_demo_battle_story(locale):
         assert draft_report(bundle, prose=PROSE, growth={"aoi": 2, "makoto": 0}, locale=locale) == story
 
 
+@pytest.mark.parametrize("locale", LOCALES)
+def test_no_round_opens_on_a_connective(locale):
+    """A round's story opens its page: never on 'meanwhile' or 'just then' (その間にも、折しも、…), which answer a
+    sentence the reader has not read. Every opening of the phrasebook, and the demo's rounds under many seeds."""
+    book = phrasebook("pool", locale)
+    connectives = tuple(c.strip().lower() for c in book["air_when"] if c.strip())
+    openings = [p for slot, phrasings in book.items() if slot.startswith("opening.") for p in phrasings]
+    assert openings and not [p for p in openings if p.startswith("{~air}")]
+    for k in range(40):
+        for bundle in demo_bundles():
+            story = draft_report({**bundle, "seed_hash": f"{k:064x}"}, prose=PROSE, locale=locale)
+            assert not _body(story).lstrip().lower().startswith(connectives), _body(story)[:80]
+
+
 def test_phrasing_follows_the_seed_hash_so_draft_and_published_agree():
     bundle = demo_bundles()[0]
     secret = {**bundle, "seed": None}
