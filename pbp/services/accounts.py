@@ -28,7 +28,7 @@ from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
 from pbp.services._common import checked_name, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.notifications import ADDRESS_LIMIT, PASSWORD_RESET, checked_email, queue
+from pbp.services.notifications import ADDRESS_LIMIT, PASSWORD_RESET, checked_email, queue, unanswered
 
 #: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
 #: accounts and logs them in at once, which the default cost (about 50 ms and 64 MiB each) would turn into a test
@@ -156,19 +156,18 @@ def _fingerprint_of(user: User, fingerprint: str) -> bool:
 def request_password_reset(who: str, link: Callable[[int, str], str], *, clock: Clock = SYSTEM) -> int:
     """Queue the reset mail (`link(user id, fingerprint)`: the web app's signed address) for the account named `who`
     (its user name, or its e-mail address: every account with it) if it has an address and was not sent one in the
-    last `RESET_QUIET`. Returns how many were queued, for the tests and the log: the page says the same whatever the
-    answer, so that nobody learns from it whether an account exists."""
+    last `RESET_QUIET`. Returns how many were queued, for the tests and the log. The page says the same whatever the
+    answer, and takes the same work to say it, so that nobody learns whether an account exists: a request that
+    queues nothing (an unknown name, an account without an address or mailed a moment ago) writes its one row all
+    the same, an unanswered one that keeps nothing of what was typed (`notifications.unanswered`)."""
     who = who.strip() if is_text(who) else ""
     if not who or len(who) > ADDRESS_LIMIT:
         return 0
     named = peewee.fn.LOWER(User.email) == who.lower() if "@" in who else User.name == who
-    found = User.select().where(named, User.email.is_null(False))
-    if not found.exists():  # a name nobody has takes no write lock (anyone may ask, as often as the limit lets)
-        return 0
     now = to_db(clock.now())
     queued = 0
     with write_transaction():
-        for user in found:
+        for user in User.select().where(named, User.email.is_null(False)):
             recent = Outbox.select().where(
                 Outbox.kind == RESET_KIND, Outbox.recipient == user.id, Outbox.created_at > now - RESET_QUIET
             )
@@ -182,6 +181,8 @@ def request_password_reset(who: str, link: Callable[[int, str], str], *, clock: 
                 link=link(user.id, password_fingerprint(user.password_hash)),
             )
             queued += 1
+        if not queued:
+            unanswered(RESET_KIND, now)
     return queued
 
 

@@ -195,6 +195,14 @@ def notify_round(kind: str, rnd: Round, at: datetime, *, users: Iterable[int], *
     queue(kind, at, users=users, campaign_id=campaign_id, **payload, **extra)
 
 
+def unanswered(kind: str, at: datetime) -> None:
+    """Record a notification asked for that goes to nobody (`ASKED_FOR`: a reset mail for a name no account with an
+    address has): one row, skipped from the start, with no recipient and nothing of what was asked. Asking costs
+    the same write whether or not it is answered, so its time tells nothing."""
+    row = _row(kind, at, {}, recipient=None, channel="email")
+    Outbox.insert({**row, "status": SKIPPED, "last_error": UNANSWERED}).execute()
+
+
 def _row(
     kind: str, at: datetime, payload: dict[str, Any], *, recipient: int | None, channel: str, address: str | None = None
 ) -> dict[str, Any]:
@@ -520,6 +528,7 @@ Sender = Callable[[Outbox, Settings], None]
 NO_ADDRESS = "the user has no e-mail address"
 NO_SMTP = "no SMTP server is set (PBP_SMTP_HOST)"
 EXPIRED = "expired: what it links to no longer works"
+UNANSWERED = "asked for, but no account by that name or address may be sent one now"
 
 
 def send(row: Outbox, settings: Settings) -> None:

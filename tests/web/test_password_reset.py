@@ -39,9 +39,14 @@ def _ask(app: Flask, who: str, lang: str = "ja") -> tuple[int, str]:
     return response.status_code, response.get_data(as_text=True)
 
 
-def _mails(app: Flask) -> list[Outbox]:
+def _asked(app: Flask) -> list[Outbox]:
+    """Every reset asked for: the mails, and the unanswered asks' rows."""
     with pbp_db.using(database.of(app)):
         return list(Outbox.select().where(Outbox.kind == accounts.RESET_KIND).order_by(Outbox.id))
+
+
+def _mails(app: Flask) -> list[Outbox]:
+    return [row for row in _asked(app) if row.recipient_id is not None]
 
 
 def _link(app: Flask) -> str:
@@ -97,6 +102,22 @@ def test_the_page_answers_alike_for_any_name_and_mails_only_an_address(app) -> N
     assert {status for status, _ in pages} == {200}
     assert len({page for _, page in pages}) == 1 and "アカウントにメールアドレスが登録されていれば" in pages[0][1]
     assert [m.recipient_id for m in _mails(app)] == [_user_id(app, "player1")]
+
+
+def test_every_ask_writes_one_row_so_its_time_tells_nothing_and_an_unanswered_one_keeps_nothing_typed(app) -> None:
+    """An unknown name, an unknown address, an account without an address, one mailed a moment ago, and one to
+    mail: each ask writes exactly one row (a mail, or an unanswered ask skipped from the start), so that answering
+    takes the same work whatever the account; what was typed is never stored for nobody."""
+    asks = ["nobody-at-all", "ghost@example.org", "player2", "player1", "player1"]
+    for k, who in enumerate(asks, start=1):
+        _ask(app, who)
+        assert len(_asked(app)) == k, who
+    rows = _asked(app)
+    assert [r.recipient_id for r in rows] == [None, None, None, _user_id(app, "player1"), None]
+    for row in (rows[0], rows[1], rows[2], rows[4]):
+        assert row.status == notifications.SKIPPED and row.last_error == notifications.UNANSWERED
+        assert row.payload == {} and row.address is None
+    assert rows[3].status == notifications.PENDING
 
 
 def test_an_address_finds_its_account_whatever_its_case_and_asking_again_soon_sends_no_second_mail(app) -> None:
