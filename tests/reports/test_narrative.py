@@ -248,6 +248,37 @@ def test_no_round_opens_on_a_connective(locale):
             assert not _body(story).lstrip().lower().startswith(connectives), _body(story)[:80]
 
 
+def test_a_japanese_sentence_leaves_out_the_topic_the_sentence_before_opened_on():
+    """真琴は息を止めた。静かに引き金を引いた。— not a paragraph of sentences that each open on the name. Never two
+    in a row, never after a quote, never for another name, never down to a bare verb; English keeps every name."""
+    narrator = Narrator(demo_bundles()[0], prose={}, growth=None, locale="ja", pack=demo_pack().data)
+
+    def piece(name: str, text: str) -> str:
+        return f"\x03{name}\x04{text}"
+
+    told = narrator._join([
+        piece("真琴", "真琴は息を止めた。"), piece("真琴", "真琴は、静かに引き金を引いた。"),
+        piece("真琴", "真琴は頷いた。"), "「行くぞ！」", piece("真琴", "真琴は叫んだ。"),
+        piece("葵", "葵は振り向いた。"), "霧が流れた。", piece("葵", "葵は構えた。"),
+    ])  # fmt: skip
+    assert told == piece("真琴", "真琴は息を止めた。静かに引き金を引いた。真琴は頷いた。") + (
+        "「行くぞ！」真琴は叫んだ。葵は振り向いた。霧が流れた。葵は構えた。"
+    )
+    curt = narrator._join([piece("葵", "葵は振り向いた。"), piece("葵", "葵は叫んだ。「来い！」")])
+    assert curt.endswith("葵は振り向いた。葵は叫んだ。「来い！」")  # 「叫んだ。」 alone would be too curt
+    assert narrator._join([piece("葵", "葵は構えた。"), "霧が流れた。"]).startswith(piece("葵", "葵は"))  # for the next
+    english = Narrator(demo_bundles()[0], prose={}, growth=None, locale="en", pack=demo_pack().data)
+    assert english._join(["Makoto held their breath.", "Makoto fired."]) == "Makoto held their breath. Makoto fired."
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_topic_marks_never_reach_the_story(locale):
+    for k in range(20):
+        for bundle in demo_bundles():
+            story = draft_report({**bundle, "seed_hash": f"{k:064x}"}, prose=PROSE, locale=locale)
+            assert "\x03" not in story and "\x04" not in story
+
+
 def test_phrasing_follows_the_seed_hash_so_draft_and_published_agree():
     bundle = demo_bundles()[0]
     secret = {**bundle, "seed": None}
