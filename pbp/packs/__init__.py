@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from pbp.engine import BadInput, Problem, find_ruleset
+from pbp.engine.errors import N_
+from pbp.engine.ruleset import ruleset_named
 from pbp.paths import CAMPAIGNS_DIR
 from pbp.text import non_text, unfit_to_show
 
@@ -57,10 +59,11 @@ def _toml_files(folder: Path) -> tuple[list[Path], Problem | None]:
     try:
         files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
     except OSError as e:  # a name too long for the file system, a folder we may not list
-        return [], Problem("", f"cannot read the pack folder: {e.strerror}", str(folder))
+        unreadable = Problem.said("", N_("cannot read the pack folder: %(reason)s"), reason=e.strerror)
+        return [], unreadable.with_file(str(folder))
     if not files:
-        reason = "has no *.toml files" if folder.is_dir() else "is not a folder"
-        return [], Problem("", f"a campaign pack {reason}", str(folder))
+        empty = N_("a campaign pack has no *.toml files") if folder.is_dir() else N_("a campaign pack is not a folder")
+        return [], Problem.said("", empty).with_file(str(folder))
     return files, None
 
 
@@ -69,13 +72,13 @@ def _parse(file: Path) -> tuple[dict[str, Any], Problem | None]:
     block the reader for ever, a device would never end."""
     name = str(file)
     if not file.is_file():
-        return {}, Problem("", "is not a regular file (only regular *.toml files are read)", name)
+        return {}, Problem.said("", N_("is not a regular file (only regular *.toml files are read)")).with_file(name)
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as e:
-        return {}, Problem("", f"cannot read: {e.strerror}", name)
+        return {}, Problem.said("", N_("cannot read: %(reason)s"), reason=e.strerror).with_file(name)
     except UnicodeDecodeError:
-        return {}, Problem("", "must be UTF-8 text", name)
+        return {}, Problem.said("", N_("must be UTF-8 text")).with_file(name)
     return parse_toml(text, name)
 
 
@@ -85,11 +88,12 @@ def parse_toml(text: str, name: str) -> tuple[dict[str, Any], Problem | None]:
     try:
         parsed = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        return {}, Problem("", f"not valid TOML: {e}", name)
+        return {}, Problem.said("", N_("not valid TOML: %(error)s"), error=str(e)).with_file(name)
     except RecursionError:
         parsed = None
     if parsed is None or _deeper_than(parsed, MAX_DEPTH):
-        return {}, Problem("", f"tables and arrays nest deeper than {MAX_DEPTH} levels", name)
+        too_deep = Problem.said("", N_("tables and arrays nest deeper than %(limit)s levels"), limit=MAX_DEPTH)
+        return {}, too_deep.with_file(name)
     return parsed, None
 
 
@@ -129,18 +133,27 @@ def _read(path: str | Path) -> tuple[Pack, list[Problem]]:
                 for sub, entry in value.items():
                     if sub in data[key]:
                         first = origins.get(f"{key}.{sub}", origins[key])
-                        problems.append(Problem(f"{key}.{sub}", f"defined again (first in {first})", name))
+                        problems.append(_defined_again(f"{key}.{sub}", first, name))
                     else:
                         data[key][sub] = entry
                         origins[f"{key}.{sub}"] = name
             else:
-                problems.append(Problem(key, f"defined again (first in {origins[key]})", name))
+                problems.append(_defined_again(key, origins[key], name))
     campaign = data.get("campaign") if isinstance(data.get("campaign"), dict) else {}
     pack = Pack(str(campaign.get("id", folder.name)), str(campaign.get("ruleset", "")), folder, data, origins)
-    strings = [Problem(at, f"{why}: not text") for at, why in sorted(non_text(data))]  # a TOML "\u0000" escape
-    strings += [Problem(at, why) for at, why in sorted(unfit_to_show(data))]  # a "\u202e" in a name
+    # A TOML "\u0000" escape; a "\u202e" in a name.
+    strings = [Problem.said(at, N_("%(problem)s: not text"), problem=why) for at, why in sorted(non_text(data))]
+    strings += [Problem(at, why) for at, why in sorted(unfit_to_show(data))]
     located = _settings_problems(campaign) + _scenario_id_problems(data.get("scenarios")) + strings
     return pack, problems + pack.locate(located)
+
+
+def _defined_again(path: str, first: str, file: str) -> Problem:
+    return Problem.said(path, N_("defined again (first in %(first)s)"), first=first).with_file(file)
+
+
+def _not_a_slug(path: str, campaign_id: object) -> Problem:
+    return Problem.said(path, N_("%(value)r is not a campaign id (%(rule)s)"), value=campaign_id, rule=SLUG_RULE)
 
 
 def _settings_problems(campaign: dict[str, Any]) -> list[Problem]:
@@ -149,21 +162,21 @@ def _settings_problems(campaign: dict[str, Any]) -> list[Problem]:
     problems = []
     campaign_id = campaign.get("id")
     if isinstance(campaign_id, str) and campaign_id and not SLUG.match(campaign_id):  # else the ruleset complains
-        problems.append(Problem("campaign.id", f"{campaign_id!r} is not a campaign id ({SLUG_RULE})"))
+        problems.append(_not_a_slug("campaign.id", campaign_id))
     tz = campaign.get("time_zone")
     if isinstance(tz, str):
         try:
             zoneinfo.ZoneInfo(tz)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            problems.append(Problem("campaign.time_zone", f"unknown time zone {tz!r}"))
+            problems.append(Problem.said("campaign.time_zone", N_("unknown time zone %(value)r"), value=tz))
     ruleset = campaign.get("ruleset")
     if ruleset is None:
-        problems.append(Problem("campaign.ruleset", "missing"))
+        problems.append(Problem.said("campaign.ruleset", N_("missing")))
     else:
         try:
-            find_ruleset(str(ruleset))
-        except KeyError as e:
-            problems.append(Problem("campaign.ruleset", e.args[0]))
+            ruleset_named(str(ruleset), "campaign.ruleset")
+        except BadInput as e:
+            problems += e.problems
     return problems
 
 
@@ -171,7 +184,7 @@ def _scenario_id_problems(scenarios: Any) -> list[Problem]:
     """Each scenario id is a slug: `campaign load` makes it the scenario's URL slug (the blog could not link to
     `tama river/2`). Keys only: the ruleset reports what is wrong inside the entries."""
     return [
-        Problem(f"scenarios.{sid}", f"{sid!r} is not a scenario id ({SLUG_RULE})")
+        Problem.said(f"scenarios.{sid}", N_("%(value)r is not a scenario id (%(rule)s)"), value=sid, rule=SLUG_RULE)
         for sid in (scenarios if isinstance(scenarios, dict) else ())
         if not (isinstance(sid, str) and SLUG.match(sid))
     ]
@@ -204,7 +217,7 @@ def load_valid_pack(path: str | Path) -> Pack:
 def pack_dir(campaign_id: str) -> Path:
     """The folder of campaign `campaign_id` under campaigns/, whatever the current directory."""
     if not SLUG.match(campaign_id):
-        raise BadInput(Problem("campaign", f"{campaign_id!r} is not a campaign id ({SLUG_RULE})"))
+        raise BadInput(_not_a_slug("campaign", campaign_id))
     return CAMPAIGNS_DIR / campaign_id
 
 

@@ -76,7 +76,7 @@ def parse_scenarios(text: str) -> tuple[dict[str, Any], list[Problem]]:
         )
     parsed, problem = packs.parse_toml(text, "")
     if problem is not None:
-        raise ScenarioProblems([Problem("", problem.message)])
+        raise ScenarioProblems([replace(problem, file=None)])  # its template kept: the page says it in its language
     problems = [Problem(key, N_("unknown top-level key (a scenario file holds [scenarios.<id>] tables)"))
                 for key in parsed if key != "scenarios"]  # fmt: skip
     scenarios = parsed.get("scenarios")

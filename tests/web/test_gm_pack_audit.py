@@ -93,10 +93,15 @@ def test_a_pack_with_problems_is_refused_by_file_and_key(world, folder, tmp_path
 
 
 def test_a_packs_problem_is_said_in_the_pages_language(world, folder, tmp_path):
+    """The ruleset's problems and the loader's own (a file that is not TOML, a table defined twice)."""
     _unknown_skill(folder)
+    (folder / "oops.toml").write_text("[items\n", encoding="utf-8")
+    (folder / "zz_again.toml").write_text("[weapons.beam_rifle]\n", encoding="utf-8")
     gm = signed_in(world.url, "gm", lang="ja", PACKS_DIR=str(tmp_path / "packs"))
     page = unescape(_upgrade(gm).get_data(as_text=True))
     assert "<code>weapons.beam_rifle.skill</code> 技能'狙撃'はありません" in page
+    assert "oops.toml</code>: TOMLとして正しくありません: " in page
+    assert "<code>weapons.beam_rifle</code> 二度定義されています（最初の定義は " in page
 
 
 def _break_a_scenario_and_a_sheet(folder) -> None:

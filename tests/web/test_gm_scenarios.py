@@ -211,9 +211,11 @@ def test_an_imports_problems_are_said_in_the_pages_language(world, lang, said):
     assert response.status_code == 422 and [line for line in said if line not in page] == []
 
 
-def test_a_toml_syntax_error_is_one_problem(world):
-    response = _post(_as(world, "gm"), IMPORT, {"toml": "[scenarios.x\nja = 1"})
-    assert response.status_code == 422 and "not valid TOML" in response.get_data(as_text=True)
+@pytest.mark.parametrize(("lang", "said"), [("en", "not valid TOML: "), ("ja", "TOMLとして正しくありません: ")])
+def test_a_toml_syntax_error_is_one_problem_in_the_pages_language(world, lang, said):
+    response = _post(signed_in(world.url, "gm", lang=lang), IMPORT, {"toml": "[scenarios.x\nja = 1"})
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 422 and page.count(said) == 1 and "line 1" in page  # the parser's own words
 
 
 def test_a_toml_import_adds_every_scenario_uploaded_or_pasted(world):
