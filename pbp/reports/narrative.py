@@ -62,9 +62,10 @@ _LOWER_START = re.compile(r"(^|[.!?][”\"]?\s+)([a-z])")
 _PLAN_VERB = re.compile(r"[うくすつぬむぶぐる]$")
 _QUOTED = re.compile(r"「[^「」]*」|（[^（）]*）|“[^“”]*”|\*(?:\\\*|[^*])*\*\{: lang=\"ja\"\}")
 _ENDING = re.compile(r"[。！？!?.」』”\"）)\s]+$")
-#: A Japanese piece that opens on its actor as the topic (「{a}は…」) carries the name between these marks until
-#: `_join` has seen the sentence before it: when that sentence opened on the same topic, the topic is left out, as
-#: Japanese prose does (真琴は息を止めた。ミサイルを放った。), instead of every sentence starting with the name.
+#: A piece that opens on its actor as the subject (「{a}は…」, "{a} held …") carries the name between these marks
+#: until `_join` has seen the sentence before it: when that sentence opened on the same subject, the name is not
+#: said again, as prose does (真琴は息を止めた。静かに引き金を引いた。; Makoto held their breath. They fired.),
+#: instead of every sentence starting with the name.
 _TOPIC = re.compile("\x03([^\x04]*)\x04")
 _TOPICLESS_MIN = 8  # characters a sentence keeps without its topic (「叫んだ。」 alone is too curt: the name stays)
 
@@ -404,10 +405,9 @@ class Narrator:
         return f"\x03{best.topic}\x04{best.text}" if best.topic else best.text
 
     def _topic(self, phrase: str, context: dict[str, str]) -> str | None:
-        """The actor a Japanese phrasing opens on as its topic (「{a}は…」, 「{n}は…」), if it does."""
-        if not self.ja:
-            return None
-        return next((context[k] for k in ("a", "n") if k in context and phrase.startswith(f"{{{k}}}は")), None)
+        """The actor a phrasing opens on as its subject (「{a}は…」; "{a} held …"), if it does."""
+        after = "は" if self.ja else " "
+        return next((context[k] for k in ("a", "n") if k in context and phrase.startswith(f"{{{k}}}{after}")), None)
 
     def _finish(self, text: str, words: dict[str, str]) -> str:
         """English sentences start with a capital (a lexicon word or a name may open one); then the player's
@@ -429,40 +429,39 @@ class Narrator:
         return _TOPIC.sub("", "\n\n".join(b for b in blocks if b)) + "\n"
 
     def _join(self, parts: Iterable[str]) -> str:
-        """The pieces of one paragraph in a row. In Japanese a piece that opens on the topic the sentence before it
-        opened on leaves it out (never two in a row, never after a quote or across paragraphs); the first piece
-        keeps its mark for the paragraph this one may join."""
+        """The pieces of one paragraph in a row. A piece that opens on the subject the sentence before it opened on
+        does not name it again: Japanese leaves the topic out, English says "they" (the PCs' pronoun here); never
+        twice in a row, never after a quote or across paragraphs. The first piece keeps its mark for the paragraph
+        this one may join."""
         pieces = [p for p in parts if p]
-        if not self.ja:
-            return self.joiner.join(pieces)
         kept = pieces[:1]
         for piece in pieces[1:]:
-            kept.append(_TOPIC.sub("", self._topic_left_out(kept[-1], piece)))
+            kept.append(_TOPIC.sub("", self._subject_not_named_again(kept[-1], piece)))
         return self.joiner.join(kept)
 
-    def _topic_left_out(self, before: str, piece: str) -> str:
-        """`piece` without the topic it opens on when `before` ended on a sentence with that topic, unless a
-        sentence it then starts with was written already (「静かに言った。」 of two PCs) or would be a bare verb
+    def _subject_not_named_again(self, before: str, piece: str) -> str:
+        """`piece` without naming the subject it opens on when `before` ended on a sentence opening on it, unless
+        a sentence it then starts with was written already (「静かに言った。」 of two PCs) or would be a bare verb
         (「叫んだ。」)."""
         marked = _TOPIC.match(piece)
         if marked is None:
             return piece
         name, text = marked.group(1), piece[marked.end() :]
+        opening = f"{name}は" if self.ja else f"{name} "
         sentences = _SENTENCE.findall(_TOPIC.sub("", before))
-        if not (sentences and sentences[-1].startswith(f"{name}は") and text.startswith(f"{name}は")):
+        if not (sentences and sentences[-1].lstrip().startswith(opening) and text.startswith(opening)):
             return piece
-        shorter = text[len(name) + 1 :].removeprefix("、")
+        rest = text[len(opening) :]
+        if self.ja:
+            shorter = rest.removeprefix("、")
+        else:  # every phrasing is in the past tense: only "was" changes with "they"
+            shorter = "They " + ("were " + rest[4:] if rest.startswith("was ") else rest)
         said = _split(_QUOTED.sub("\x02", shorter))
         first = _SENTENCE.match(shorter)
-        if said & self.used or first is None or len(first.group()) < _TOPICLESS_MIN:
+        if said & self.used or first is None or (self.ja and len(first.group()) < _TOPICLESS_MIN):
             return piece
         self.used |= said
         return shorter
-        name, text = marked.group(1), piece[marked.end() :]
-        sentences = _SENTENCE.findall(_TOPIC.sub("", before))
-        if sentences and sentences[-1].startswith(f"{name}は") and text.startswith(f"{name}は"):
-            return text[len(name) + 1 :].removeprefix("、")
-        return piece
 
     def _opening(self, plan: Plan) -> str:
         parts = []

@@ -248,9 +248,10 @@ def test_no_round_opens_on_a_connective(locale):
             assert not _body(story).lstrip().lower().startswith(connectives), _body(story)[:80]
 
 
-def test_a_japanese_sentence_leaves_out_the_topic_the_sentence_before_opened_on():
-    """真琴は息を止めた。静かに引き金を引いた。— not a paragraph of sentences that each open on the name. Never two
-    in a row, never after a quote, never for another name, never down to a bare verb; English keeps every name."""
+def test_a_sentence_does_not_name_again_the_subject_the_sentence_before_opened_on():
+    """真琴は息を止めた。静かに引き金を引いた。— not a paragraph of sentences that each open on the name; in English
+    "they", with "were" for "was". Never two in a row, never after a quote, never for another name or a possessive,
+    never down to a bare Japanese verb."""
     narrator = Narrator(demo_bundles()[0], prose={}, growth=None, locale="ja", pack=demo_pack().data)
 
     def piece(name: str, text: str) -> str:
@@ -268,7 +269,14 @@ def test_a_japanese_sentence_leaves_out_the_topic_the_sentence_before_opened_on(
     assert curt.endswith("葵は振り向いた。葵は叫んだ。「来い！」")  # 「叫んだ。」 alone would be too curt
     assert narrator._join([piece("葵", "葵は構えた。"), "霧が流れた。"]).startswith(piece("葵", "葵は"))  # for the next
     english = Narrator(demo_bundles()[0], prose={}, growth=None, locale="en", pack=demo_pack().data)
-    assert english._join(["Makoto held their breath.", "Makoto fired."]) == "Makoto held their breath. Makoto fired."
+    told = english._join([
+        piece("Makoto", "Makoto held their breath."), piece("Makoto", "Makoto was ready."),
+        piece("Makoto", "Makoto fired."), piece("Aoi", "Aoi nodded."), "Makoto's eyes narrowed.",
+        piece("Makoto", "Makoto smiled."),
+    ])  # fmt: skip
+    assert told == piece("Makoto", "Makoto held their breath. They were ready. Makoto fired. Aoi nodded.") + (
+        " Makoto's eyes narrowed. Makoto smiled."
+    )
 
 
 @pytest.mark.parametrize("locale", LOCALES)
