@@ -69,6 +69,14 @@ class OrderDesk:
     def units(self) -> dict[str, dict[str, Any]]:
         return {u["id"]: u for u in self.encounter["units"]}
 
+    def ally(self, unit: str) -> bool:
+        """Whether `unit` is on this unit's side (the rules let one shoot it: the form says it is an ally)."""
+        return bool(self.units[unit]["side"] == self.own()["side"])
+
+    def foes_first(self, units: list[str]) -> list[str]:
+        """`units` with the foes before the allies, each in its order: what a target list offers first."""
+        return sorted(units, key=self.ally)
+
     @cached_property
     def _pools(self) -> CheckPools:
         return CheckPools(self.encounter)

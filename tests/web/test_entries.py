@@ -100,7 +100,23 @@ def test_the_maps_tooltips_name_vehicles_and_weapons_in_the_pages_language(world
 def test_an_english_form_names_the_pcs_by_their_english_names(world) -> None:
     """The map, the targets and the odds name the characters from their sheets in the page's language."""
     html = page(signed_in(app_at(world, WRITING), lang="en"), url(world))
-    assert 'name="targets" value="pc2"> Makoto</label>' in html and "葵" not in html and "真琴" not in html
+    assert 'name="targets" value="pc2"> Makoto (ally)</label>' in html and "葵" not in html and "真琴" not in html
+
+
+@pytest.mark.parametrize(("lang", "ally"), [("ja", "真琴（味方）"), ("en", "Makoto (ally)")])
+def test_the_targets_list_the_foes_first_and_say_an_ally_is_one(world, lang, ally) -> None:
+    """An ally in reach may be shot (the rules allow it), but the form lists the foes first and marks the ally, in
+    the boxes and in the odds, so that nobody ticks a friend for an enemy."""
+    html = page(signed_in(app_at(world, WRITING), lang=lang), url(world))
+    boxes = re.findall(r'name="targets" value="([^"]+)"> ([^<]+)</label>', html)
+    sides = ["ally" if value.startswith("pc") else "foe" for value, _label in boxes]
+    assert sides == sorted(sides, key=lambda side: side == "ally") and "ally" in sides and "foe" in sides
+    assert [label for value, label in boxes if value.startswith("pc")] == [ally]
+    assert all("味方" not in label and "ally" not in label for value, label in boxes if not value.startswith("pc"))
+    odds = html.split('<table class="odds">')[1].split("</table>")[0]
+    reaches = re.findall(r"<td>(.*?)</td>", odds)[0]
+    said = {"ja": r"、真琴 \(味方、命中 \d+%\)", "en": r", Makoto \(ally, hit \d+%\)"}[lang]
+    assert re.search(said + "$", reaches), reaches  # after the foes, its odds beside the word
 
 
 def test_save_edit_receipt_and_history(world) -> None:
