@@ -239,7 +239,7 @@ class _Candidate:
     said: set[str]
     bare: str
     picks: list[str]
-    topic: str | None = None  # the name the phrasing opens on as its topic (Japanese: 「{a}は」)
+    topic: str | None = None  # the name the phrasing opens on as its subject (「{a}は」, "{a} held")
 
 
 class Narrator:
