@@ -430,9 +430,9 @@ class Narrator:
 
     def _join(self, parts: Iterable[str]) -> str:
         """The pieces of one paragraph in a row. A piece that opens on the subject the sentence before it opened on
-        does not name it again: Japanese leaves the topic out, English says "they" (the PCs' pronoun here); never
-        twice in a row, never after a quote or across paragraphs. The first piece keeps its mark for the paragraph
-        this one may join."""
+        does not name it again: Japanese leaves the topic out, English says "they" of a PC (their pronoun here) and
+        "it" of an enemy; never twice in a row, never after a quote or across paragraphs. The first piece keeps its
+        mark for the paragraph this one may join."""
         pieces = [p for p in parts if p]
         kept = pieces[:1]
         for piece in pieces[1:]:
@@ -454,8 +454,10 @@ class Narrator:
         rest = text[len(opening) :]
         if self.ja:
             shorter = rest.removeprefix("、")
-        else:  # every phrasing is in the past tense: only "was" changes with "they"
+        elif name in {self.name(uid) for uid in self.pcs_ever()}:  # every phrasing is in the past tense
             shorter = "They " + ("were " + rest[4:] if rest.startswith("was ") else rest)
+        else:  # an enemy is "it", as the phrasings say ("its head")
+            shorter = "It " + rest
         said = _split(_QUOTED.sub("\x02", shorter))
         first = _SENTENCE.match(shorter)
         if said & self.used or first is None or (self.ja and len(first.group()) < _TOPICLESS_MIN):

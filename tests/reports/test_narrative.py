@@ -250,8 +250,8 @@ def test_no_round_opens_on_a_connective(locale):
 
 def test_a_sentence_does_not_name_again_the_subject_the_sentence_before_opened_on():
     """真琴は息を止めた。静かに引き金を引いた。— not a paragraph of sentences that each open on the name; in English
-    "they", with "were" for "was". Never two in a row, never after a quote, never for another name or a possessive,
-    never down to a bare Japanese verb."""
+    "they" of a PC, with "were" for "was", "it" of an enemy. Never two in a row, never after a quote, never for
+    another name or a possessive, never down to a bare Japanese verb."""
     narrator = Narrator(demo_bundles()[0], prose={}, growth=None, locale="ja", pack=demo_pack().data)
 
     def piece(name: str, text: str) -> str:
@@ -272,10 +272,10 @@ def test_a_sentence_does_not_name_again_the_subject_the_sentence_before_opened_o
     told = english._join([
         piece("Makoto", "Makoto held their breath."), piece("Makoto", "Makoto was ready."),
         piece("Makoto", "Makoto fired."), piece("Aoi", "Aoi nodded."), "Makoto's eyes narrowed.",
-        piece("Makoto", "Makoto smiled."),
+        piece("Makoto", "Makoto smiled."), piece("Hayachi", "Hayachi was hit."), piece("Hayachi", "Hayachi reeled."),
     ])  # fmt: skip
     assert told == piece("Makoto", "Makoto held their breath. They were ready. Makoto fired. Aoi nodded.") + (
-        " Makoto's eyes narrowed. Makoto smiled."
+        " Makoto's eyes narrowed. Makoto smiled. Hayachi was hit. It reeled."  # an enemy is "it"
     )
 
 
