@@ -54,3 +54,17 @@ def test_nothing_is_due_after_the_deadline_or_for_a_reader_who_is_shown_the_game
     assert _due(page(app_at(world, WRITING).test_client(), "/")) == ""
     home = page(app_at(world, WRITING).test_client(), "/")
     assert "<h1>キャンペーン</h1>" in home and '<a href="/campaigns/demo/data/">ゲームデータ</a>' in home
+
+
+@pytest.mark.parametrize(
+    ("lang", "how"), [("ja", "参加受付中のシナリオに参加しましょう"), ("en", "sign it up for a scenario")]
+)
+def test_a_visitor_is_told_how_to_take_part_and_what_each_campaign_is_about(world: World, lang, how) -> None:
+    """Someone who has never been here learns what the site is and how to join, and each campaign's premise (the
+    pack's description, as its blog page shows it); a signed-in player is not told again."""
+    client = app_at(world, WRITING).test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    visitor = page(client, "/")
+    assert how in visitor and '<p class="lead premise">二〇三X年、関東平野。' in visitor
+    player = page(signed_in(app_at(world, WRITING), lang=lang), "/")
+    assert how not in player and '<p class="lead premise">二〇三X年、関東平野。' in player

@@ -39,6 +39,7 @@ class CampaignRow:
     name: str
     timezone: str
     has_reports: bool
+    description: str = ""  # the pack's, as the campaign's blog page shows it
     scenarios: list[ScenarioRow] = field(default_factory=list)
 
 
@@ -95,6 +96,7 @@ def campaigns(now: datetime, *, locale: str) -> list[CampaignRow]:
             pack_name(pack, "campaign", None, locale, campaign.name),
             campaign.timezone,
             has_reports(campaign.slug),
+            str((pack.get("campaign") or {}).get("description") or ""),
         )
         scenarios = list(Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id))
         rounds = Round.select(Round.scenario, Round.number, Round.state, Round.deadline).join(Scenario)
