@@ -28,7 +28,14 @@ from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
 from pbp.services._common import checked_name, get_or_fail, is_text, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.notifications import ADDRESS_LIMIT, PASSWORD_RESET, checked_email, queue, unanswered
+from pbp.services.notifications import (
+    ADDRESS_LIMIT,
+    PASSWORD_RESET,
+    checked_email,
+    forget_unanswered,
+    queue,
+    unanswered,
+)
 
 #: `PBP_CHEAP_PASSWORD_HASHING=1` hashes new passwords with argon2's cheapest parameters: `make loadtest` makes 200
 #: accounts and logs them in at once, which the default cost (about 50 ms and 64 MiB each) would turn into a test
@@ -167,6 +174,7 @@ def request_password_reset(who: str, link: Callable[[int, str], str], *, clock: 
     now = to_db(clock.now())
     queued = 0
     with write_transaction():
+        forget_unanswered(RESET_KIND, now)
         for user in User.select().where(named, User.email.is_null(False)):
             recent = Outbox.select().where(
                 Outbox.kind == RESET_KIND, Outbox.recipient == user.id, Outbox.created_at > now - RESET_QUIET

@@ -203,6 +203,17 @@ def unanswered(kind: str, at: datetime) -> None:
     Outbox.insert({**row, "status": SKIPPED, "last_error": UNANSWERED}).execute()
 
 
+def forget_unanswered(kind: str, at: datetime) -> None:
+    """Delete the unanswered asks of `kind` older than `UNANSWERED_KEPT`: anyone may ask, so their rows must not
+    pile up (the rate limit bounds them per address, not in all). Every ask calls it, answered or not."""
+    Outbox.delete().where(
+        Outbox.kind == kind,
+        Outbox.recipient.is_null(),
+        Outbox.status == SKIPPED,
+        Outbox.created_at < at - UNANSWERED_KEPT,
+    ).execute()
+
+
 def _row(
     kind: str, at: datetime, payload: dict[str, Any], *, recipient: int | None, channel: str, address: str | None = None
 ) -> dict[str, Any]:
@@ -529,6 +540,7 @@ NO_ADDRESS = "the user has no e-mail address"
 NO_SMTP = "no SMTP server is set (PBP_SMTP_HOST)"
 EXPIRED = "expired: what it links to no longer works"
 UNANSWERED = "asked for, but no account by that name or address may be sent one now"
+UNANSWERED_KEPT = timedelta(days=1)  # how long an unanswered ask's row is kept (for an operator who looks into abuse)
 
 
 def send(row: Outbox, settings: Settings) -> None:

@@ -315,6 +315,7 @@ INTERNAL = {
     "notifications.queue": "the kind is the calling service's constant, the payload the rows' values",
     "notifications.notify_round": "the kind is the calling service's constant",
     "notifications.unanswered": "the kind is the calling service's constant; nothing typed reaches it",
+    "notifications.forget_unanswered": "the kind is the calling service's constant",
     "notifications.message": "the kind and locale are the outbox row's, written by the code",
     "notifications.send_email": "the address was checked by set_email, subject and body come from message",
     "notifications.post_webhook": "the URL was checked by set_webhook, the kind is an outbox row's",

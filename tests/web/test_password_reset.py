@@ -4,6 +4,7 @@ account's address; it works once and for an hour; the page answers alike for any
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 import itsdangerous
@@ -118,6 +119,20 @@ def test_every_ask_writes_one_row_so_its_time_tells_nothing_and_an_unanswered_on
         assert row.status == notifications.SKIPPED and row.last_error == notifications.UNANSWERED
         assert row.payload == {} and row.address is None
     assert rows[3].status == notifications.PENDING
+
+
+def test_unanswered_asks_are_kept_a_day_and_mails_for_ever(app) -> None:
+    """Anyone may ask: the rows of asks that mailed nobody are deleted once a day old (by the next ask, answered or
+    not), so that they cannot pile up; a mail's row is the player's history and stays."""
+    _ask(app, "nobody-at-all")
+    _ask(app, "player1")
+    with pbp_db.using(database.of(app)):
+        for row in Outbox.select():  # both a day and a second old
+            aged = row.created_at - notifications.UNANSWERED_KEPT - timedelta(seconds=1)
+            Outbox.update(created_at=aged).where(Outbox.id == row.id).execute()
+    _ask(app, "player1")  # its first mail a day old: a second one is queued, the old unanswered row deleted
+    rows = _asked(app)
+    assert [r.recipient_id for r in rows] == [_user_id(app, "player1")] * 2
 
 
 def test_an_address_finds_its_account_whatever_its_case_and_asking_again_soon_sends_no_second_mail(app) -> None:
