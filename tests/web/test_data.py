@@ -197,6 +197,20 @@ def test_the_link_helpers(app):
     assert parts[5] == '<a class="rule" href="/rules/pool/#R-ENG-5">range</a>'  # R-ENG-5: out of range
 
 
+@pytest.mark.parametrize(("locale", "items"), [("ja", "アイテム一覧"), ("en", "Items")])
+def test_every_section_page_is_titled_by_its_name(world, locale, items):
+    """Each page's title and heading is its section's name, as the menu says it: the items page once printed
+    Python's `dict.items` (a section named like a dict method, looked up as an attribute)."""
+    client = make_app(world.url, LOCALE=locale).test_client()
+    for section in SECTIONS:
+        page = client.get(f"{DATA}{section}/").get_data(as_text=True)
+        menu = re.search(rf'href="{DATA}{section}/" aria-current="page">([^<]+)</a>', page)
+        assert menu is not None, section
+        assert f"<h1>{menu.group(1)}</h1>" in page and f"<title>{menu.group(1)}" in page, section
+        assert "built-in method" not in page and "object at 0x" not in page, section
+    assert f"<h1>{items}</h1>" in client.get(f"{DATA}items/").get_data(as_text=True)
+
+
 def test_campaign_pages_link_to_the_data(client):
     for url in ["/blog/demo/", "/blog/demo/tama_river/", DATA]:
         assert f'href="{DATA}"' in client.get(url).get_data(as_text=True), url
