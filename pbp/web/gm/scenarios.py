@@ -327,9 +327,12 @@ def audit_log(campaign: str) -> tuple[str, int]:
 
 
 def _detail(detail: dict[str, Any]) -> str:
-    """An audit row's detail as `key=value` pairs (long values cut)."""
+    """An audit row's detail as `key=value` pairs (long values cut), leaving out what is empty (`awarded={}`,
+    `dead=[]`: nothing was awarded, nobody died) so that what happened stands out."""
     parts = []
     for key, value in sorted((detail or {}).items()):
+        if value is None or value == "" or (isinstance(value, list | dict) and not value):
+            continue
         text = str(value)
         parts.append(f"{key}={text[:120]}{'…' if len(text) > 120 else ''}")
     return ", ".join(parts)
