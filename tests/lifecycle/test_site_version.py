@@ -28,8 +28,13 @@ def test_every_watched_table_and_no_other_has_its_trigger(db: peewee.Database):
         triggered = [row[0] for row in rows]
         assert sorted(triggered) == sorted(site.WATCHED * 3)  # insert, update, delete
     else:
-        rows = db.execute_sql("SELECT tgrelid::regclass::text FROM pg_trigger WHERE tgname = 'site_changed'")
-        assert sorted(row[0].strip('"') for row in rows) == sorted(site.WATCHED)
+        # This test's own schema only: pg_trigger is the whole database's, where another run may have its schema
+        # (running beside this one, or left by a run that was killed).
+        rows = db.execute_sql(
+            "SELECT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+            "WHERE t.tgname = 'site_changed' AND c.relnamespace = current_schema()::regnamespace"
+        )
+        assert sorted(row[0] for row in rows) == sorted(site.WATCHED)
 
 
 def test_a_committed_write_moves_the_version_once_and_a_rolled_back_one_not_at_all(world, db: peewee.Database):
