@@ -62,11 +62,6 @@ _LOWER_START = re.compile(r"(^|[.!?][”\"]?\s+)([a-z])")
 _PLAN_VERB = re.compile(r"[うくすつぬむぶぐる]$")
 _QUOTED = re.compile(r"「[^「」]*」|（[^（）]*）|“[^“”]*”|\*(?:\\\*|[^*])*\*\{: lang=\"ja\"\}")
 _ENDING = re.compile(r"[。！？!?.」』”\"）)\s]+$")
-#: A piece that opens on its actor as the subject (「{a}は…」, "{a} held …") carries the name between these marks
-#: until `_join` has seen the sentence before it: when that sentence opened on the same subject, the name is not
-#: said again, as prose does (真琴は息を止めた。静かに引き金を引いた。; Makoto held their breath. They fired.),
-#: instead of every sentence starting with the name.
-_TOPIC = re.compile("\x03([^\x04]*)\x04")
 _TOPICLESS_MIN = 8  # characters a sentence keeps without its topic (「叫んだ。」 alone is too curt: the name stays)
 
 
@@ -292,6 +287,11 @@ class Narrator:
         self.picked: set[str] = set()  # the phrasings this report used: another one is preferred next time
         self.repeats: list[str] = []  # the slots that ran out of fresh phrasings (a repeat was written)
         self.last_ending = ""
+        #: The pieces (`say`'s, and `_join`'s of them) that open on their actor as the subject (「{a}は…」, "{a} held
+        #: …"), by text: `_join` does not name the subject again when the sentence before opened on it, as prose does
+        #: (真琴は息を止めた。静かに引き金を引いた。; Makoto held their breath. They fired.). A table, not a mark in the
+        #: text, so that nothing a player wrote can be taken for one.
+        self._opens_on: dict[str, str] = {}
         self._name_cache: dict[str | None, str] = {}
         names_md = sorted(
             {str(md_text(self.names.unit(uid))) for uid in self.names.units} - {""}, key=len, reverse=True
@@ -402,7 +402,9 @@ class Narrator:
         self.shapes |= self._shape(best.bare)
         ends = _SENTENCE.findall(best.bare)
         self.last_ending = self._ending(ends[-1]) if ends else self.last_ending
-        return f"\x03{best.topic}\x04{best.text}" if best.topic else best.text
+        if best.topic:
+            self._opens_on[best.text] = best.topic
+        return best.text
 
     def _topic(self, phrase: str, context: dict[str, str]) -> str | None:
         """The actor a phrasing opens on as its subject (「{a}は…」; "{a} held …"), if it does."""
@@ -426,32 +428,34 @@ class Narrator:
             blocks.append(self._scene(scene, plan))
         blocks.append(self._closing(plan))
         blocks.append(self._state(plan))
-        return _TOPIC.sub("", "\n\n".join(b for b in blocks if b)) + "\n"
+        return "\n\n".join(b for b in blocks if b) + "\n"
 
     def _join(self, parts: Iterable[str]) -> str:
         """The pieces of one paragraph in a row. A piece that opens on the subject the sentence before it opened on
         does not name it again: Japanese leaves the topic out, English says "they" of a PC (their pronoun here) and
-        "it" of an enemy; never twice in a row, never after a quote or across paragraphs. The first piece keeps its
-        mark for the paragraph this one may join."""
+        "it" of an enemy; never twice in a row, never after a quote or across paragraphs. The paragraph opens on
+        what its first piece opens on, for the paragraph it may join."""
         pieces = [p for p in parts if p]
         kept = pieces[:1]
         for piece in pieces[1:]:
-            kept.append(_TOPIC.sub("", self._subject_not_named_again(kept[-1], piece)))
-        return self.joiner.join(kept)
+            kept.append(self._subject_not_named_again(kept[-1], piece))
+        joined = self.joiner.join(kept)
+        if pieces and pieces[0] in self._opens_on:
+            self._opens_on[joined] = self._opens_on[pieces[0]]
+        return joined
 
     def _subject_not_named_again(self, before: str, piece: str) -> str:
         """`piece` without naming the subject it opens on when `before` ended on a sentence opening on it, unless
         a sentence it then starts with was written already (「静かに言った。」 of two PCs) or would be a bare verb
         (「叫んだ。」)."""
-        marked = _TOPIC.match(piece)
-        if marked is None:
+        name = self._opens_on.get(piece)
+        if name is None:
             return piece
-        name, text = marked.group(1), piece[marked.end() :]
         opening = f"{name}は" if self.ja else f"{name} "
-        sentences = _SENTENCE.findall(_TOPIC.sub("", before))
-        if not (sentences and sentences[-1].lstrip().startswith(opening) and text.startswith(opening)):
+        sentences = _SENTENCE.findall(before)
+        if not (sentences and sentences[-1].lstrip().startswith(opening) and piece.startswith(opening)):
             return piece
-        rest = text[len(opening) :]
+        rest = piece[len(opening) :]
         if self.ja:
             shorter = rest.removeprefix("、")
         elif name in {self.name(uid) for uid in self.pcs_ever()}:  # every phrasing is in the past tense

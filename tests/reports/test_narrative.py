@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -252,39 +253,48 @@ def test_a_sentence_does_not_name_again_the_subject_the_sentence_before_opened_o
     """真琴は息を止めた。静かに引き金を引いた。— not a paragraph of sentences that each open on the name; in English
     "they" of a PC, with "were" for "was", "it" of an enemy. Never two in a row, never after a quote, never for
     another name or a possessive, never down to a bare Japanese verb."""
+
+    def opening(narrator: Narrator) -> Callable[[str, str], str]:
+        def piece(name: str, text: str) -> str:  # as `say` gives a phrasing that opens on its actor
+            narrator._opens_on[text] = name
+            return text
+
+        return piece
+
     narrator = Narrator(demo_bundles()[0], prose={}, growth=None, locale="ja", pack=demo_pack().data)
-
-    def piece(name: str, text: str) -> str:
-        return f"\x03{name}\x04{text}"
-
+    piece = opening(narrator)
     told = narrator._join([
         piece("真琴", "真琴は息を止めた。"), piece("真琴", "真琴は、静かに引き金を引いた。"),
         piece("真琴", "真琴は頷いた。"), "「行くぞ！」", piece("真琴", "真琴は叫んだ。"),
         piece("葵", "葵は振り向いた。"), "霧が流れた。", piece("葵", "葵は構えた。"),
     ])  # fmt: skip
-    assert told == piece("真琴", "真琴は息を止めた。静かに引き金を引いた。真琴は頷いた。") + (
-        "「行くぞ！」真琴は叫んだ。葵は振り向いた。霧が流れた。葵は構えた。"
+    said = (
+        "真琴は息を止めた。静かに引き金を引いた。真琴は頷いた。「行くぞ！」真琴は叫んだ。葵は振り向いた。霧が流れた。"
     )
+    assert told == said + "葵は構えた。"
     curt = narrator._join([piece("葵", "葵は振り向いた。"), piece("葵", "葵は叫んだ。「来い！」")])
-    assert curt.endswith("葵は振り向いた。葵は叫んだ。「来い！」")  # 「叫んだ。」 alone would be too curt
-    assert narrator._join([piece("葵", "葵は構えた。"), "霧が流れた。"]).startswith(piece("葵", "葵は"))  # for the next
+    assert curt == "葵は振り向いた。葵は叫んだ。「来い！」"  # 「叫んだ。」 alone would be too curt
+    inner = narrator._join([piece("葵", "葵はライフルを構えた。"), "霧が流れた。"])  # opens on its first piece's
+    assert narrator._join([piece("葵", "葵は息を吸った。"), inner]) == "葵は息を吸った。ライフルを構えた。霧が流れた。"
     english = Narrator(demo_bundles()[0], prose={}, growth=None, locale="en", pack=demo_pack().data)
+    piece = opening(english)
     told = english._join([
         piece("Makoto", "Makoto held their breath."), piece("Makoto", "Makoto was ready."),
         piece("Makoto", "Makoto fired."), piece("Aoi", "Aoi nodded."), "Makoto's eyes narrowed.",
         piece("Makoto", "Makoto smiled."), piece("Hayachi", "Hayachi was hit."), piece("Hayachi", "Hayachi reeled."),
     ])  # fmt: skip
-    assert told == piece("Makoto", "Makoto held their breath. They were ready. Makoto fired. Aoi nodded.") + (
-        " Makoto's eyes narrowed. Makoto smiled. Hayachi was hit. It reeled."  # an enemy is "it"
+    assert told == (
+        "Makoto held their breath. They were ready. Makoto fired. Aoi nodded. Makoto's eyes narrowed. Makoto smiled."
+        " Hayachi was hit. It reeled."  # an enemy is "it"
     )
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_topic_marks_never_reach_the_story(locale):
-    for k in range(20):
-        for bundle in demo_bundles():
-            story = draft_report({**bundle, "seed_hash": f"{k:064x}"}, prose=PROSE, locale=locale)
-            assert "\x03" not in story and "\x04" not in story
+def test_what_a_player_wrote_reaches_the_story_whatever_characters_it_holds(locale):
+    """Control characters in a player's words are theirs: nothing in them is read as the narrator's own marks."""
+    prose = {"aoi": "「ここで\x03止める\x04——絶対に！」"}
+    story = draft_report(demo_bundles()[0], prose=prose, locale=locale)
+    assert "止める" in story and "ここで" in story
 
 
 def test_phrasing_follows_the_seed_hash_so_draft_and_published_agree():
