@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
 from pbp.models import Campaign, Character, Participation, User
-from pbp.services import campaigns, characters, scenarios
+from pbp.services import accounts, campaigns, characters, scenarios
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
@@ -130,7 +130,6 @@ def test_the_lottery_is_shown_with_its_seed_and_the_waitlist_in_order(world) -> 
         sheet = Campaign.get(Campaign.slug == "demo").pack["characters"]["makoto"]
         campaign = Campaign.get(Campaign.slug == "demo").id
         from pbp.models import Scenario
-        from pbp.services import accounts
 
         run = Scenario.get(Scenario.slug == "tama-lot")
         for i in range(3):
@@ -146,3 +145,27 @@ def test_the_lottery_is_shown_with_its_seed_and_the_waitlist_in_order(world) -> 
     assert [name for name in queue if name in waitlist] == queue
     assert waitlist.index(queue[0]) < waitlist.index(queue[1])
     assert User.select().count() >= 6
+
+
+@pytest.mark.parametrize(
+    ("lang", "create"), [("ja", "キャラクターを作って参加する"), ("en", "Create a character to take part")]
+)
+def test_a_player_without_a_character_is_led_to_make_one(world, lang, create) -> None:
+    """A newcomer signed in on a scenario's page has nothing to sign up with: the page leads to the character sheet
+    of the campaign instead of showing nothing; home offers it for every campaign. A player with a character free
+    to sign up sees the form instead."""
+    app = app_for(world)
+    with pbp_db.using(database.of(app)):
+        accounts.create_user("newcomer", "a-long-password")
+    url = new_run(app, "run-new", slots=4)
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    assert log_in(client, "newcomer", "a-long-password").status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert f'<a class="button primary" href="/campaigns/demo/characters/new">{create}</a>' in page
+    assert 'name="character"' not in page
+    home = client.get("/").get_data(as_text=True)
+    assert 'href="/campaigns/demo/characters/new">' in home
+    player = client_of(app, "player1", lang).get(url).get_data(as_text=True)
+    assert create not in player and 'id="join-character"' in player
+    assert 'characters/new"' not in client_of(app, None, lang).get("/").get_data(as_text=True)
