@@ -3,6 +3,7 @@ the lottery, joining, leaving and the waitlist moving up, in Japanese and Englis
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -169,3 +170,10 @@ def test_a_player_without_a_character_is_led_to_make_one(world, lang, create) ->
     player = client_of(app, "player1", lang).get(url).get_data(as_text=True)
     assert create not in player and 'id="join-character"' in player
     assert 'characters/new"' not in client_of(app, None, lang).get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("lang", "check"), [("ja", "ムラクモの関節を夜通し修理する (整備)"), ("en", "(Maintenance)")])
+def test_a_scenes_checks_name_their_skill_in_the_pages_language(world, lang, check) -> None:
+    page = client_of(app_for(world), None, lang).get("/campaigns/demo/scenarios/hangar_eve/").get_data(as_text=True)
+    shown = re.sub(r"<[^>]+>", "", page)
+    assert check in shown and (lang == "ja" or "(整備)" not in shown)  # the pack's Japanese prose stays as written

@@ -43,7 +43,7 @@ CLOSED = {
 
 
 class EntryForm(FlaskForm):
-    prose = TextAreaField(_("Your プレイング (what your character does, says and feels)"))
+    prose = TextAreaField(_("Your entry (what your character does, says and feels)"))
 
 
 def names_for(desk: EntryDesk) -> Names:

@@ -279,7 +279,10 @@ def scenario_page(
             if g.get("public")
         ],  # fmt: skip
         terrain=[Named(_localised(t, locale), f"×{t.get('rough', 1)}") for t in spec.get("terrain") or []],
-        checks=[Named(_localised(c, locale, c["id"]), c["skill"]) for c in spec.get("checks") or []],
+        checks=[
+            Named(_localised(c, locale, c["id"]), pack_name(pack, "skills", c["skill"], locale, c["skill"]))
+            for c in spec.get("checks") or []
+        ],  # each with its skill in the page's language
     )
     if user_id is not None:
         taken = {p.character_id for p in signups}
