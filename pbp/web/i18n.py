@@ -16,11 +16,13 @@ from __future__ import annotations
 from flask import Flask, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 from flask_login import current_user
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from pbp.engine.errors import Problem
 from pbp.errors import Joined, Text, UserError
 from pbp.paths import PROJECT_ROOT
+from pbp.reports.voice import is_japanese
 
 TRANSLATIONS_DIR = PROJECT_ROOT / "pbp" / "translations"
 LOCALES = ("ja", "en")
@@ -74,6 +76,12 @@ def refusal_text(refusal: UserError) -> str:
     return localized(refusal.message)
 
 
+def lang_of(text: str) -> Markup:
+    """` lang="ja"` for Japanese text (the pack's prose, a player's) on a page in another language, so that the
+    browser picks Japanese glyphs for it (a Chinese font's would be the fallback under lang="en"); else nothing."""
+    return Markup(' lang="ja"') if page_locale() != "ja" and is_japanese(str(text)) else Markup("")
+
+
 def init_app(app: Flask) -> None:
     """Install gettext for templates and code; refuse a LOCALE the catalogs do not cover."""
     if app.config["LOCALE"] not in LOCALES:
@@ -83,6 +91,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["og_locale"] = lambda: OG_LOCALES[page_locale()]
     app.jinja_env.filters["localized"] = localized
     app.jinja_env.filters["problem_text"] = problem_text
+    app.jinja_env.filters["lang_of"] = lang_of
 
     @app.after_request
     def _vary(response: Response) -> Response:

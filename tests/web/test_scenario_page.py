@@ -177,3 +177,4 @@ def test_a_scenes_checks_name_their_skill_in_the_pages_language(world, lang, che
     page = client_of(app_for(world), None, lang).get("/campaigns/demo/scenarios/hangar_eve/").get_data(as_text=True)
     shown = re.sub(r"<[^>]+>", "", page)
     assert check in shown and (lang == "ja" or "(整備)" not in shown)  # the pack's Japanese prose stays as written
+    assert ('<div class="story" lang="ja">' in page) == (lang == "en")  # and is marked Japanese on an English page
