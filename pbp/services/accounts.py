@@ -164,9 +164,10 @@ def request_password_reset(who: str, link: Callable[[int, str], str], *, clock: 
     """Queue the reset mail (`link(user id, fingerprint)`: the web app's signed address) for the account named `who`
     (its user name, or its e-mail address: every account with it) if it has an address and was not sent one in the
     last `RESET_QUIET`. Returns how many were queued, for the tests and the log. The page says the same whatever the
-    answer, and takes the same work to say it, so that nobody learns whether an account exists: a request that
-    queues nothing (an unknown name, an account without an address or mailed a moment ago) writes its one row all
-    the same, an unanswered one that keeps nothing of what was typed (`notifications.unanswered`)."""
+    answer, and writes the same to say it, so that neither the page nor a commit's flush tells whether an account
+    exists: a request that queues nothing (an unknown name, an account without an address or mailed a moment ago)
+    writes its one row all the same, an unanswered one that keeps nothing of what was typed
+    (`notifications.unanswered`). The lookups of an account that is mailed still take a little longer."""
     who = who.strip() if is_text(who) else ""
     if not who or len(who) > ADDRESS_LIMIT:
         return 0

@@ -198,7 +198,7 @@ def notify_round(kind: str, rnd: Round, at: datetime, *, users: Iterable[int], *
 def unanswered(kind: str, at: datetime) -> None:
     """Record a notification asked for that goes to nobody (`ASKED_FOR`: a reset mail for a name no account with an
     address has): one row, skipped from the start, with no recipient and nothing of what was asked. Asking costs
-    the same write whether or not it is answered, so its time tells nothing."""
+    the same write whether or not it is answered, so the commit's flush tells nothing."""
     row = _row(kind, at, {}, recipient=None, channel="email")
     Outbox.insert({**row, "status": SKIPPED, "last_error": UNANSWERED}).execute()
 
