@@ -91,3 +91,36 @@ def test_a_co_gm_decides_growth_and_a_rival_gm_may_not(world):
         assert gms.is_gm(demo.id, User.get(User.name == "cogm").id)
         assert not gms.is_gm(demo.id, User.get(User.name == "gm2").id)
         assert gms.gm_ids(demo.id) == {User.get(User.name == n).id for n in ("gm", "cogm")}
+
+
+NAMES = {
+    "ja": ("ヤマツカミ迎撃戦線", "多摩川防衛戦"),
+    "en": ("The Yamatsukami Interception Line", "The Battle of the Tama River"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("url", "has_scenario"),
+    [
+        ("/gm/", False),
+        ("/gm/demo/", True),
+        ("/gm/demo/rounds/1/", True),
+        ("/gm/demo/scenarios/tama_river/rounds/new", True),
+    ],
+)
+def test_the_console_names_campaigns_and_scenarios_in_the_pages_language(world, url, has_scenario, lang):
+    """The database holds the pack's Japanese names; an English page shows the pack's English ones, as the player's
+    and the reader's pages do."""
+    page = _as(world, "gm").get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+    campaign, scenario = NAMES[lang]
+    other = NAMES["ja" if lang == "en" else "en"]
+    assert campaign in page and (scenario in page or not has_scenario)
+    assert other[0] not in page and other[1] not in page
+
+
+def test_the_report_page_is_titled_in_the_pages_language(world):
+    """The report page holds the Japanese story too (its textarea), so only its title and heading are read."""
+    page = _as(world, "gm").get("/gm/demo/rounds/1/report", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    title = page.split("<title>")[1].split("</title>")[0]
+    assert "The Battle of the Tama River" in title and "多摩川" not in title

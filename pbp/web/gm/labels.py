@@ -1,10 +1,14 @@
-"""Words the console shows for the lifecycle's states (`pbp.services.rounds`), in the page's language."""
+"""Words the console shows in the page's language: the lifecycle's states (`pbp.services.rounds`), and the names
+of campaigns and scenarios, which the database holds in Japanese and the pack gives in other languages."""
 
 from __future__ import annotations
 
 from flask_babel import lazy_gettext as _
 
+from pbp.models import Campaign
+from pbp.web.blog.queries import pack_name, pack_of
 from pbp.web.gm import bp
+from pbp.web.i18n import page_locale
 
 ROUND_STATES = {
     "draft": _("draft"),
@@ -18,6 +22,27 @@ ROUND_STATES = {
 }
 
 
+def campaign_name(campaign: Campaign) -> str:
+    """The campaign's name in the page's language. The console loads campaigns without their pack; the pack is read
+    only off Japanese pages (once a request, `pack_of`)."""
+    locale = page_locale()
+    if locale == "ja":
+        return str(campaign.name)
+    return pack_name(pack_of(campaign.id)[0], "campaign", None, locale, campaign.name)
+
+
+def scenario_title(campaign_id: int, pack_scenario: str | None, title: str) -> str:
+    """A scenario's title in the page's language: the pack's for a scenario from the pack, else the stored one."""
+    locale = page_locale()
+    if locale == "ja" or not pack_scenario:
+        return title
+    return pack_name(pack_of(campaign_id)[0], "scenarios", pack_scenario, locale, title)
+
+
 @bp.context_processor
 def labels() -> dict[str, object]:
-    return {"round_state": lambda state: ROUND_STATES.get(state, state)}
+    return {
+        "round_state": lambda state: ROUND_STATES.get(state, state),
+        "campaign_name": campaign_name,
+        "scenario_title": scenario_title,
+    }

@@ -22,6 +22,7 @@ class ScenarioRow:
     id: int
     slug: str
     title: str
+    pack_scenario: str | None
     kind: str
     slots: int
     joined: int
@@ -31,8 +32,10 @@ class ScenarioRow:
 def scenarios_of(campaign: Campaign) -> list[ScenarioRow]:
     """The campaign's scenarios, newest first, each with its joined characters and its rounds in order."""
     rows = {
-        s.id: ScenarioRow(s.id, s.slug, s.title, s.kind, s.slots, 0)
-        for s in Scenario.select(Scenario.id, Scenario.slug, Scenario.title, Scenario.kind, Scenario.slots)
+        s.id: ScenarioRow(s.id, s.slug, s.title, s.pack_scenario, s.kind, s.slots, 0)
+        for s in Scenario.select(
+            Scenario.id, Scenario.slug, Scenario.title, Scenario.pack_scenario, Scenario.kind, Scenario.slots
+        )
         .where(Scenario.campaign == campaign.id)
         .order_by(Scenario.id.desc())
     }
