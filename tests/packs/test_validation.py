@@ -219,8 +219,8 @@ PLANTED = [
     "growth.raise_costs: must list 4 costs: raising a skill to level 2..5, got [1]",
     "skills.芸術.stat: unknown parent stat '魔力'",
     "vehicles.fighter.damage: must list 5 stage capacities in damage points (R-GAUGE-1), got [6, 6, 6, 6]",
-    "weapons.beam_rifle.kost: unknown key (known: ja, en, description, skill, damage, range, ammo, targets, slot, "
-    "mount, gauge, inflicts, cost, kind)",
+    "weapons.beam_rifle.kost: unknown key (known: ja, en, description, description_en, skill, damage, range, ammo, "
+    "targets, slot, mount, gauge, inflicts, cost, kind)",
     "weapons.beam_rifle.description: has 4001 characters, over the limit of 4000",
     "weapons.beam_rifle.skill: unknown skill '狙撃'",
     "weapons.beam_rifle.range: must be [min, max] whole metres with 0 <= min <= max <= 1000000, got [5, 3]",

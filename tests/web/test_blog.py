@@ -13,6 +13,7 @@ import pytest
 
 from pbp import db as pbp_db
 from pbp.engine.verify import verify_bundle
+from pbp.packs import demo_pack
 from pbp.services import publishing, rounds
 from pbp.services.clock import FixedClock
 from tests.reports.htmlcheck import html_problems
@@ -252,6 +253,15 @@ def test_the_character_page_shows_the_public_sheet_and_the_chronicle(client, wor
     html = main_of(text(client, f"/blog/demo/characters/{world.characters['aoi']}/"))
     assert "キャラクターシート" in html and "射撃 3" in html and "セイヴァー" in html
     assert "散った" not in html  # 葵 is alive
+
+
+@pytest.mark.parametrize("locale", ["ja", "en"])
+def test_the_character_page_describes_in_the_pages_language(world, locale):
+    """A pack character's `description_en` on the English page, its `description` on the Japanese one."""
+    sheet = demo_pack().data["characters"]["aoi"]
+    shown, other = ("description_en", "description") if locale == "en" else ("description", "description_en")
+    html = text(make_app(world.url, LOCALE=locale).test_client(), f"/blog/demo/characters/{world.characters['aoi']}/")
+    assert f'<p class="lead">{sheet[shown]}</p>' in html and sheet[other] not in html
 
 
 def test_the_english_site_is_english_throughout(world):

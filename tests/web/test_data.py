@@ -59,7 +59,34 @@ def test_every_kind_of_public_data_is_on_its_page(world, locale):
             assert name in page[shown_on], f"{name} missing from {shown_on}"
     river_fog = PACK["scenarios"]["tama_river"]["gimmicks"][0]
     assert river_fog[locale] in page["gimmicks"] and PACK["scenarios"]["tama_river"][locale] in page["gimmicks"]
-    assert PACK["weapons"]["beam_rifle"]["description"] in page["weapons"]  # the pack's prose, as written
+    rifle = PACK["weapons"]["beam_rifle"]
+    assert rifle["description_en" if locale == "en" else "description"] in page["weapons"]  # the pack's, as written
+
+
+SHOWN_ON = {"stats": "stats", "skills": "stats", "statuses": "statuses", "vehicles": "vehicles", "weapons": "weapons",
+            "items": "items", "abilities": "abilities", "enemies": "enemies"}  # fmt: skip
+
+
+@pytest.mark.parametrize("locale", ["ja", "en"])
+def test_each_description_is_shown_in_the_pages_language(world, locale):
+    """`description` is the pack's Japanese, `description_en` its English: each page shows its language's, and marks
+    only Japanese prose `lang="ja"` on an English page."""
+    client = make_app(world.url, LOCALE=locale).test_client()
+    pages = {section: client.get(f"{DATA}{section}/").get_data(as_text=True) for section in set(SHOWN_ON.values())}
+    shown, other = ("description_en", "description") if locale == "en" else ("description", "description_en")
+    checked = 0
+    for section, page_of in SHOWN_ON.items():
+        for key, entry in PACK[section].items():
+            if key in HIDDEN.get(section, ()) or "description" not in entry:
+                continue
+            page = unescape(pages[page_of])
+            assert entry[shown] in page and entry[other] not in page, (section, key)
+            checked += 1
+    assert checked > 20
+    if locale == "en":
+        stats = pages["stats"]
+        assert f'class="description">{PACK["stats"]["肉体"]["description_en"]}' in unescape(stats)
+        assert 'lang="ja" class="description"' not in stats and 'class="description" lang="ja"' not in stats
 
 
 def test_the_numbers_are_the_packs(client):

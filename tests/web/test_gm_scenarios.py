@@ -444,3 +444,24 @@ def test_an_expired_token_brings_the_form_back_with_everything_typed(world):
     imported = gm.post(IMPORT, data={"toml": TOML_OK})
     assert imported.status_code == 400 and "[scenarios.ambush]" in imported.get_data(as_text=True)
     assert _scenario(world, "night_raid") is None and _scenario(world, "ambush") is None
+
+
+def test_english_descriptions_are_written_in_the_form_and_shown_on_english_pages(world):
+    """A scenario's and a public gimmick's `description_en` (the pack's key) are form fields: stored, shown again on
+    the edit page, and what the scenario's English page shows, its Japanese page the Japanese."""
+    gm = _as(world, "gm")
+    english = {"description_en": "The riverbank by **night**.", "gimmicks-0-description": "視界が煙に包まれる。",
+               "gimmicks-0-description_en": "Smoke fills the air.", "gimmicks-0-public": "y"}  # fmt: skip
+    assert _post(gm, NEW, {**BATTLE, **english}).status_code == 303
+    with _db(world):
+        spec = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["night_raid"]
+    assert spec["description_en"] == "The riverbank by **night**."
+    assert spec["gimmicks"][0]["description_en"] == "Smoke fills the air."
+    edit = unescape(gm.get("/gm/demo/scenarios/night_raid/edit").get_data(as_text=True))
+    assert "The riverbank by **night**.</textarea>" in edit and "Smoke fills the air.</textarea>" in edit
+    url = "/campaigns/demo/scenarios/night_raid/"
+    en = gm.get(url).get_data(as_text=True)
+    assert "The riverbank by <strong>night</strong>." in en and "Smoke fills the air." in en
+    assert "河川敷" not in en and "煙に包まれる" not in en
+    ja = signed_in(world.url, "gm", lang="ja").get(url).get_data(as_text=True)
+    assert "<strong>夜</strong>の河川敷。" in ja and "視界が煙に包まれる。" in ja and "Smoke fills" not in ja

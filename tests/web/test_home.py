@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from pbp import db as pbp_db
-from pbp.models import Character
+from pbp.models import Campaign, Character
+from pbp.packs import demo_pack
 from pbp.services.clock import FixedClock
 from pbp.services.entries import withdraw_entry
 from pbp.web import database
@@ -65,7 +66,20 @@ def test_a_visitor_is_told_how_to_take_part_and_what_each_campaign_is_about(worl
     client = app_at(world, WRITING).test_client()
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
     visitor = page(client, "/")
-    premise = '<p class="lead premise">' if lang == "ja" else '<p class="lead premise" lang="ja">'  # its glyphs
-    assert how in visitor and f"{premise}二〇三X年、関東平野。" in visitor
+    about = demo_pack().data["campaign"]
+    premise = '<p class="lead premise">' + about["description_en" if lang == "en" else "description"].strip()[:12]
+    assert how in visitor and premise in visitor
     player = page(signed_in(app_at(world, WRITING), lang=lang), "/")
-    assert how not in player and f"{premise}二〇三X年、関東平野。" in player
+    assert how not in player and premise in player
+
+
+def test_a_premise_without_english_is_marked_japanese_on_an_english_page(world: World) -> None:
+    """A pack that gives no `description_en` shows its Japanese on English pages, marked so that the browser picks
+    Japanese glyphs."""
+    with pbp_db.using(database.of(app_at(world, WRITING))):
+        campaign = Campaign.get(Campaign.slug == "demo")
+        del campaign.pack["campaign"]["description_en"]
+        campaign.save()
+    client = app_at(world, WRITING).test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    assert '<p class="lead premise" lang="ja">二〇三X年、関東平野。' in page(client, "/")

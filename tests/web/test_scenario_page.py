@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
 from pbp.models import Campaign, Character, Participation, User
+from pbp.packs import demo_pack
 from pbp.services import accounts, campaigns, characters, scenarios
 from pbp.services.clock import FixedClock
 from pbp.web import database
@@ -176,5 +177,8 @@ def test_a_player_without_a_character_is_led_to_make_one(world, lang, create) ->
 def test_a_scenes_checks_name_their_skill_in_the_pages_language(world, lang, check) -> None:
     page = client_of(app_for(world), None, lang).get("/campaigns/demo/scenarios/hangar_eve/").get_data(as_text=True)
     shown = re.sub(r"<[^>]+>", "", page)
-    assert check in shown and (lang == "ja" or "(整備)" not in shown)  # the pack's Japanese prose stays as written
-    assert ('<div class="story" lang="ja">' in page) == (lang == "en")  # and is marked Japanese on an English page
+    assert check in shown and (lang == "ja" or "(整備)" not in shown)
+    # the pack's description in the page's language (`description_en` on English pages), so never marked Japanese
+    hangar = demo_pack().data["scenarios"]["hangar_eve"]
+    first_line = hangar["description_en" if lang == "en" else "description"].strip().splitlines()[0]
+    assert f'<div class="story"><p>{first_line}' in page

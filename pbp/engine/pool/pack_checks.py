@@ -289,7 +289,8 @@ def check_pack_effects(c: Checker, v: Any, path: str, pack: PackData) -> None:
 
 # ---- tables --------------------------------------------------------------------------------------------------
 _NAMES: Fields = {"ja": (True, check_name), "en": (True, check_name)}
-_DESCRIBED: Fields = {**_NAMES, "description": (False, check_prose)}
+#: `description` is the pack's own language (Japanese); `description_en` what English pages show instead, if given.
+_DESCRIBED: Fields = {**_NAMES, "description": (False, check_prose), "description_en": (False, check_prose)}
 check_stage_names = per_stage_field(  # R-GAUGE-2/3
     N_("must list %(stages)s stage names (R-GAUGE-1), got %(value)r"), table_field(_NAMES)
 )
@@ -297,7 +298,7 @@ check_stage_names = per_stage_field(  # R-GAUGE-2/3
 _SECTIONS: dict[str, Fields] = {
     "stats": _DESCRIBED,
     "skills": {**_DESCRIBED, "stat": (True, ref_field("stats", N_("unknown parent stat %(value)r")))},
-    "statuses": {**_NAMES, "description": (True, check_prose)},
+    "statuses": {**_DESCRIBED, "description": (True, check_prose)},
     "vehicles": {
         **_DESCRIBED,
         "kind": (True, choice_field(VEHICLE_KINDS)),

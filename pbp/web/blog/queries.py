@@ -196,6 +196,12 @@ def pack_name(pack: dict[str, Any], section: str, key: str | None, locale: str, 
     return str(entry.get(locale) or default) if isinstance(entry, dict) else default
 
 
+def described(table: dict[str, Any], locale: str) -> str:
+    """A pack table's description in `locale`: its `description_<locale>` where the pack gives one (`description_en`),
+    else `description`, the pack's own language (Japanese)."""
+    return str(table.get(f"description_{locale}") or table.get("description") or "")
+
+
 def _story_html(rnd: Round, locale: str) -> str:
     """The story as the page's language shows it: in English the English story as published (the GM's or the
     generated one), else one written now; in Japanese the report as published (intro, story, outro)."""
@@ -272,7 +278,7 @@ def campaign_info(slug: str, *, locale: str) -> dict[str, str] | None:
     return {
         "slug": slug,
         "name": name,
-        "description": str(about.get("description") or ""),
+        "description": described(about, locale),
         "scenarios": list(scenarios.items()),  # (slug, title), in the order their first report came out
         "cast": list(cast.values()),
     }
@@ -450,7 +456,7 @@ def chronicle(campaign: str, character_id: int, *, locale: str) -> CharacterPage
 
     return CharacterPage(
         name=str(sheet.get(locale) or character.name),
-        description=str(sheet.get("description") or ""),
+        description=described(sheet, locale),
         vehicle=named("vehicles", sheet["vehicle"]) if sheet.get("vehicle") else "",
         stats=[(named("stats", k), v) for k, v in (sheet.get("stats") or {}).items()],
         skills=[(named("skills", k), v) for k, v in (sheet.get("skills") or {}).items()],

@@ -53,6 +53,7 @@ class Entry:
     description: str
     data: dict[str, Any] = field(repr=False)
     scenario: str | None = None  # a gimmick's scenario (its pack id)
+    description_en: str = ""
 
     @property
     def anchor(self) -> str:
@@ -66,6 +67,10 @@ class Entry:
 
     def name(self, locale: str) -> str:
         return (self.en if locale == "en" else self.ja) or self.ja or self.en or self.id
+
+    def described(self, locale: str) -> str:
+        """The description in `locale`: the pack's English where it gives one, else its Japanese."""
+        return (self.description_en if locale == "en" else "") or self.description
 
 
 @dataclass(frozen=True)
@@ -133,10 +138,12 @@ def _tables(pack: dict[str, Any], section: str) -> dict[str, dict[str, Any]]:
 
 
 def _entry(kind: str, key: str, table: dict[str, Any], scenario: str | None = None) -> Entry:
-    data = {k: v for k, v in table.items() if k not in ("ja", "en", "description", "public", "gm_notes")}
+    data = {
+        k: v for k, v in table.items() if k not in ("ja", "en", "description", "description_en", "public", "gm_notes")
+    }
     return Entry(
         kind, key, str(table.get("ja") or ""), str(table.get("en") or ""), str(table.get("description") or ""), data,
-        scenario,
+        scenario, str(table.get("description_en") or ""),
     )  # fmt: skip
 
 

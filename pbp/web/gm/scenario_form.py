@@ -91,6 +91,7 @@ class GimmickRow(Form):
     ja = _short(_("Name (Japanese)"))
     en = _short(_("Name (English)"))
     description = TextAreaField(_("Description"), validators=[Optional(), Length(max=TEXT)])
+    description_en = TextAreaField(_("Description (English)"), validators=[Optional(), Length(max=TEXT)])
     timing = SelectField(_("When"), choices=[], validate_choice=False)
     x1 = _number(_("Area x1"))
     y1 = _number(_("Area y1"))
@@ -130,6 +131,11 @@ class ScenarioForm(FlaskForm):
         _("Public description"),
         validators=[Optional(), Length(max=TEXT)],
         description=_("Markdown, shown to players on the scenario's page."),
+    )
+    description_en = TextAreaField(
+        _("Public description (English)"),
+        validators=[Optional(), Length(max=TEXT)],
+        description=_("Shown on the English pages instead; when empty, they show the one above."),
     )
     gm_notes = TextAreaField(
         _("GM notes"),
@@ -244,7 +250,7 @@ def spec_of(form: ScenarioForm) -> tuple[dict[str, Any], dict[str, list[int]]]:
     """The scenario entry the form describes, and for each list the form's row of each entry (blank rows skipped);
     a gimmick's later effect is keyed by its path (`gimmicks[0].effects[1]`: its row of more effects)."""
     spec: dict[str, Any] = {"kind": form.kind.data or "battle"}
-    for key in ("ja", "en", "description", "gm_notes"):
+    for key in ("ja", "en", "description", "description_en", "gm_notes"):
         _put(spec, key, form[key].data)
     if (form.slots.data or "").strip():
         spec["slots"] = _value(form.slots.data)
@@ -294,7 +300,7 @@ def _check(f: Form) -> dict[str, Any]:
 
 def _gimmick(f: Form) -> dict[str, Any]:
     gimmick: dict[str, Any] = {}
-    for key in ("id", "ja", "en", "description", "timing"):
+    for key in ("id", "ja", "en", "description", "description_en", "timing"):
         _put(gimmick, key, f[key].data)
     corner1, corner2 = _point(f.x1.data, f.y1.data), _point(f.x2.data, f.y2.data)
     if corner1 or corner2:
@@ -337,7 +343,7 @@ def _text(value: Any) -> str:
 def fill(form: ScenarioForm, slug: str, spec: dict[str, Any], deadline: datetime | None, timezone: str) -> None:
     """Put a stored entry into an empty form (the edit page), with a spare row or two in each list."""
     form.slug.data = slug
-    for key in ("ja", "en", "description", "gm_notes"):
+    for key in ("ja", "en", "description", "description_en", "gm_notes"):
         form[key].data = _text(spec.get(key))
     form.kind.data = spec.get("kind", "battle")
     form.slots.data = _text(spec.get("slots"))
@@ -363,7 +369,8 @@ def fill(form: ScenarioForm, slug: str, spec: dict[str, Any], deadline: datetime
     for row, g in zip(form.gimmicks, lists["gimmicks"], strict=False):
         (x1, y1), (x2, y2) = g.get("area") or [[None, None], [None, None]]
         row.form.process(None, id=g.get("id"), ja=g.get("ja"), en=g.get("en"), description=g.get("description"),
-                         timing=g.get("timing"), x1=_text(x1), y1=_text(y1), x2=_text(x2), y2=_text(y2),
+                         description_en=g.get("description_en"), timing=g.get("timing"), x1=_text(x1),
+                         y1=_text(y1), x2=_text(x2), y2=_text(y2),
                          public=bool(g.get("public")), **_effect_data((g.get("effects") or [{}])[0]))  # fmt: skip
     more = [(g.get("id"), e) for g in lists["gimmicks"] for e in (g.get("effects") or [])[1:]]
     while len(form.effects) < len(more) + SPARE_ROWS:

@@ -14,7 +14,7 @@ from pbp.services import characters
 from pbp.services.clock import from_db, to_db
 from pbp.services.rounds import CLOSED, OPEN, PUBLISHED, RESOLVED
 from pbp.services.scenarios import APPLIED, JOINED, resolved_round, waitlist
-from pbp.web.blog.queries import has_reports, pack_name
+from pbp.web.blog.queries import described, has_reports, pack_name
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def campaigns(now: datetime, *, locale: str) -> list[CampaignRow]:
             pack_name(pack, "campaign", None, locale, campaign.name),
             campaign.timezone,
             has_reports(campaign.slug),
-            str((pack.get("campaign") or {}).get("description") or ""),
+            described(pack.get("campaign") or {}, locale),
         )
         scenarios = list(Scenario.select().where(Scenario.campaign == campaign.id).order_by(Scenario.id))
         rounds = Round.select(Round.scenario, Round.number, Round.state, Round.deadline).join(Scenario)
@@ -260,7 +260,7 @@ def scenario_page(
         slug=scenario.slug,
         title=pack_name(pack, "scenarios", scenario.pack_scenario, locale, scenario.title),
         kind=scenario.kind,
-        description=scenario.public_text or str(spec.get("description") or ""),
+        description=described(spec, locale) or scenario.public_text,
         timezone=campaign.timezone,
         slots=scenario.slots,
         joined=[names[p.character_id] for p in signups if p.status == JOINED],
@@ -274,7 +274,7 @@ def scenario_page(
         has_reports=Round.select().where(Round.scenario == scenario.id, Round.state == PUBLISHED).exists(),
         open_round=open_round,
         gimmicks=[
-            Named(_localised(g, locale, g["id"]), str(g.get("description") or ""))
+            Named(_localised(g, locale, g["id"]), described(g, locale))
             for g in spec.get("gimmicks") or []
             if g.get("public")
         ],  # fmt: skip
