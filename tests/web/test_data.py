@@ -190,8 +190,14 @@ def test_unknown_campaigns_sections_and_rulesets_are_404(client):
         assert client.get(url).status_code == 404, url
 
 
-def test_every_rule_has_its_anchor_and_every_mention_links_to_it(client):
-    page = client.get("/rules/pool/").get_data(as_text=True)
+@pytest.fixture(params=["ja", "en"])
+def rules_page(world, request) -> str:
+    """The rules page in each language (the Japanese is `pool.ja.md`, the translation)."""
+    return make_app(world.url, LOCALE=request.param).test_client().get("/rules/pool/").get_data(as_text=True)
+
+
+def test_every_rule_has_its_anchor_and_every_mention_links_to_it(rules_page):
+    page = rules_page
     ids = re.findall(r"^- \*\*(R-[A-Z]+-\d+)\*\*", (RULES_DIR / "pool.md").read_text(encoding="utf-8"), re.M)
     assert len(ids) > 60
     for rule in ids:
@@ -200,8 +206,20 @@ def test_every_rule_has_its_anchor_and_every_mention_links_to_it(client):
     assert '<tr id="status-system_down">' in page
 
 
-def test_every_refusal_reason_links_to_an_existing_rule(client):
-    page = client.get("/rules/pool/").get_data(as_text=True)
+@pytest.mark.parametrize(
+    ("locale", "heading", "other"),
+    [("ja", "1. 判定基準", "1. Checks (判定基準)"), ("en", "1. Checks (判定基準)", "1. 判定基準")],
+)
+def test_the_rules_page_is_in_the_pages_language(world, locale, heading, other):
+    """The Japanese site shows the Japanese reference (not marked: it is the page's language), the English one the
+    English (R-CHECK-1's own words)."""
+    page = make_app(world.url, LOCALE=locale).test_client().get("/rules/pool/").get_data(as_text=True)
+    assert f">{heading}</h2>" in page and f">{other}</h2>" not in page
+    assert '<div class="rules">' in page
+
+
+def test_every_refusal_reason_links_to_an_existing_rule(rules_page):
+    page = rules_page
     reasons = re.search(r"`reason` \(([a-z_|]+)\)", EVENT_TYPES["refused"])[1].split("|")
     assert set(reasons) <= set(REASON_RULES), "map the new refusal reason to its rule"
     for reason, anchor in REASON_RULES.items():

@@ -1,12 +1,14 @@
-"""A ruleset's rules page: the project's own rules reference (`docs/rules/<ruleset>.md`) rendered, each rule anchored
-by its id (`#R-HIT-2`), each bad status of the R-BS table by `#status-<id>`, every mention of a rule linked to it;
-and which rule an engine refusal (`refused` event `reason`) follows, so a page can link a reason to its rule.
+"""A ruleset's rules page: the project's own rules reference (`docs/rules/<ruleset>.md`, or its translation
+`<ruleset>.<locale>.md` where there is one) rendered, each rule anchored by its id (`#R-HIT-2`), each bad status of
+the R-BS table by `#status-<id>`, every mention of a rule linked to it; and which rule an engine refusal (`refused`
+event `reason`) follows, so a page can link a reason to its rule.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 
 import markdown
 
@@ -50,6 +52,16 @@ def known(ruleset: str) -> bool:
     return ruleset in ruleset_ids() and (RULES_DIR / f"{ruleset}.md").is_file()
 
 
+def language(ruleset: str, locale: str) -> str:
+    """The language a page in `locale` shows the reference in: `locale` where it is translated (`pool.ja.md`), else
+    English, the reference's own (`pool.md`)."""
+    return locale if (RULES_DIR / f"{ruleset}.{locale}.md").is_file() else "en"
+
+
+def reference(ruleset: str, lang: str = "en") -> Path:
+    return RULES_DIR / (f"{ruleset}.md" if lang == "en" else f"{ruleset}.{lang}.md")
+
+
 def anchor_of(rule_or_reason: str) -> str:
     """The fragment a rule id or a refusal reason links to on the rules page."""
     return REASON_RULES.get(rule_or_reason, rule_or_reason)
@@ -75,10 +87,11 @@ def _link_mentions(html: str, ids: set[str]) -> str:
 
 
 @cache
-def rules_page(ruleset: str) -> tuple[str, list[tuple[str, str]], list[str]]:
-    """The reference as HTML (its first heading left out: the page sets its own), its sections as (anchor, title)
-    for a table of contents, and every rule id it defines. Read once: the file is part of the installed code."""
-    text = (RULES_DIR / f"{ruleset}.md").read_text(encoding="utf-8")
+def rules_page(ruleset: str, lang: str = "en") -> tuple[str, list[tuple[str, str]], list[str]]:
+    """The reference in `lang` (`language`) as HTML (its first heading left out: the page sets its own), its
+    sections as (anchor, title) for a table of contents, and every rule id it defines. Read once: the files are part
+    of the installed code."""
+    text = reference(ruleset, lang).read_text(encoding="utf-8")
     html = markdown.markdown(text, extensions=["tables", "sane_lists"])  # the project's own text: trusted
     html = re.sub(r"^<h1>.*?</h1>\n?", "", html)
     ids = _RULE_ITEM.findall(html)

@@ -55,8 +55,9 @@ def search(campaign: str) -> str:
 def rules(ruleset: str) -> str:
     if not rulebook.known(ruleset):
         abort(404)
-    html, sections, _ids = rulebook.rules_page(ruleset)
-    return render_template("data/rules.html", ruleset=ruleset, html=Markup(html), sections=sections)
+    lang = rulebook.language(ruleset, page_locale())
+    html, sections, _ids = rulebook.rules_page(ruleset, lang)
+    return render_template("data/rules.html", ruleset=ruleset, html=Markup(html), sections=sections, lang=lang)
 
 
 # ---- helpers for every template -----------------------------------------------------------------------------
