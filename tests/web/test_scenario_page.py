@@ -180,5 +180,5 @@ def test_a_scenes_checks_name_their_skill_in_the_pages_language(world, lang, che
     assert check in shown and (lang == "ja" or "(整備)" not in shown)
     # the pack's description in the page's language (`description_en` on English pages), so never marked Japanese
     hangar = demo_pack().data["scenarios"]["hangar_eve"]
-    first_line = hangar["description_en" if lang == "en" else "description"].strip().splitlines()[0]
+    first_line = hangar["description_en" if lang == "en" else "description"].strip().splitlines()[0][:40]
     assert f'<div class="story"><p>{first_line}' in page
