@@ -256,6 +256,17 @@ def test_the_character_page_shows_the_public_sheet_and_the_chronicle(client, wor
 
 
 @pytest.mark.parametrize("locale", ["ja", "en"])
+def test_the_scenario_page_describes_in_the_pages_language(world, locale):
+    """The blog's scenario page shows the pack's `description_en` on the English site, its `description` on the
+    Japanese one (it showed the Japanese, unmarked, on both)."""
+    spec = demo_pack().data["scenarios"]["tama_river"]
+    shown, other = ("description_en", "description") if locale == "en" else ("description", "description_en")
+    html = text(make_app(world.url, LOCALE=locale).test_client(), "/blog/demo/tama_river/")
+    assert f'<div class="lead"><p>{spec[shown].strip()[:30]}' in html
+    assert spec[other].strip()[:30] not in html
+
+
+@pytest.mark.parametrize("locale", ["ja", "en"])
 def test_the_character_page_describes_in_the_pages_language(world, locale):
     """A pack character's `description_en` on the English page, its `description` on the Japanese one."""
     sheet = demo_pack().data["characters"]["aoi"]

@@ -292,7 +292,9 @@ def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict
     if not rows:
         return None
     cards = [_card(r, locale) for r in rows]
-    return {"title": cards[0].scenario_title, "public_text": rows[0].scenario.public_text}, cards
+    found = rows[0].scenario
+    spec = (pack_of(found.campaign_id)[0].get("scenarios") or {}).get(found.pack_scenario) or {}
+    return {"title": cards[0].scenario_title, "public_text": described(spec, locale) or found.public_text}, cards
 
 
 def battlefield(
