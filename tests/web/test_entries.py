@@ -129,7 +129,7 @@ def test_save_edit_receipt_and_history(world) -> None:
     assert entry.order["major"] == {"type": "attack", "weapon": "beam_rifle", "targets": ["kagachi1"], "item": None}
     assert f"sha256:{entry.receipt}" in html and "保存しました" in html
     # the receipt's text hashes to the receipt: a player can check it from the page alone
-    shown = unescape(re.search(r'<pre class="receipt-json">(.*?)</pre>', html, re.S)[1])
+    shown = unescape(re.search(r'<pre class="receipt-json"[^>]*>(.*?)</pre>', html, re.S)[1])
     again = receipt_for(world.open_round, world.characters["aoi"], entry.order, entry.prose, entry.saved_at)
     assert again.digest == entry.receipt and shown == __import__("pbp.engine.canonical").engine.canonical.dumps(
         again.entry

@@ -82,6 +82,7 @@ def test_the_dashboard_shows_state_deadline_orders_and_prose(world):
     assert "Major: attack Kagachi One with Beam rifle" in page  # the orders in words, not JSON
     assert '"targets"' not in page
     assert "先頭のカガチに照準を合わせる" in page  # the prose, rendered
+    assert '<div class="prose story" lang="ja">' in page  # Japanese on an English page: Japanese glyphs
     for button in ("Close (no more entries)", "Resolve now", "Hold", "Extend the deadline", "Cancel the round"):
         assert button in page
     assert "Open for entries</button>" not in page and "Release</button>" not in page
