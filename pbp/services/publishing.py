@@ -475,6 +475,14 @@ class Review:
         return self.story_en is not None
 
     @property
+    def english_reworded(self) -> bool:
+        """The English page keeps the generated story as it was published, and the story generated now (the form's)
+        reads otherwise: the phrasings changed since. The page stays as published unless a correction changes it."""
+        if self.story_en is not None or self.html_en is None or self.english is None:
+            return False
+        return reports.plain_text(self.html_en) != reports.plain_text(reports.render_markdown(self.english))
+
+    @property
     def one_language_edited(self) -> str | None:
         """ "ja" or "en" when only that language's story differs from the generated one, else None."""
         if self.edited != self.edited_en:

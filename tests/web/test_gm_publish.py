@@ -325,3 +325,21 @@ def test_a_browsers_line_breaks_leave_the_text_as_generated(world):
     assert client.post(_url(world), data=crlf).status_code == 303
     report = _report(world)
     assert report.story_en_md is None and report.draft_md == report.generated_md.strip()
+
+
+def test_a_published_english_story_the_phrasings_no_longer_write_is_said_and_kept(world, monkeypatch):
+    """After a change to the English phrasings, the English written anew (the form's) differs from the published
+    page's: the report page says so, and a correction of the Japanese alone leaves the English page as published."""
+    gm, published = _as(world), _url(world, world.published[0])
+    assert 'class="notice warning reworded"' not in gm.get(published).get_data(as_text=True)
+    with _db(world):
+        before = Report.get(Report.round == world.published[0]).html_en
+    assert before
+    generated = publishing._generated_english
+    monkeypatch.setattr(publishing, "_generated_english", lambda rnd: (generated(rnd) or "") + "\n\nA new line.")
+    page = gm.get(published).get_data(as_text=True)
+    assert 'class="notice warning reworded"' in page and "A new line." in _textareas(page)["story_en"]
+    fixed = _form(gm, published, action="correct", story=_textareas(page)["story"] + "\n\n追記。", note="typo")
+    assert gm.post(published, data=fixed).status_code == 303
+    with _db(world):
+        assert Report.get(Report.round == world.published[0]).html_en == before
