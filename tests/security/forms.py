@@ -186,7 +186,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/gm/<slug:campaign>/scenarios/new", "POST"): Form(
         "GM",
         "/gm/demo/scenarios/new",
-        text=("ja", "en", "description", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
+        text=("ja", "en", "description", "description_en", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
         other=(
             "slug",
             "kind",
@@ -203,7 +203,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/edit", "POST"): Form(
         "GM",
         f"/gm/demo/scenarios/{CONSOLE_SCENE}/edit",
-        text=("ja", "en", "description", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
+        text=("ja", "en", "description", "description_en", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
         other=("kind", "slots", "signup_deadline", "enemies-*", "terrain-*", "gimmicks-*", "effects-*", "checks-*"),
         bases=({"kind": "scene", "slots": "-1"},),  # no place at all: refused, every field kept
     ),
