@@ -540,7 +540,7 @@ class Narrator:
     def _gm_wound(self, beat: GmBeat, plan: Plan) -> str:
         gauge = str(beat.gauge)
         key = f"gm\x1f{beat.unit}\x1f{gauge}"
-        wounds = self.lex["wound"][gauge][beat.stage] if beat.stage >= 0 else self.lex["shallow"][gauge]
+        wounds = self._wound_words(beat.unit, gauge, beat.stage)
         wound = wounds[self._index(key, len(wounds))]
         body = self._body(beat.unit) if gauge == "damage" else self.book["body.foot"]  # an injury is the rider's
         return self.say("gm.wound", t=self.name(beat.unit), wound=wound, body=body)
@@ -788,10 +788,22 @@ class Narrator:
         kinds = self.lex["vehicle_kinds"]
         return str(md_text(kinds.get(kind, kinds["default"]) if kind else self.book["body.foot"]))
 
+    def _wound_words(self, uid: str, gauge: str, stage: int) -> list[str]:
+        """The words for a hit on `uid`'s gauge that checked `stage` (-1: none): a monster's damage gauge in its own
+        (`damage_yamatsukami`: shell and ichor, not armour, wiring and cockpits) where the lexicon has them."""
+        kind = self._kind(uid)
+        table = self.lex["wound"] if stage >= 0 else self.lex["shallow"]
+        words = table.get(f"{gauge}_{kind}") or table[gauge]
+        return list(words[stage] if stage >= 0 else words)
+
+    def _kind(self, uid: str) -> str | None:
+        """The kind of what `uid` rides (`savior`, `fighter`, `yamatsukami`: a monster's own body), None on foot."""
+        unit = self.before.get(uid) or self.after.get(uid) or {}
+        return (unit.get("vehicle") or {}).get("kind")
+
     def _body(self, uid: str) -> str:
         """What a wound is told on: a machine, a monster's bulk, a body on foot."""
-        unit = self.before.get(uid) or self.after.get(uid) or {}
-        kind = (unit.get("vehicle") or {}).get("kind")
+        kind = self._kind(uid)
         return str(self.book.get(f"body.{kind}") or self.book["body.riding" if kind else "body.foot"])
 
     def _tell_damage(self, i: int, e: DamageEvent) -> str:
@@ -803,12 +815,11 @@ class Narrator:
             parts.append(self.say("damage.redirected", t=t))
         stage = max(e["checked"]) if e.get("checked") else -1
         gauge = e["gauge"]
+        wounds = self._wound_words(e["unit"], gauge, stage)
         if stage >= 0:
-            wounds = self.lex["wound"][gauge][stage]
             wound = wounds[self._index(f"wound\x1f{i}", len(wounds))]
             slot = "damage.grave" if stage >= 3 else "damage.stage"
         else:
-            wounds = self.lex["shallow"][gauge]
             wound = wounds[self._index(f"shallow\x1f{i}", len(wounds))]
             slot = "damage.shallow"
         parts.append(self.say(slot, t=t, wound=wound, body=self._body(e["unit"])))
@@ -821,9 +832,9 @@ class Narrator:
         t, s = self.name(e["unit"]), self._status_word(e["id"])
         if e.get("renewed") or e["change"] == "renewed":
             return self.say("status.renewed", t=t, s=s)
-        if e["change"] == "applied":
-            slot = f"status.applied.{e['id']}"
-            return self.say(slot if slot in self.book else "status.applied.default", t=t, s=s)
+        if e["change"] == "applied":  # a monster's in its own words (no cockpit, no instruments) where there are some
+            slots = (f"status.applied_{self._kind(e['unit'])}.{e['id']}", f"status.applied.{e['id']}")
+            return self.say(next((s for s in slots if s in self.book), "status.applied.default"), t=t, s=s)
         if e["change"] == "fired":
             return self.say("status.fired", t=t, s=s)
         return self.say("status.ended", t=t, s=s)

@@ -15,7 +15,7 @@ from pbp.engine import find_ruleset
 from pbp.engine.pool.events import EVENT_TYPES
 from pbp.packs import demo_pack
 from pbp.reports import draft_report, render_markdown
-from pbp.reports.narrative import LOCALES, Narrator, grade, phrasebook
+from pbp.reports.narrative import LOCALES, Narrator, grade, lexicon, phrasebook
 from pbp.reports.samples import battle_bundle, pc_lines
 from pbp.reports.voice import split_prose
 from tests.reports.demo import PROSE, demo_bundles
@@ -555,3 +555,50 @@ def test_the_climax_of_an_enemys_blow_is_the_pcs_moment():
                          strict=True)  # fmt: skip
     leads = [p.format(a="葵") for p in phrasebook("pool", "ja")["climax.lead"]]
     assert any(lead in story for lead in leads), story
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_monsters_wounds_are_told_in_shell_and_ichor_not_machinery(locale):
+    """A Yamatsukami's body is its `vehicle` (kind `yamatsukami`): a hit on it is told in its own words
+    (`damage_yamatsukami`), never in a machine's (armour plating, wiring, a cockpit's alarms). The demo's rounds,
+    whose enemies are all Yamatsukami, under many seeds."""
+    lex = lexicon("pool", locale)
+    monster = [w for stage in lex["wound"]["damage_yamatsukami"] for w in stage] + lex["shallow"]["damage_yamatsukami"]
+    machine = [w for stage in lex["wound"]["damage"] for w in stage] + lex["shallow"]["damage"]
+    machine_only = [w for w in machine if w not in monster]
+    pack = demo_pack().data
+    enemies = [e[locale] for e in pack["enemies"].values()]
+    pcs = [c[locale] for c in pack["characters"].values()]
+    told = set()
+    for k in range(40):
+        for bundle in demo_bundles():
+            story = draft_report({**bundle, "seed_hash": f"{k:064x}"}, prose=PROSE, locale=locale)
+            told |= {w for w in monster if w in story}
+            for sentence in _sentences(_body(story)):
+                if any(e in sentence for e in enemies) and not any(p in sentence for p in pcs):
+                    assert not [w for w in machine_only if w in sentence], sentence
+    assert len(told) >= 3  # the monster's words are the ones told
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("status", ["lock_on", "heat", "stun", "leg_damage", "arm_damage", "system_down"])
+def test_a_status_on_a_monster_is_told_without_machinery(locale, status):
+    """A bad status given to a Yamatsukami is told in its own words (`status.applied_yamatsukami`): no cockpit, no
+    monitors or instruments; a machine's keeps the machine's."""
+    machinery = ("cockpit", "monitor", "instrument", "engine", "controls", "コクピット", "モニター", "計器", "機関",
+                 "操縦桿", "機体", "駆動")  # fmt: skip
+
+    def told(kind: str) -> set[str]:
+        bundle = bundle_of([{"type": "status", "unit": "oni1", "id": status, "change": "applied", "by": "aoi"}])
+        for units in (bundle["encounter"]["units"], bundle["state"]["units"]):
+            units[1]["vehicle"] = {"id": kind, "kind": kind, "damage": {"capacity": [10] * 5, "taken": [0] * 5}}
+        texts = set()
+        for n in range(40):
+            narrator = Narrator({**bundle, "seed": f"seed{n}"}, prose={}, growth=None, locale=locale, pack={},
+                                strict=True)  # fmt: skip
+            texts.add(narrator._event(0, narrator.events[0]).strip())
+        return texts
+
+    monster, machine = told("yamatsukami"), told("savior")
+    assert len(monster) >= 3 and monster != machine
+    assert not [t for t in monster if any(word in t for word in machinery)], monster
