@@ -112,6 +112,8 @@ def log_report(report: schedule.TickReport) -> None:
             log.debug("notification %s: skipped: %s", d.outbox_id, d.error)
         else:
             log.warning("notification %s: %s: %s", d.outbox_id, d.status, d.error)
+    if report.pruned:
+        log.info("%d finished notification(s) older than %s deleted", report.pruned, notifications.OUTBOX_KEPT)
     if report.overdue:
         ids = ", ".join(map(str, report.overdue))
         log.warning("overdue (more than %s s past the deadline, not resolved): round %s", schedule.OVERDUE_AFTER, ids)

@@ -17,7 +17,7 @@ class Outbox(BaseModel):
     recipient = peewee.ForeignKeyField(User, backref="notifications", null=True)
     kind = peewee.CharField(max_length=32)
     payload = JSONField()
-    created_at = peewee.DateTimeField()
+    created_at = peewee.DateTimeField(index=True)  # the prune's (`notifications.prune`)
     sent_at = peewee.DateTimeField(null=True, index=True)
     channel = peewee.CharField(max_length=16, default="email")  # email | webhook
     address = peewee.CharField(max_length=500, null=True)  # the webhook's URL (an e-mail's is the user's, read late)

@@ -145,6 +145,9 @@ LEASE = 120  # seconds a deliverer holds its claim on a row (longer than any sen
 SEND_TIMEOUT = 10.0  # seconds an SMTP server or webhook may take to answer
 DELIVERY_BUDGET = 30.0  # seconds a tick spends starting deliveries (the rest go at the next tick)
 SKIP_BATCH = 1000  # e-mails with nowhere to go skipped in one transaction (the rest at the next tick)
+#: How long a finished notification (sent, skipped or given up) is kept: the operator's record of what went out.
+OUTBOX_KEPT = timedelta(days=90)
+PRUNE_BATCH = 500  # finished notifications deleted a tick at most: a backlog drains over ticks, none of them long
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _URL = re.compile(r"https?://[^\s/?#]+[^\s]*")
 ADDRESS_LIMIT = 254
@@ -641,3 +644,20 @@ def deliver_due(
             status = "busy"
         done.append(Delivery(outbox_id, status, error))
     return done
+
+
+def prune(*, clock: Clock = SYSTEM) -> int:
+    """Delete the oldest finished notifications older than `OUTBOX_KEPT`, at most `PRUNE_BATCH`; how many. Reads
+    first (the creation time is indexed, so it reads only old rows) and writes only when there is something to
+    delete: a tick takes no write lock for it otherwise."""
+    cutoff = to_db(clock.now()) - OUTBOX_KEPT
+    finished = Outbox.status.in_((SENT, SKIPPED, FAILED))
+    old = Outbox.select(Outbox.id).where(Outbox.created_at < cutoff, finished).order_by(Outbox.created_at)
+    ids = [row.id for row in old.limit(PRUNE_BATCH)]
+    return _delete_finished(ids) if ids else 0
+
+
+@retried
+def _delete_finished(ids: list[int]) -> int:
+    with write_transaction():  # a finished row never turns pending again, so what was read still holds
+        return Outbox.delete().where(Outbox.id.in_(ids), Outbox.status.in_((SENT, SKIPPED, FAILED))).execute()

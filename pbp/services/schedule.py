@@ -4,9 +4,10 @@ recorded as the scheduler's heartbeat, which `/healthz` reads.
 
 A tick, in order: close the sign-ups whose deadline passed (lottery), close the open rounds whose deadline passed,
 hold for the GM the due rounds with too many entries missing (the guard), resolve the due rounds, publish the
-resolved rounds of campaigns that publish automatically, remind players without an entry, deliver the outbox. Each
-step and each item in it stands alone: one that fails, in any way, is reported in the `TickReport` (with its
-traceback when unexpected) and the others go on; nothing here raises but a failure to read what is due at all.
+resolved rounds of campaigns that publish automatically, remind players without an entry, deliver the outbox, delete
+the notifications finished long ago. Each step and each item in it stands alone: one that fails, in any way, is
+reported in the `TickReport` (with its traceback when unexpected) and the others go on; nothing here raises but a
+failure to read what is due at all.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class TickReport:
     published: list[int] = field(default_factory=list)  # rounds published automatically
     reminded: dict[int, list[int]] = field(default_factory=dict)  # round -> users reminded
     deliveries: list[notifications.Delivery] = field(default_factory=list)
+    pruned: int = 0  # finished notifications deleted (`notifications.prune`)
     overdue: list[int] = field(default_factory=list)  # rounds more than OVERDUE_AFTER past their deadline
     problems: list[Problem] = field(default_factory=list)
 
@@ -116,6 +118,11 @@ def tick(
     except Exception as e:  # the settings or the database: the outbox keeps everything for the next tick
         problems.append(Problem("deliver", None, f"{type(e).__name__}: {e}", traceback.format_exc()))
         deliveries = []
+    try:
+        pruned = notifications.prune(clock=clock)
+    except Exception as e:  # the old rows wait for the next tick
+        problems.append(Problem("prune", None, f"{type(e).__name__}: {e}", traceback.format_exc()))
+        pruned = 0
     with suppress(Busy, peewee.PeeweeException):  # the heartbeat waits for the next tick; the tick went through
         record_tick(clock=clock)
     return TickReport(
@@ -127,6 +134,7 @@ def tick(
         published=[rid for rid, _ in published],
         reminded={rid: users for rid, users in reminded if users},
         deliveries=deliveries,
+        pruned=pruned,
         overdue=overdue,
         problems=problems,
     )

@@ -5,6 +5,8 @@ cause, delivered to a real SMTP server and webhook on 127.0.0.1 in both language
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import peewee
 import pytest
 
@@ -436,3 +438,33 @@ def test_a_reset_mail_that_could_not_go_out_within_the_hour_is_skipped_not_sent_
             (expected, None if expected == "sent" else notifications.EXPIRED)
         ]
     assert sent == ["account.password_reset"]  # the first only
+
+
+# ---- the outbox's old rows -----------------------------------------------------------------------------------------
+
+
+def _outbox_row(status: str, at) -> int:
+    return Outbox.create(kind="round.opened", payload={}, created_at=at, next_attempt_at=at, status=status).id
+
+
+def test_finished_notifications_are_deleted_once_kept_long_enough_and_pending_ones_never(world, monkeypatch) -> None:
+    """Sent, skipped and given-up rows older than OUTBOX_KEPT go, oldest first, PRUNE_BATCH at a time; a pending
+    row of any age and a finished one not yet that old stay."""
+    now = to_db(world.clock.now())
+    kept_for = notifications.OUTBOX_KEPT
+    gone = [_outbox_row(status, now - kept_for - timedelta(days=d)) for d, status in ((3, "sent"), (2, "skipped"),
+                                                                                     (1, "failed"))]  # fmt: skip
+    stay = [_outbox_row("pending", now - kept_for - timedelta(days=9))]
+    stay += [_outbox_row(status, now - kept_for + timedelta(hours=1)) for status in ("sent", "skipped", "failed")]
+    monkeypatch.setattr(notifications, "PRUNE_BATCH", 2)
+    left = lambda: [o.id for o in Outbox.select().order_by(Outbox.id)]  # noqa: E731
+    assert notifications.prune(clock=world.clock) == 2 and left() == gone[2:] + stay  # the two oldest first
+    assert notifications.prune(clock=world.clock) == 1 and left() == stay
+    assert notifications.prune(clock=world.clock) == 0 and left() == stay
+
+
+def test_the_tick_deletes_the_old_finished_notifications(world) -> None:
+    old = _outbox_row("sent", to_db(world.clock.now()) - notifications.OUTBOX_KEPT - timedelta(days=1))
+    report = schedule.tick(clock=world.clock)
+    assert report.pruned == 1 and Outbox.get_or_none(Outbox.id == old) is None
+    assert schedule.tick(clock=world.clock).pruned == 0
