@@ -16,6 +16,7 @@ from pbp import db as pbp_db
 from pbp.engine import find_ruleset
 from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.models import Campaign, Character, GrowthRequest, User
+from pbp.packs import demo_pack
 from pbp.services import characters
 from pbp.web import database
 from tests.web.conftest import csrf_token, log_in, make_app
@@ -118,6 +119,20 @@ def test_the_form_comes_from_the_pack_in_the_pages_language(app, lang, words) ->
     assert '<script src="/static/sheet.js" defer></script>' in html and "<script>" not in html
     # the budget is drawn by the server (no JavaScript needed): every stat at 1, no skill raised
     assert re.search(r'<tr data-key="stats" data-base="12">\s*<th scope="row">[^<]+</th><td class="spent">4</td>', html)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_each_weapon_item_and_ability_on_offer_says_what_it_does(app, lang) -> None:
+    """A player picks gear and abilities by what they do: each choice carries the pack's description in the page's
+    language (`description_en` on an English page), inside its label."""
+    pack = demo_pack().data
+    html = unescape(page(signed_in(app, lang=lang), NEW))
+    key = "description_en" if lang == "en" else "description"
+    offered = [("abilities", "abilities", "focus"), ("abilities", "abilities", "afterburner"),
+               ("items", "items", "binoculars"), ("weapons", "vehicle_weapons", "beam_rifle")]  # fmt: skip
+    for section, name, i in offered:
+        label = re.search(rf'<label class="pick"><input type="checkbox" name="{name}" value="{i}".*?</label>', html)
+        assert label and f'<span class="about">{pack[section][i][key]}</span>' in label[0], (section, i)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
@@ -481,7 +496,7 @@ def test_the_pack_is_read_from_the_campaign(app) -> None:
         Campaign.update(pack=pack).where(Campaign.id == campaign.id).execute()
 
     in_app(app, drop_english)
-    html = page(signed_in(app, lang="en"), NEW)
+    html = page(signed_in(app, lang="en"), NEW).split('<fieldset class="gear')[0]  # the stats and skills
     assert "射撃" in html and "Shooting" not in html and "Evasion" in html
 
 

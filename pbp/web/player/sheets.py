@@ -15,7 +15,7 @@ from flask_babel import lazy_gettext as _
 from pbp.engine import Problem, find_ruleset
 from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.models import Campaign
-from pbp.web.blog.queries import pack_name
+from pbp.web.blog.queries import described, pack_name
 from pbp.web.i18n import problem_text
 
 TEXTS = ("ja", "en", "description")
@@ -127,6 +127,7 @@ class Choice:
     id: str
     name: str
     cost: int | None = None
+    about: str = ""  # the pack's description in the page's language: what a player picks it for
 
 
 @dataclass
@@ -217,7 +218,7 @@ def sheet_page(campaign: Campaign, sheet: dict[str, Any], locale: str, *, creati
     for key, section in SECTIONS.items():
         held = set(sheet.get(key) or []) if isinstance(sheet.get(key), list) else set()
         gear[key] = [
-            Choice(i, _name(pack, section, i, locale), entry.get("cost"))
+            Choice(i, _name(pack, section, i, locale), entry.get("cost"), described(entry, locale))
             for i, entry in (pack.get(section) or {}).items()
             if i in held or (i not in hidden[section] and _fits(key, entry))
         ]
