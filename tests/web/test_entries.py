@@ -442,3 +442,15 @@ def test_the_history_reads_the_latest_saves_only_and_not_their_text(world, caplo
     assert reads and all('"prose"' not in sql and '"order"' not in sql for sql, _params in reads)
     rows = [(sql, params) for sql, params in reads if "ORDER BY" in sql]  # the list (the other read counts them)
     assert len(rows) == 1 and rows[0][0].endswith("LIMIT ?") and rows[0][1][-1] == HISTORY_SHOWN
+
+
+def test_the_entry_and_sheet_pages_link_the_campaigns_game_data(world) -> None:
+    """A player writing an entry or editing a sheet reaches the game data from the menu (their addresses name no
+    campaign, as the campaign's own pages do)."""
+    client = signed_in(app_at(world, WRITING))
+    aoi = world.characters["aoi"]
+    nav = '<a href="/campaigns/demo/data/">'
+    for path in (url(world), f"/characters/{aoi}/edit", f"/characters/{aoi}/growth"):
+        assert nav in page(client, path), path
+    assert nav not in page(client, "/me")
+

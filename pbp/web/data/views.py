@@ -61,8 +61,14 @@ def rules(ruleset: str) -> str:
 
 
 # ---- helpers for every template -----------------------------------------------------------------------------
+def belongs_to(campaign: str) -> None:
+    """Name the campaign of the page being drawn where its address does not (an entry, a character's sheet): the
+    layout then links the campaign's game data, and `data_link` its entries, as on the campaign's own pages."""
+    g.page_campaign = campaign
+
+
 def _campaign_arg(campaign: str | None) -> str | None:
-    return campaign or (request.view_args or {}).get("campaign")
+    return campaign or (request.view_args or {}).get("campaign") or g.get("page_campaign")
 
 
 @bp.app_template_global()

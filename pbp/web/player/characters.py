@@ -20,6 +20,7 @@ from pbp.models import Campaign, Character
 from pbp.services import characters
 from pbp.services.characters import BadSheet, StaleSheet, sheet_version
 from pbp.web.clock import app_clock
+from pbp.web.data.views import belongs_to
 from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp, queries
 from pbp.web.player.expired import keeps_input
@@ -68,6 +69,7 @@ def _sheet_page(
     base = character.sheet if character else None
     sheet = sheet_of(fields, campaign.pack, base).sheet
     page = sheet_page(campaign, sheet, page_locale(), creating=character is None)
+    belongs_to(campaign.slug)
     body = render_template(
         "player/character.html",
         campaign=campaign,
@@ -152,6 +154,7 @@ def _growth_page(
     character: Character, form: GrowthForm, typed: dict[str, str], *, errors: dict[str, str] | None = None
 ) -> str:
     campaign = character.campaign
+    belongs_to(campaign.slug)
     page = sheet_page(campaign, character.sheet, page_locale(), creating=False)
     prices = find_ruleset(campaign.ruleset).raise_cost_table(campaign.pack, character.sheet)
     levels = character.sheet.get("skills") or {}

@@ -28,6 +28,7 @@ from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
+from pbp.web.data.views import belongs_to
 from pbp.web.database import assumes_reading, confirm_reading
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
@@ -102,6 +103,7 @@ def _page(
         e = desk.entry
         receipt = entries.receipt_for(desk.round.id, desk.character.id, e.order, e.prose, e.saved_at)
     locale = page_locale()
+    belongs_to(desk.campaign.slug)
     body = render_template(
         "player/entry.html",
         desk=desk,
