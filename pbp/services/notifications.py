@@ -153,6 +153,7 @@ _URL = re.compile(r"https?://[^\s/?#]+[^\s]*")
 ADDRESS_LIMIT = 254
 URL_LIMIT = 500
 PENDING, SENT, FAILED, SKIPPED = "pending", "sent", "failed", "skipped"
+FINISHED = (SENT, SKIPPED, FAILED)  # a row's last statuses: it never turns pending again
 
 
 # ---- writing notifications (inside the caller's transaction) -----------------------------------------------------
@@ -651,13 +652,13 @@ def prune(*, clock: Clock = SYSTEM) -> int:
     first (the creation time is indexed, so it reads only old rows) and writes only when there is something to
     delete: a tick takes no write lock for it otherwise."""
     cutoff = to_db(clock.now()) - OUTBOX_KEPT
-    finished = Outbox.status.in_((SENT, SKIPPED, FAILED))
-    old = Outbox.select(Outbox.id).where(Outbox.created_at < cutoff, finished).order_by(Outbox.created_at)
+    old = Outbox.select(Outbox.id).where(Outbox.created_at < cutoff, Outbox.status.in_(FINISHED))
+    old = old.order_by(Outbox.created_at)
     ids = [row.id for row in old.limit(PRUNE_BATCH)]
     return _delete_finished(ids) if ids else 0
 
 
 @retried
 def _delete_finished(ids: list[int]) -> int:
-    with write_transaction():  # a finished row never turns pending again, so what was read still holds
-        return Outbox.delete().where(Outbox.id.in_(ids), Outbox.status.in_((SENT, SKIPPED, FAILED))).execute()
+    with write_transaction():  # what was read still holds: a finished row stays finished
+        return Outbox.delete().where(Outbox.id.in_(ids), Outbox.status.in_(FINISHED)).execute()
