@@ -453,4 +453,3 @@ def test_the_entry_and_sheet_pages_link_the_campaigns_game_data(world) -> None:
     for path in (url(world), f"/characters/{aoi}/edit", f"/characters/{aoi}/growth"):
         assert nav in page(client, path), path
     assert nav not in page(client, "/me")
-
