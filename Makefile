@@ -21,6 +21,7 @@ run: $(STAMP)
 # pytest on every core (pytest-xdist): each worker has its own served site, schemas and ports (docs/testing.md).
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto
 
