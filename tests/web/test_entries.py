@@ -453,3 +453,11 @@ def test_the_entry_and_sheet_pages_link_the_campaigns_game_data(world) -> None:
     for path in (url(world), f"/characters/{aoi}/edit", f"/characters/{aoi}/growth"):
         assert nav in page(client, path), path
     assert nav not in page(client, "/me")
+
+
+def test_the_odds_name_each_weapon_with_a_link_to_its_data_opened_beside_the_form(world) -> None:
+    """What a weapon does is one click from the odds, in a new tab: the entry being written stays as it is."""
+    html = page(signed_in(app_at(world, WRITING)), url(world))
+    odds = html.split('<table class="odds">')[1].split("</table>")[0]
+    link = '<a class="data" href="/campaigns/demo/data/weapons/#weapon-beam_rifle" target="_blank" rel="noopener">'
+    assert f"{link}ビームライフル</a>" in odds

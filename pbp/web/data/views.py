@@ -72,9 +72,12 @@ def _campaign_arg(campaign: str | None) -> str | None:
 
 
 @bp.app_template_global()
-def data_link(kind: str, key: str | None, name: str | None = None, campaign: str | None = None) -> Markup:
+def data_link(
+    kind: str, key: str | None, name: str | None = None, campaign: str | None = None, *, new_tab: bool = False
+) -> Markup:
     """`name` (default: the entry's name in the page's language) linked to its entry on the campaign's data pages
-    (the campaign of the page being drawn unless given); plain text when the entry is not public or not known."""
+    (the campaign of the page being drawn unless given); plain text when the entry is not public or not known.
+    `new_tab`: opened beside the page (a form half written stays as it is)."""
     slug = _campaign_arg(campaign)
     data = campaign_catalog(slug) if slug and key else None
     entry = data.get(kind, key) if data and key else None
@@ -82,7 +85,8 @@ def data_link(kind: str, key: str | None, name: str | None = None, campaign: str
     if entry is None or kind not in SECTION_OF:
         return escape(text)
     url = url_for("data.section", campaign=slug, section=entry.section, _anchor=entry.anchor)
-    return Markup('<a class="data" href="{}">{}</a>').format(url, text)
+    beside = Markup(' target="_blank" rel="noopener"') if new_tab else Markup("")
+    return Markup('<a class="data" href="{}"{}>{}</a>').format(url, beside, text)
 
 
 @bp.app_template_global()
