@@ -49,13 +49,13 @@ REASON_RULES: dict[str, str] = {
 
 
 def known(ruleset: str) -> bool:
-    return ruleset in ruleset_ids() and (RULES_DIR / f"{ruleset}.md").is_file()
+    return ruleset in ruleset_ids() and reference(ruleset).is_file()
 
 
 def language(ruleset: str, locale: str) -> str:
     """The language a page in `locale` shows the reference in: `locale` where it is translated (`pool.ja.md`), else
     English, the reference's own (`pool.md`)."""
-    return locale if (RULES_DIR / f"{ruleset}.{locale}.md").is_file() else "en"
+    return locale if reference(ruleset, locale).is_file() else "en"
 
 
 def reference(ruleset: str, lang: str = "en") -> Path:

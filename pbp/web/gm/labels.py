@@ -3,6 +3,8 @@ of campaigns and scenarios, which the database holds in Japanese and the pack gi
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import lazy_gettext as _
 
 from pbp.models import Campaign
@@ -31,12 +33,14 @@ def campaign_name(campaign: Campaign) -> str:
     return pack_name(pack_of(campaign.id)[0], "campaign", None, locale, campaign.name)
 
 
-def scenario_title(campaign_id: int, pack_scenario: str | None, title: str) -> str:
-    """A scenario's title in the page's language: the pack's for a scenario from the pack, else the stored one."""
+def scenario_title(scenario: Any, campaign_id: int | None = None) -> str:
+    """A scenario's title (a `Scenario`, or a row of one with `campaign_id` given) in the page's language: the
+    pack's for a scenario from the pack, else the stored one."""
     locale = page_locale()
-    if locale == "ja" or not pack_scenario:
-        return title
-    return pack_name(pack_of(campaign_id)[0], "scenarios", pack_scenario, locale, title)
+    if locale == "ja" or not scenario.pack_scenario:
+        return str(scenario.title)
+    pack = pack_of(campaign_id or scenario.campaign_id)[0]
+    return pack_name(pack, "scenarios", scenario.pack_scenario, locale, scenario.title)
 
 
 @bp.context_processor
