@@ -34,10 +34,9 @@ def _populate(pack: dict[str, Any], campaign_id: int, owner_id: int) -> None:
     """Characters, one scenario per round with a 10-PC encounter already under way, closed rounds past their
     deadline and their entries: written in bulk (setting up is not what is measured)."""
     from pbp.engine import seed_hash
-    from pbp.engine.pool.encounters import unit_from_enemy, unit_from_sheet
-    from pbp.engine.pool.rules import DEFAULT_OPTIONS
     from pbp.models import Character, Entry, Round, Scenario, ScenarioSecret
     from pbp.services.clock import to_db
+    from tests.lifecycle.save_worker import line_battle
 
     stamp = to_db(NOW - timedelta(days=1))
     # Ten PCs built on one ready-made sheet, each under its own name, as ten players' characters would be.
@@ -48,19 +47,7 @@ def _populate(pack: dict[str, Any], campaign_id: int, owner_id: int) -> None:
         ).id
         for sheet in sheets
     ]
-    units = [
-        unit_from_sheet(pack, sheet, f"pc{cid}", "pc", [i * 20, 0])
-        for i, (cid, sheet) in enumerate(zip(chars, sheets, strict=True))
-    ]
-    units += [unit_from_enemy(pack, "kagachi", f"kagachi{i}", [600 + 40 * i, 100]) for i in range(3)]
-    encounter = {
-        "ruleset": "pool",
-        "round": 1,
-        "options": {**DEFAULT_OPTIONS, **pack.get("options", {})},
-        "units": units,
-        "terrain": [],
-        "gimmicks": [],
-    }
+    encounter = line_battle(pack, list(zip(chars, sheets, strict=True)))
     order = {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": ["kagachi0"]}}
     spec = pack["scenarios"]["tama_river"]
     for start in range(0, ROUNDS, 500):

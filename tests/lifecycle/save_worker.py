@@ -27,12 +27,28 @@ from typing import Any
 ORDER = {"minor": None, "major": {"type": "attack", "weapon": "beam_rifle", "targets": ["kagachi1"]}}
 
 
+def line_battle(pack: dict[str, Any], pcs: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """A first round's encounter of `pack`'s battle for any number of PCs (character id, sheet): the PCs in a line
+    20 m apart, three kagachi 600 m off (the pack's start positions are for four)."""
+    from pbp.engine.pool.encounters import unit_from_enemy, unit_from_sheet
+    from pbp.engine.pool.rules import DEFAULT_OPTIONS
+
+    units = [unit_from_sheet(pack, sheet, f"pc{cid}", "pc", [i * 20, 0]) for i, (cid, sheet) in enumerate(pcs)]
+    units += [unit_from_enemy(pack, "kagachi", f"kagachi{i}", [600 + 40 * i, 100]) for i in range(3)]
+    return {
+        "ruleset": "pool",
+        "round": 1,
+        "options": {**DEFAULT_OPTIONS, **pack.get("options", {})},
+        "units": units,
+        "terrain": [],
+        "gimmicks": [],
+    }
+
+
 def a_round_with_players(players: int) -> tuple[int, list[tuple[int, int]]]:
     """The demo campaign's battle run with `players` players' characters joined and an open round (deadline an
     hour ahead on the system clock): its id and the (character, user) pairs. The battle has start positions for
     four, so the GM sets the starting encounter (every PC in a line, three enemies)."""
-    from pbp.engine.pool.encounters import unit_from_enemy, unit_from_sheet
-    from pbp.engine.pool.rules import DEFAULT_OPTIONS
     from pbp.models import ScenarioSecret
     from pbp.paths import DEMO_PACK_DIR
     from pbp.services import accounts, campaigns, characters, rounds, scenarios
@@ -48,19 +64,7 @@ def a_round_with_players(players: int) -> tuple[int, list[tuple[int, int]]]:
         scenarios.join_scenario(run.id, character.id, user_id=user.id)
         pairs.append((character.id, user.id))
     pack = campaign.pack
-    units = [
-        unit_from_sheet(pack, pack["characters"]["aoi"], f"pc{cid}", "pc", [i * 20, 0])
-        for i, (cid, _) in enumerate(pairs)
-    ]
-    units += [unit_from_enemy(pack, "kagachi", f"kagachi{i}", [600 + 40 * i, 100]) for i in range(3)]
-    start = {
-        "ruleset": "pool",
-        "round": 1,
-        "options": {**DEFAULT_OPTIONS, **pack.get("options", {})},
-        "units": units,
-        "terrain": [],
-        "gimmicks": [],
-    }
+    start = line_battle(pack, [(cid, pack["characters"]["aoi"]) for cid, _ in pairs])
     ScenarioSecret.update(encounter_state=start).where(ScenarioSecret.scenario == run.id).execute()
     rid = rounds.create_round(run.id, SYSTEM.now() + timedelta(hours=1)).id
     rounds.open_round(rid)
