@@ -77,6 +77,16 @@ def test_r_eng_5_a_target_out_of_range_is_not_offered_and_is_refused_with_the_di
     assert "out of reach" in problem and "500 m" in problem
 
 
+def test_r_eng_5_a_move_that_leaves_a_target_out_of_range_is_refused_with_the_distance_after_it() -> None:
+    """In range where the unit stands, too close once it has moved: the refusal gives the distance the move leaves,
+    not the one the form shows before it (which lies inside the weapon's range)."""
+    u = pc(vehicle_update={"weapons": [rifle(rng=(450, 600))], "move": 100})
+    enc = encounter(u, enemy(position=[500, 0]))
+    assert reasons(enc, order("aoi", major=attack("rifle", "oni1"))) == []
+    [problem] = reasons(enc, order("aoi", minor={"type": "move", "toward": "oni1"}, major=attack("rifle", "oni1")))
+    assert "after the move" in problem and "400 m" in problem and "500 m" not in problem
+
+
 def test_r_eng_5_a_minor_move_can_bring_a_target_into_range() -> None:
     u = pc(vehicle_update={"weapons": [rifle(rng=(0, 450))], "move": 100})
     enc = encounter(u, enemy(position=[500, 0]))

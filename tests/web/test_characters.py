@@ -220,12 +220,34 @@ def test_every_problem_is_shown_at_once_and_a_number_that_is_not_one_is_named(ap
     assert message == "A whole number, please." and value_of(html, "skills.回避") == "three"
 
 
-def test_a_missing_name_is_refused_beside_it_and_the_english_one_is_optional(app) -> None:
-    client = signed_in(app)
-    status, html, _ = post(client, NEW, {**HARU, "ja": ""})
-    assert status == 422 and error_at(html, "ja")
+@pytest.mark.parametrize(("lang", "said"), [("ja", "キャラクターの名前を入力してください。"), ("en", "Give the character a name.")])
+def test_a_missing_name_is_refused_beside_it_and_the_english_one_is_optional(app, lang, said) -> None:
+    client = signed_in(app, lang=lang)
+    status, html, _ = post(client, NEW, {**HARU, "ja": "", "en": ""})
+    assert status == 422 and error_at(html, "ja") == said
+    assert 'id="err-en"' not in html  # optional: a blank one is not a second problem
     assert post(client, NEW, {**HARU, "en": ""})[0] == 303
     assert in_app(app, lambda: Character.get(Character.name == "春").sheet["en"]) == "春"
+
+
+@pytest.mark.rule("R-GEAR-2")
+def test_a_missing_name_and_the_rest_of_the_sheets_problems_are_said_at_once(app) -> None:
+    client = signed_in(app)
+    status, html, _ = post(client, NEW, {**HARU, "ja": "", "items": ["charm", "binoculars"], "skills.回避": "x"})
+    assert status == 422
+    assert error_at(html, "ja") and error_at(html, "skills.回避") == "整数で入力してください。"
+    assert "R-GEAR-2" in error_at(html, "items")  # not only once the name is given
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_character_renamed_without_an_english_name_is_renamed_in_english_too(app, world, lang) -> None:
+    client = signed_in(app, lang=lang)
+    assert post(client, NEW, {**HARU, "en": ""})[0] == 303
+    haru = in_app(app, lambda: Character.get(Character.name == "春").id)
+    html = page(client, f"/characters/{haru}/edit")
+    assert value_of(html, "en") == ""  # the Japanese served in English: the field shows blank, as it was typed
+    assert post(client, f"/characters/{haru}/edit", {**form_of(html), "ja": "夏"})[0] == 303
+    assert in_app(app, lambda: Character.get_by_id(haru).sheet["en"]) == "夏"
 
 
 # ---- editing ---------------------------------------------------------------------------------------------------

@@ -182,6 +182,7 @@ def test_an_order_the_rules_refuse_is_refused_on_save_in_the_pages_language_with
     status, html = save(client, url(world), prose=prose, **{**ATTACK, "weapon": "pistol", **swap})
     assert status == 422
     assert beside(html) == REFUSED_BESIDE[lang] and "major.weapon" not in html
+    assert NOT_SAVED[lang] in alert(html)  # at the top, where a player looks first: the save did not happen
     assert 'aria-describedby="err-weapon"' in html and 'aria-describedby="err-minor_swap"' in html
     assert "拳銃で撃つ！" in html and "ここで止める" in html and stored(app, world).receipt == before
     with pbp_db.using(database.of(app)), pytest.raises(UserError) as refused:
@@ -192,6 +193,16 @@ def test_an_order_the_rules_refuse_is_refused_on_save_in_the_pages_language_with
             order=order, prose=prose, clock=FixedClock(WRITING),
         )  # fmt: skip
     assert str(refused.value) == REFUSED and refused.value.field == "order"
+
+
+#: What the top of a refused save's page says, by page language (the entry saved before stands).
+NOT_SAVED = {"ja": "保存していません。", "en": "Nothing was saved"}
+
+
+def alert(html: str) -> str:
+    """The page's first alert (above the map), its text."""
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', html, re.S)
+    return re.sub(r"<[^>]+>", "", found[1]) if found else ""
 
 
 def chosen(html: str, name: str) -> list[tuple[str, str]]:
@@ -249,7 +260,7 @@ def test_a_refused_save_keeps_every_unit_chosen_checked_and_selected(world) -> N
 def test_a_choice_missing_its_fields_is_shown_beside_them(world) -> None:
     client = signed_in(app_at(world, WRITING), lang="en")
     status, html = save(client, url(world), prose="keep me", minor="move", major="attack", weapon="beam_rifle")
-    assert status == 422
+    assert status == 422 and NOT_SAVED["en"] in alert(html)
     assert 'id="err-minor_toward"' in html and 'id="err-targets"' in html and "keep me" in html
 
 

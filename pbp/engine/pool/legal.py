@@ -474,6 +474,19 @@ def _why_not(facts: _Facts, kind: str) -> Why:
     return _why(N_("%(kind)s is not open to this unit now"), kind=kind)
 
 
+#: Out of reach, by (melee, moved first): after a minor move the distance is the one the move leaves.
+_FAR = {
+    (True, False): N_("%(target)r is out of reach: %(weapon)r hits in its own engagement (melee, R-ENG-5), and "
+                      "%(target)r is %(away)s m away"),
+    (True, True): N_("%(target)r is out of reach: %(weapon)r hits in its own engagement (melee, R-ENG-5), and "
+                     "after the move %(target)r would be %(away)s m away"),
+    (False, False): N_("%(target)r is out of reach: %(weapon)r hits at %(lo)s-%(hi)s m, and %(target)r is "
+                       "%(away)s m away"),
+    (False, True): N_("%(target)r is out of reach: %(weapon)r hits at %(lo)s-%(hi)s m, and after the move "
+                      "%(target)r would be %(away)s m away"),
+}  # fmt: skip
+
+
 def _refuse_attack(facts: _Facts, legal: LegalActions, act: Action, minor: Action | None, no: Refuse) -> None:
     if facts.system_down:
         no("type", N_("system_down: the unit cannot attack this round"))
@@ -522,14 +535,10 @@ def _refuse_attack(facts: _Facts, legal: LegalActions, act: Action, minor: Actio
             no(f"targets[{i}]", N_("%(target)r is out of the battle"), target=target_id)
         elif not facts.reaches(weapon, target, minor):
             lo, hi = weapon["range"]
-            far = (
-                N_("%(target)r is out of reach: %(weapon)r hits in its own engagement (melee, R-ENG-5), and "
-                   "%(target)r is %(away)s m away")
-                if hi == 0
-                else N_("%(target)r is out of reach: %(weapon)r hits at %(lo)s-%(hi)s m, and %(target)r is "
-                        "%(away)s m away")
-            )  # fmt: skip
-            no(f"targets[{i}]", far, target=target_id, weapon=wid, lo=lo, hi=hi, away=distance(facts.unit, target))
+            there, _ = facts.after(minor)  # the distance the refusal is about: where the attack comes from
+            moved = there["position"] != facts.unit["position"]
+            no(f"targets[{i}]", _FAR[hi == 0, moved], target=target_id, weapon=wid, lo=lo, hi=hi,
+               away=distance(there, target))  # fmt: skip
 
 
 class CheckPools:

@@ -24,7 +24,16 @@ from pbp.web.data.views import belongs_to
 from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp, queries
 from pbp.web.player.expired import keeps_input
-from pbp.web.player.sheets import WHOLE_NUMBER, Fields, errors_of, fields_of, sheet_of, sheet_page
+from pbp.web.player.sheets import (
+    WHOLE_NUMBER,
+    Fields,
+    errors_of,
+    fields_of,
+    form_errors,
+    sheet_of,
+    sheet_page,
+    typed_texts,
+)
 
 STALE = _(
     "This character changed since you opened the form (a growth request was decided or the GM changed it). "
@@ -102,9 +111,9 @@ def new_character(campaign: str) -> Response | tuple[str, int]:
         return _sheet_page(row, None, form, _fresh(row))
     fields = Fields(request.form.to_dict(flat=False))
     parsed = sheet_of(fields, row.pack)
-    if parsed.errors:
-        return _sheet_page(row, None, form, fields, errors=parsed.errors, status=422)
     known = sheet_page(row, parsed.sheet, page_locale(), creating=True).known_fields()
+    if parsed.errors:
+        return _sheet_page(row, None, form, fields, errors=form_errors(parsed, row, known), status=422)
     try:
         created = characters.create_character(row.id, current_user.id, parsed.sheet, clock=app_clock())
     except UserError as refusal:
@@ -124,13 +133,14 @@ def edit_character(character_id: int) -> Response | tuple[str, int]:
     character = queries.own_character(character_id, current_user.id)
     campaign = character.campaign
     if request.method == "GET":
-        texts = {k: character.sheet.get(k, "") for k in ("ja", "en", "description")}
-        form = SheetForm(formdata=None, version=sheet_version(character.sheet), **texts)
+        form = SheetForm(formdata=None, version=sheet_version(character.sheet), **typed_texts(character.sheet))
         return _sheet_page(campaign, character, form, fields_of(character.sheet))
     form = SheetForm()
     fields = Fields(request.form.to_dict(flat=False))
     parsed = sheet_of(fields, campaign.pack, character.sheet)
     known = sheet_page(campaign, parsed.sheet, page_locale(), creating=False).known_fields()
+    if parsed.errors:
+        return _sheet_page(campaign, character, form, fields, errors=form_errors(parsed, campaign, known), status=422)
     try:
         characters.edit_character(
             character_id, current_user.id, parsed.sheet, version=form.version.data or "", clock=app_clock()

@@ -35,6 +35,9 @@ BUDGET_LABELS = {
     "abilities": _("Abilities known"),
 }
 WHOLE_NUMBER = _("A whole number, please.")
+NAME_NEEDED = _("Give the character a name.")
+#: The sheet's names: a blank Japanese name is said once, beside it (the English one copies it).
+NAMES = ("ja", "en")
 _INDEX = re.compile(r"\[\d+\]$")
 
 
@@ -56,7 +59,7 @@ class Parsed:
 
 def fields_of(sheet: dict[str, Any]) -> Fields:
     """The form's values for a stored sheet."""
-    fields = Fields({key: [str(sheet[key])] for key in TEXTS if key in sheet})
+    fields = Fields({key: [text] for key, text in typed_texts(sheet).items() if key in sheet})
     fields["vehicle"] = [str(sheet.get("vehicle") or "")]
     for key in GEAR:
         fields[key] = [str(x) for x in sheet.get(key) or []]
@@ -76,7 +79,9 @@ def sheet_of(fields: Fields, pack: dict[str, Any], base: dict[str, Any] | None =
         text = fields.value(key)
         if text or key == "ja":
             sheet[key] = text
-    if not fields.value("en") and fields.value("ja"):  # the pack needs both names: the Japanese serves in English
+    if not fields.value("ja").strip():
+        parsed.errors["ja"] = str(NAME_NEEDED)
+    elif not fields.value("en"):  # the pack needs both names: the Japanese serves in English
         sheet["en"] = fields.value("ja")
     if fields.value("vehicle"):
         sheet["vehicle"] = fields.value("vehicle")
@@ -98,6 +103,25 @@ def sheet_of(fields: Fields, pack: dict[str, Any], base: dict[str, Any] | None =
                 values = {k: v for k, v in values.items() if v != LEVEL_MIN}
             sheet[group] = values
     return parsed
+
+
+def typed_texts(sheet: dict[str, Any]) -> dict[str, str]:
+    """The names and description as the player typed them: an English name that is the Japanese one's copy (the
+    form's blank) shows blank again, so that renaming the character renames it in English too."""
+    texts = {key: str(sheet.get(key) or "") for key in TEXTS}
+    if texts["en"] == texts["ja"]:
+        texts["en"] = ""
+    return texts
+
+
+def form_errors(parsed: Parsed, campaign: Campaign, known: Iterable[str]) -> dict[str, str]:
+    """A form refused before the service: its own errors and, beside them, what the ruleset finds in the rest of
+    the sheet, so that a player sees every problem at once (a blank name is said once, at the Japanese name)."""
+    sheet = parsed.sheet
+    if "ja" in parsed.errors:  # the rules judge the rest of the sheet as if it had its names
+        sheet = {**sheet, **dict.fromkeys(NAMES, "?")}
+    problems = find_ruleset(campaign.ruleset).validate_character(campaign.pack, sheet)
+    return {**errors_of(problems, known), **parsed.errors}
 
 
 def field_of(problem: Problem, known: Iterable[str]) -> str:
