@@ -50,6 +50,12 @@ def test_index_report_dice_log_english_page_and_feed(site, page_factory, lang, w
         page.wait_for_url(site.url + REPORT + "en/")
     assert page.locator("article.report").get_attribute("lang") == "en"
     assert page.locator("div.story p").count() > 0
+    # English is set ragged, Japanese justified between its characters (which would spread English letters apart)
+    align = "getComputedStyle(document.querySelector('div.story p')).textAlign"
+    assert page.evaluate(align) != "justify"
+    if lang == "ja":
+        page.goto(site.url + REPORT)
+        assert page.evaluate(align) == "justify"
 
     feed_url = page.locator('link[rel=alternate][type="application/atom+xml"]').first.get_attribute("href")
     feed = page.request.get(site.url + feed_url)
