@@ -131,13 +131,19 @@ def edit_report(
                     state=state_word(rnd.state),
                 )
             )
-        if parts.get("story_en_md") and parts["story_en_md"] == (_generated_english(rnd) or "").strip():
-            parts["story_en_md"] = None
+        _generated_english_as_none(rnd, parts)
         if parts:
             Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
         chars = {column: len(text or "") for column, text in parts.items()}
         audit.log("report.edit", f"round:{round_id}", now, actor_id=actor_id, **chars)
     return Report.get(Report.round == round_id)
+
+
+def _generated_english_as_none(rnd: Round, parts: dict[str, Any]) -> None:
+    """An English story that is the generated one word for word is not the GM's: stored as None (the generated one),
+    so that it is not taken for the GM's edit once the facts it was written from move on (a growth award)."""
+    if parts.get("story_en_md") and parts["story_en_md"] == (_generated_english(rnd) or "").strip():
+        parts["story_en_md"] = None
 
 
 def render_parts(intro: str, story: str, outro: str) -> str:
@@ -243,6 +249,7 @@ def publish_round(
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
             raise _not_publishable(rnd)
+        _generated_english_as_none(rnd, parts)  # the form sends the generated English back: not the GM's own
         if parts:
             Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
         report = Report.get(Report.round == round_id)

@@ -567,11 +567,15 @@ def round_prose(round_id: int) -> dict[str, str]:
 def _draft_report(
     rnd: Round, scenario: Scenario, resolution: dict[str, Any], prose: dict[str, str], *, locale: str = "ja"
 ) -> str:
-    """The generated story: the seed is withheld (the draft exists before publishing)."""
+    """The generated story: the seed is withheld (the draft exists before publishing). Its growth points are each
+    PC's once the round is published: before then, with the campaign's award to every PC with an entry to come."""
     bundle = build_bundle(round_info=round_info(rnd, scenario), seed=None, **resolution)
     campaign = Campaign.get_by_id(scenario.campaign_id)  # with its pack: the names the story uses
     members = Character.select().join(Participation).where(Participation.scenario == scenario.id)
-    growth = {unit_id(c.id): unspent_growth(campaign, c.sheet) for c in members}
+    award = 0 if rnd.state == PUBLISHED else campaign.growth_on_publish or 0
+    growth = {
+        unit_id(c.id): unspent_growth(campaign, c.sheet) + (award if unit_id(c.id) in prose else 0) for c in members
+    }
     names = {unit_id(c.id): str(c.sheet.get(locale) or c.name) for c in members}
     try:
         return reports.draft_report(

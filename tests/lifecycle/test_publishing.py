@@ -4,8 +4,11 @@ changes nothing; corrections keep the text as it was; the growth award goes to e
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from pbp import reports
 from pbp.errors import Forbidden, InvalidState, UserError
 from pbp.models import (
     AuditLog,
@@ -244,6 +247,31 @@ def test_the_growth_award_goes_to_every_character_with_an_entry_when_published(w
     publishing.set_growth_award(world.campaign, 0, actor_id=world.gm, clock=world.clock)
     publishing.publish_round(_resolved(world), actor_id=world.gm, clock=world.clock)
     assert Character.get_by_id(entered).sheet["growth_points"] == 3  # 0: none
+
+
+def _growth_said(text: str) -> list[int]:
+    """The growth points a story's state list gives its PCs (成長点 N / growth points N), smallest first."""
+    return sorted(int(n) for n in re.findall(r"(?:成長点|growth points) (\d+)", text))
+
+
+def test_a_report_gives_the_growth_points_its_round_awards_and_stays_as_generated(world) -> None:
+    """The state list's growth points are each PC's once the round is published, the award to every PC with an
+    entry included (the draft is written before it is given); and the English story the GM's form sends back as
+    generated is not taken for the GM's edit once the award has moved the facts it was written from."""
+    publishing.set_growth_award(world.campaign, 2, actor_id=world.gm, clock=world.clock)
+    campaign = Campaign.get_by_id(world.campaign)
+    entered, absent = (characters.unspent_growth(campaign, Character.get_by_id(c).sheet) for c in world.characters)
+    rid = _resolved(world, entered=1)
+    draft = publishing.review(rid, actor_id=world.gm)
+    assert _growth_said(draft.story) == _growth_said(draft.english or "") == sorted([entered + 2, absent])
+    publishing.publish_round(rid, story_en=draft.english, actor_id=world.gm, clock=world.clock)
+    after = [characters.unspent_growth(campaign, Character.get_by_id(c).sheet) for c in world.characters]
+    assert after == [entered + 2, absent]
+    report = Report.get(Report.round == rid)
+    assert report.story_en_md is None  # the generated English, as the form sent it back: not the GM's
+    assert _growth_said(report.published_md) == _growth_said(reports.plain_text(report.html_en or "")) == sorted(after)
+    published = publishing.review(rid, actor_id=world.gm)
+    assert published.one_language_edited is None and not published.english_reworded
 
 
 def test_the_scheduler_publishing_automatically_is_refused_by_a_leak_too(world) -> None:
