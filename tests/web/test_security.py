@@ -73,6 +73,19 @@ def test_every_error_is_a_page_in_the_layout_and_the_readers_language(probed, co
     assert response.headers["Content-Security-Policy"] == CSP
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_signed_in_users_413_is_a_page_in_the_layout_too(world, lang):
+    """The layout's logout form must not read the body a second time: that raised 413 again inside the error page,
+    which then fell back to a bare one."""
+    app = make_app(world.url, PROPAGATE_EXCEPTIONS=False, MAX_CONTENT_LENGTH=2000)
+    client = app.test_client()
+    assert log_in(client, "gm").status_code == 303
+    response = client.post("/me/notifications", data={"x": "x" * 3000}, headers=EN if lang == "en" else {})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 413 and f"<h1>{TITLES[413][lang == 'en']}</h1>" in html
+    assert 'action="/logout"' in html  # the signed-in layout
+
+
 def test_a_405_says_which_methods_are_allowed(probed):
     assert "POST" in probed.test_client().get("/logout").headers["Allow"]
 
