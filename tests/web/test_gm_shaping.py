@@ -4,6 +4,8 @@ the link from the campaign overview. The open round of the world is round 2."""
 
 from __future__ import annotations
 
+import re
+
 from datetime import timedelta
 
 import pytest
@@ -58,6 +60,19 @@ def test_every_action_is_recorded_from_its_form(world, data):
     assert response.status_code == 303, response.get_data(as_text=True)
     page = gm.get(ACTIONS).get_data(as_text=True)
     assert "the river rises" in page and _counts(world) == (1, 0)
+
+
+def test_the_gauge_form_shows_every_units_gauges_as_they_stand(world):
+    """Setting a gauge gives each stage's damage anew: the form shows what each unit holds now (after the actions
+    recorded before), so that a GM adding damage does not heal the unit by typing only the damage to add."""
+    gm = _as(world, "gm")
+    reason = {"reason": "the river rises"}
+    _post(gm, ACTIONS, {"kind": "set_gauge", "unit": "kagachi1", "gauge": "injury", "taken_0": "5", **reason})
+    page = gm.get(ACTIONS).get_data(as_text=True)
+    table = page.split('class="console-table gauges-now"')[1].split("</table>")[0]
+    row = next(r for r in table.split("<tr>") if "カガチ壱" in r)
+    assert re.search(r"<td>5/\d+ · 0/\d+ · 0/\d+ · 0/\d+ · 0/\d+</td>", row), row
+    assert "段階1" in page.split('id="action-set_gauge"')[1]
 
 
 def test_a_reinforcement_is_taken_off_again(world):
