@@ -5,6 +5,8 @@ and the override (R-GM-1) with its refusals, the GM's edited draft kept through 
 
 from __future__ import annotations
 
+from html import unescape
+
 import re
 from datetime import timedelta
 
@@ -260,7 +262,10 @@ def test_the_review_of_a_resolved_round_shows_every_die_the_units_and_the_map(wo
         events = Resolution.get(Resolution.round == world.open_round).events
     checks = [c for e in events for c in (e.get("attack_check"), e.get("evade_check"), e.get("check")) if c]
     assert checks and all(f"[{c}]" in page for c in checks)
-    assert all(f'<option value="{c}">' in page for c in checks)  # each check can be picked for an override
+    # each check can be picked for an override, once, by who rolled which skill and what it came to
+    options = re.findall(r'<option value="(r\d+-c\d+)">([^<]*)</option>', page)
+    assert [value for value, _ in options] == list(dict.fromkeys(checks))
+    assert all(re.fullmatch(rf"{v} — .+, .+: -?\d+ successe?s?", unescape(text)) for v, text in options), options
     assert "Injury" in page and "Vehicle damage" in page and 'class="changed"' in page
     assert 'class="battlemap"' in page
     assert "Override and resolve again" in page

@@ -13,7 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import abort, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
@@ -304,7 +304,7 @@ class Review:
     unit_names: dict[str, str]
     units: list[UnitRow]
     battlefield: Markup
-    checks: list[str]
+    checks: dict[str, str]  # each check's id and what it was (who rolled which skill, and its result)
     overrides: list[dict[str, Any]]
     weapon: Callable[[str], str]  # a weapon's name in the page's language
     gm_actions: list[GmLine]  # the GM's actions before the round, with their reasons (as the blog shows them)
@@ -323,7 +323,16 @@ def _review(
         units.setdefault(u["id"], u)
     names = _names(rnd, units)
     log = dice_log(events, names)
-    checks = [r.check for line in log for r in line.rolls if r.check]
+    checks: dict[str, str] = {}  # an area attack's one roll stands in the log once per target: offered once
+    for roll in (r for line in log for r in line.rolls if r.check and r.check not in checks):
+        checks[str(roll.check)] = ngettext(
+            "%(check)s — %(unit)s, %(skill)s: %(num)s success",
+            "%(check)s — %(unit)s, %(skill)s: %(num)s successes",
+            roll.successes,
+            check=roll.check,
+            unit=roll.unit,
+            skill=roll.skill,
+        )
     title = gettext("The battlefield at the round's end")
     svg = battlefield(state, events, names, title, everyone=True)
     return Review(
@@ -363,7 +372,7 @@ def _review_page(
             preview = _review(rnd, dry.inputs.encounter, dry.events, dry.state, dry.inputs.gm_actions)
     form = form or OverrideForm(formdata=None)
     shown = review or preview
-    form.check.choices = [("", gettext("Choose a check"))] + [(c, c) for c in (shown.checks if shown else [])]
+    form.check.choices = [("", gettext("Choose a check")), *(shown.checks.items() if shown else ())]
     page = render_template(
         "gm/round_review.html",
         campaign=campaign,
