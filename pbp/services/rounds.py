@@ -1047,16 +1047,26 @@ class GuardVerdict:
     #: The scheduler would hold the round, were its deadline now: it takes entries or waits to resolve, the guard is
     #: not spent and too many entries are missing.
     would_hold: bool
+    #: Closed with every joined character's entry in, in a campaign that resolves such a round at once (policy
+    #: `resolve_when_complete`): the scheduler's next pass resolves it, its deadline not waited for.
+    resolves_now: bool = False
 
 
 def guard_verdict(round_id: int) -> GuardVerdict:
     """The guard's verdict on a round as it stands, changing nothing (`guard` is what acts at the deadline)."""
     rnd = get_or_fail(Round, round_id, N_("round"))
     missing, joined = missing_entries(rnd.id, rnd.scenario_id)
-    share = Campaign.select(Campaign.hold_share).join(Scenario).where(Scenario.id == rnd.scenario_id).scalar()
+    share, policies = (
+        Campaign.select(Campaign.hold_share, Campaign.policies)
+        .join(Scenario)
+        .where(Scenario.id == rnd.scenario_id)
+        .tuples()
+        .get()
+    )
     spent = rnd.guard_held_at is not None
     would = rnd.state in (OPEN, CLOSED) and not spent and too_many_missing(missing, joined, share)
-    return GuardVerdict(missing, joined, share, spent, would)
+    now = rnd.state == CLOSED and missing == 0 and policy(policies, "resolve_when_complete")
+    return GuardVerdict(missing, joined, share, spent, would, resolves_now=now)
 
 
 def to_publish() -> list[int]:

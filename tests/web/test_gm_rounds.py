@@ -116,6 +116,20 @@ def test_a_missing_entry_is_highlighted_and_the_guards_verdict_follows_the_campa
     assert _round(world).state == "open"  # a verdict only: the guard itself acts at the deadline
 
 
+def test_a_closed_round_with_every_entry_in_says_it_resolves_on_the_schedulers_next_pass(world):
+    """Closed early with every entry in, a round is due at once in a campaign that resolves complete rounds
+    (`resolve_when_complete`): the page must not say it waits for its deadline."""
+    client = _as(world)
+    assert _post(client, _dash(world), action="close").status_code == 303
+    page = client.get(_dash(world)).get_data(as_text=True)
+    assert "resolves it on its next pass" in page and "at its deadline." not in page
+    with _db(world):
+        assert world.open_round in rounds.due_round_ids(clock=FixedClock(NOW))  # what the page says
+        campaigns.set_policy(Campaign.get(Campaign.slug == "demo").id, "resolve_when_complete", False)
+        assert world.open_round not in rounds.due_round_ids(clock=FixedClock(NOW))
+    assert "would resolve this round at its deadline" in client.get(_dash(world)).get_data(as_text=True)
+
+
 def test_close_hold_release_and_cancel_go_through_the_services_and_the_audit_log(world):
     client = _as(world)
     url = _dash(world)
