@@ -242,11 +242,30 @@ def checked_email(address: str | None) -> str | None:
 @retried
 def set_email(user_id: int, address: str | None, *, clock: Clock = SYSTEM) -> User:
     """Where the user's notifications go by e-mail (None or empty: nowhere); a malformed address is refused."""
-    value = checked_email(address)
+    _store_settings(user_id, {}, address=checked_email(address), set_address=True)
+    return User.get_by_id(user_id)
+
+
+@retried
+def save_settings(user_id: int, address: str | None, enabled: dict[str, bool], *, clock: Clock = SYSTEM) -> None:
+    """The notifications page's save, in one transaction: where e-mail goes and each kind given switched on or off
+    (a kind not given keeps its setting). Nothing is stored when any of it is refused."""
+    _store_settings(user_id, enabled, address=checked_email(address), set_address=True)
+
+
+def _store_settings(user_id: int, enabled: dict[str, bool], *, address: str | None = None, set_address: bool) -> None:
+    for kind in enabled:
+        _checked_kind(kind)
     with write_transaction():
         locked(User, user_id, N_("user"))
-        User.update(email=value).where(User.id == user_id).execute()
-    return User.get_by_id(user_id)
+        if set_address:
+            User.update(email=address).where(User.id == user_id).execute()
+        if enabled:
+            mine = NotificationOptOut.user == user_id
+            NotificationOptOut.delete().where(mine, NotificationOptOut.kind.in_(list(enabled))).execute()
+            off = [{"user": user_id, "kind": kind} for kind, on in enabled.items() if not on]
+            if off:
+                NotificationOptOut.insert_many(off).execute()
 
 
 def _checked_kind(kind: str) -> str:
@@ -260,12 +279,7 @@ def _checked_kind(kind: str) -> str:
 @retried
 def set_preference(user_id: int, kind: str, enabled: bool, *, clock: Clock = SYSTEM) -> dict[str, bool]:
     """Switch one kind of notification on or off for the user; returns every kind's setting."""
-    _checked_kind(kind)
-    with write_transaction():
-        locked(User, user_id, N_("user"))
-        NotificationOptOut.delete().where(NotificationOptOut.user == user_id, NotificationOptOut.kind == kind).execute()
-        if not enabled:
-            NotificationOptOut.create(user=user_id, kind=kind)
+    _store_settings(user_id, {kind: enabled}, set_address=False)
     return preferences(user_id)
 
 

@@ -15,6 +15,7 @@ from pbp.errors import UserError
 from pbp.models import User
 from pbp.services import notifications
 from pbp.web.forms import show_refusal
+from pbp.web.gm.access import runs_any_campaign
 
 bp = Blueprint("notify", __name__)
 INVALID = 422
@@ -52,19 +53,20 @@ for _kind in notifications.KINDS:
 @login_required
 def settings() -> str | Response | tuple[str, int]:
     form = NotificationsForm()
-    kinds = [form[field_name(kind)] for kind in notifications.KINDS]
+    # the kinds only a campaign's GMs are sent (`GM_PAGES`), to a user who runs one: a player's switch would do nothing
+    shown = [kind for kind in notifications.KINDS if kind not in notifications.GM_PAGES or runs_any_campaign()]
+    kinds = [form[field_name(kind)] for kind in shown]
     if request.method == "GET":
         form.email.data = User.get_by_id(current_user.id).email or ""
         for kind, enabled in notifications.preferences(current_user.id).items():
             form[field_name(kind)].data = enabled
     elif form.validate_on_submit():
         try:
-            notifications.set_email(current_user.id, form.email.data)
-            for kind in notifications.KINDS:
-                notifications.set_preference(current_user.id, kind, bool(form[field_name(kind)].data))
+            enabled = {kind: bool(form[field_name(kind)].data) for kind in shown}
+            notifications.save_settings(current_user.id, form.email.data, enabled)
         except UserError as refusal:
             show_refusal(form, refusal)
         else:
-            return redirect(url_for("notify.settings"), 303)
-    page = render_template("notifications.html", form=form, kinds=kinds)
+            return redirect(url_for("notify.settings", saved=1), 303)
+    page = render_template("notifications.html", form=form, kinds=kinds, saved="saved" in request.args)
     return (page, INVALID) if request.method == "POST" else page

@@ -16,7 +16,7 @@ is not text must be refused, and what is accepted reads back equal. They cover (
 - entries: `save_entry` (prose, the strings in the order);
 - rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
 - publishing: `edit_report` (story, intro, outro, English story);
-- notifications: `set_email` (address), `set_preference` (kind), `set_webhook` (URL).
+- notifications: `set_email` (address), `set_preference` (kind), `save_settings` (both), `set_webhook` (URL).
 
 `test_every_service_that_takes_text_is_covered` fails when a public service function with a `str` in its
 signature is neither covered here nor listed in `INTERNAL` (strings only the code itself passes).
@@ -501,6 +501,7 @@ def test_scenario_authoring_takes_any_text(stage: Stage, name: str, notes: str, 
     "notifications.set_email",
     "notifications.checked_email",
     "notifications.set_preference",
+    "notifications.save_settings",
     "notifications.set_webhook",
 )
 @FAST
@@ -518,6 +519,12 @@ def test_notification_settings_take_any_text(stage: Stage, email: str, kind: str
     if accepted(lambda: notifications.set_preference(uid, kind, False), kind):
         assert notifications.preferences(uid)[kind] is False
         notifications.set_preference(uid, kind, True)
+    before = User.get_by_id(uid).email, notifications.preferences(uid)
+    if accepted(lambda: notifications.save_settings(uid, email, {kind: False}), email, kind):
+        assert (User.get_by_id(uid).email, notifications.preferences(uid)[kind]) == (email.strip() or None, False)
+        notifications.set_preference(uid, kind, True)
+    else:  # one transaction: a refused address or kind stores neither
+        assert (User.get_by_id(uid).email, notifications.preferences(uid)) == before
     if accepted(lambda: notifications.set_webhook(w.campaign, url, clock=w.clock), url):
         assert Campaign.get_by_id(w.campaign).webhook_url == (url.strip() or None)
         notifications.set_webhook(w.campaign, None, clock=w.clock)
