@@ -79,7 +79,11 @@ def test_the_page_shows_the_public_face_and_never_the_gms_notes(world, lang, wor
         notes = Campaign.get(Campaign.slug == "demo").pack["scenarios"]["tama_river"]["gm_notes"]
     assert all(line.strip() not in html for line in notes.splitlines() if line.strip())
     assert "古カガチ" not in html and "[1000, 300]" not in html
-    assert "ログインして参加する" in html or "Log in to take part" in html
+    # under way (round 1 is past): no invitation to take part beside "it takes no new characters"
+    assert ("第1ラウンドから進行中" in html or "Under way since round 1" in html)
+    assert "ログインして参加する" not in html and "Log in to take part" not in html
+    fresh = client_of(app, None, lang).get("/campaigns/demo/scenarios/hangar_eve/").get_data(as_text=True)
+    assert "ログインして参加する" in fresh or "Log in to take part" in fresh  # one that has not begun
 
 
 def test_a_secret_gimmick_never_shows(world) -> None:
