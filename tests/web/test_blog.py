@@ -305,3 +305,15 @@ def test_the_character_page_tells_the_round_the_character_fell_in(tmp_path):
     makoto = main_of(text(client, f"/blog/demo/characters/{world.characters['makoto']}/"))
     assert "散った" in aoi and REPORT.format(1) in aoi.split('class="fate"', 1)[1]
     assert "散った" not in makoto
+
+
+def test_an_excerpt_cuts_words_at_a_space_and_japanese_at_the_limit() -> None:
+    from pbp.web.blog.queries import excerpt
+
+    english = "<p>" + "Hayachi stirred along the riverbank, " * 6 + "</p>"
+    cut = excerpt(english, 60)
+    assert cut.endswith("…") and len(cut) <= 60
+    assert english.startswith("<p>" + cut[:-1]) and english[3 + len(cut) - 1] in " ,"  # a whole word before the cut
+    japanese = "<p>" + "川霧の向こうでハヤチが身を起こした。" * 10 + "</p>"
+    assert excerpt(japanese, 60) == japanese[3 : 3 + 59] + "…"
+    assert excerpt("<p>short</p>", 60) == "short"

@@ -20,6 +20,7 @@ from pbp.reports import plain_text, render_markdown
 from pbp.reports.battlemap import Arrow, MapView, battle_map
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
+from pbp.reports.voice import is_japanese
 from pbp.services import publishing
 from pbp.services.characters import character_id_of, unit_id
 from pbp.services.clock import from_db
@@ -164,9 +165,15 @@ def _names_stamp(rnd: Round) -> tuple[Any, ...]:
 
 
 def excerpt(html: str, limit: int = 140) -> str:
-    """Plain text from the start of a story, for cards and OpenGraph descriptions."""
+    """Plain text from the start of a story, for cards and OpenGraph descriptions: Japanese cut at the limit, a
+    text in words (English) at the last space before it, never inside a word."""
     text = plain_text(html)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if not is_japanese(cut) and (space := cut.rfind(" ")) > limit // 2:
+        cut = cut[:space].rstrip(",;:")
+    return cut + "…"
 
 
 def character_names(unit_ids: list[str], locale: str) -> dict[str, str]:
