@@ -472,3 +472,14 @@ def test_the_odds_name_each_weapon_with_a_link_to_its_data_opened_beside_the_for
     odds = html.split('<table class="odds">')[1].split("</table>")[0]
     link = '<a class="data" href="/campaigns/demo/data/weapons/#weapon-beam_rifle" target="_blank" rel="noopener">'
     assert f"{link}ビームライフル</a>" in odds
+
+
+@pytest.mark.rule("R-DMG-2")
+def test_a_riders_gauge_choice_offers_the_default_damage_gauge_once(world) -> None:
+    """A rider's damage goes to the vehicle's damage gauge unless the order says the injury gauge: "the vehicle
+    (default)" beside "Damage gauge" was one choice offered twice."""
+    html = page(signed_in(app_at(world, WRITING), lang="en"), url(world))
+    select = re.search(r'<select name="damage_to"[^>]*>(.*?)</select>', html, re.S)
+    assert select, "a rider chooses the gauge"
+    options = [(v, unescape(t)) for v, t in re.findall(r'<option value="([^"]*)"[^>]*>(.*?)</option>', select[1])]
+    assert options == [("", "Damage gauge (the vehicle's: the default)"), ("injury", "Injury gauge")]
