@@ -162,7 +162,7 @@ def test_building_refusals_are_said_by_templates_and_the_cli_english_is_unchange
         "scenario: 'tama_river' is a battle, not a scene",
         "pcs: 5 PCs but 'tama_river' has 4 start positions",
         "pcs[0]: unit id 'kagachi1' is used twice",
-        "pcs[1].items: items cost 4, more than 調達 level = 2 (R-GEAR-2)",
+        "pcs[1].items: items cost 4, more than Procurement (調達) level = 2 (R-GEAR-2)",
     ]
     assert all(p.template is not None and p.template % dict(p.params) == p.message for p in said)
 

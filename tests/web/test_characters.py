@@ -189,7 +189,7 @@ def test_a_skill_above_5_is_refused_beside_it_in_the_pages_language_with_the_inp
     ("lang", "said"),
     [
         ("ja", "武器の合計コスト7が、陳情レベル×2＝4を超えています（R-GEAR-2"),
-        ("en", "weapons cost 7, more than 陳情 level x 2 = 4 (R-GEAR-2"),
+        ("en", "weapons cost 7, more than Petition (陳情) level x 2 = 4 (R-GEAR-2"),
     ],
 )
 def test_gear_over_the_petition_limit_is_refused_beside_the_weapons(app, lang, said) -> None:
@@ -441,7 +441,7 @@ def _over_procurement(app: Flask, world: World) -> None:
     ("lang", "said"),
     [
         ("ja", "items: アイテムの合計コスト3が、調達レベル＝2を超えています（R-GEAR-2）"),
-        ("en", "items: items cost 3, more than 調達 level = 2 (R-GEAR-2)"),
+        ("en", "items: items cost 3, more than Procurement (調達) level = 2 (R-GEAR-2)"),
     ],
     ids=["ja", "en"],
 )
@@ -461,7 +461,7 @@ def test_a_growth_request_on_a_sheet_the_rules_refuse_says_why_above_the_form(ap
     [
         ("ja", "items: アイテムの合計コスト3が、調達レベル＝2を超えています（R-GEAR-2）",
          "この成長はもうできません：level: レベル5から4には上げられません：レベルは1〜5で、上げることしかできません"),
-        ("en", "items: items cost 3, more than 調達 level = 2 (R-GEAR-2)",
+        ("en", "items: items cost 3, more than Procurement (調達) level = 2 (R-GEAR-2)",
          "This raise is no longer possible: level: cannot raise from 5 to 4: levels go 1..5 and only up"),
     ],
     ids=["ja", "en"],

@@ -179,7 +179,7 @@ def test_the_trials_cli_line_stays_english(world, folder):
     lines = str(refused.value).split("; ")
     assert "scenario tama_river: the new pack has no scenario 'tama_river'" in lines
     assert any(
-        line.startswith("character 葵 (1): weapons: weapons cost 41, more than 陳情 level x 2") for line in lines
+        line.startswith("character 葵 (1): weapons: weapons cost 41, more than Petition (陳情) level x 2") for line in lines
     )
 
 

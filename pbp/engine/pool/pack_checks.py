@@ -569,15 +569,16 @@ def check_unique_ids(c: Checker, path: str, entries: Any, id_key: str) -> None:
 
 # ---- characters ----------------------------------------------------------------------------------------------
 _BUDGET_RULES = {
-    "stats": N_("parent stats total %(spent)s, more than the creation budget of %(limit)s points"),
+    "stats": N_("stats total %(spent)s points, more than the creation budget of %(limit)s"),
     "skills": N_(
-        "skill levels cost %(spent)s points, more than the %(limit)s available "
-        "(creation skill points + growth points; raising to level n costs growth.raise_costs)"
+        "skill levels cost %(spent)s points, more than the %(limit)s available (the skill points for creating a "
+        "character and the growth points; what each level costs is on the game data's growth page)"
     ),
     "weapons": N_(
-        "weapons cost %(spent)s, more than 陳情 level x 2 = %(limit)s (R-GEAR-2; built-in weapons are free, R-GEAR-3)"
+        "weapons cost %(spent)s, more than Petition (陳情) level x 2 = %(limit)s (R-GEAR-2; a vehicle's built-in "
+        "weapons are free, R-GEAR-3)"
     ),
-    "items": N_("items cost %(spent)s, more than 調達 level = %(limit)s (R-GEAR-2)"),
+    "items": N_("items cost %(spent)s, more than Procurement (調達) level = %(limit)s (R-GEAR-2)"),
     "abilities": N_("%(spent)s abilities, more than the %(limit)s a character may know"),
 }
 
