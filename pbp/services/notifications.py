@@ -67,7 +67,7 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         ),
     },
     "round.published": {
-        "ja": ("【{scenario}】第{number}ラウンドのリプレイ公開", "第{number}ラウンドのリプレイが公開されました。"),
+        "ja": ("【{scenario}】第{number}ラウンドの報告書を公開", "第{number}ラウンドの報告書が公開されました。"),
         "en": ("[{scenario}] Round {number} is published", "The report of round {number} is published."),
     },
     "round.publish_refused": {

@@ -264,14 +264,14 @@ def test_email_and_webhook_arrive_in_each_language(world, smtp, webhook) -> None
     assert {d.status for d in report.deliveries} == {"sent"}
     mail = {m["To"]: m for m in smtp.messages}
     ja, en = (mail[f"p{uid}@example.org"] for uid in world.players)
-    assert ja["Subject"].endswith("第1ラウンドのリプレイ公開")
-    assert "リプレイが公開されました" in ja.get_content()
+    assert ja["Subject"].endswith("第1ラウンドの報告書を公開")
+    assert "報告書が公開されました" in ja.get_content()
     assert "Round 1 is published" in en["Subject"] and "The report of round 1 is published." in en.get_content()
     assert "https://pbp.example/blog/demo/tama_river/round-1/" in en.get_content()
     assert "pbp@example.org" in ja["From"]
     published = [h for h in webhook.received if h["kind"] == "round.published"]
     assert len(published) == 1 and published[0]["round"] == rid
-    assert "リプレイが公開されました" in published[0]["text"] and "is published" in published[0]["text_en"]
+    assert "報告書が公開されました" in published[0]["text"] and "is published" in published[0]["text_en"]
     assert schedule.tick(clock=world.clock).deliveries == []  # each once
     assert len(smtp.messages) == 2
 

@@ -306,3 +306,9 @@ def test_entries_come_in_id_order_whatever_order_the_database_keeps():
     """PostgreSQL's jsonb gives keys back shortest first: the pages must not change with the database."""
     shuffled = {**PACK, "weapons": dict(sorted(PACK["weapons"].items(), key=lambda kv: (len(kv[0]), kv[0])))}
     assert [e.id for e in catalog(shuffled).of("weapon")] == sorted(catalog(PACK).entries["weapon"])
+
+
+def test_a_search_result_is_named_by_its_sections_word(client):
+    """A weapon found is labelled as the section it links to is titled (兵装), not as the entry form's 武器."""
+    results = text_of(client, f"{DATA}search?q=ビーム").split('<ul class="results">', 1)[1].split("</ul>", 1)[0]
+    assert "兵装" in results and "武器" not in results

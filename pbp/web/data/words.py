@@ -26,7 +26,7 @@ WORDS = {
         "skill": _("Skill"),
         "status": _("Bad status"),
         "vehicle": _("Vehicle"),
-        "weapon": _("Weapon"),
+        "weapon": pgettext("data kind", "Weapon"),  # as its section is called (兵装), not the form's 武器
         "item": _("Item"),
         "ability": _("Ability"),
         "enemy": _("Enemy"),
