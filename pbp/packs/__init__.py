@@ -23,7 +23,7 @@ from pbp.text import non_text, unfit_to_show
 #: The slug rule: a campaign id (and its pack folder's name) and a scenario slug are 1-64 letters, digits, `_` or
 #: `-`, since they are path segments of the blog's URLs. The one definition: import it from here.
 SLUG = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")  # \Z: `$` would also match before a final newline
-SLUG_RULE = "1-64 letters, digits, '_' or '-'"
+SLUG_RULE = N_("1-64 letters, digits, '_' or '-'")
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def problems_of(pack: dict[str, Any], slug: str, spec: Any, *, prefix: str = "")
         problems.append(
             Problem(
                 prefix.rstrip(".") or "slug",
-                N_("'%(slug)s' is not a scenario id (%(rule)s)", slug=slug, rule=packs.SLUG_RULE),
+                N_("'%(slug)s' is not a scenario id (%(rule)s)", slug=slug, rule=N_(packs.SLUG_RULE)),
             )
         )
     own = f"scenarios.{slug}"

@@ -259,7 +259,7 @@ def create_scenario(
     if pack_scenario not in campaign.pack.get("scenarios", {}):
         raise UserError(N_("the pack has no scenario '%(id)s'", id=pack_scenario))
     if not packs.SLUG.match(slug):
-        raise UserError(N_("a slug is %(rule)s", rule=packs.SLUG_RULE), "slug")
+        raise UserError(N_("a slug is %(rule)s", rule=N_(packs.SLUG_RULE)), "slug")
     if Scenario.get_or_none(Scenario.campaign == campaign_id, Scenario.slug == slug) is not None:
         raise Conflict(scenario_taken(slug), "slug")
     if slots is not None and slots < 1:

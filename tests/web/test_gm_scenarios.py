@@ -127,6 +127,15 @@ def test_a_taken_slug_is_refused(world):
     assert response.status_code == 422 and "already has a scenario" in unescape(response.get_data(as_text=True))
 
 
+def test_a_slug_that_is_not_one_is_refused_with_the_rule_in_the_pages_language(world):
+    """The slug rule is said in the page's language (it stood in English inside the Japanese sentence)."""
+    gm = signed_in(world.url, "gm", lang="ja")
+    page = unescape(_post(gm, NEW, {**BATTLE, "slug": "夜襲!"}).get_data(as_text=True))
+    assert "半角英数字・「_」・「-」の1〜64文字" in page and "1-64 letters" not in page
+    english = unescape(_post(_as(world, "gm"), NEW, {**BATTLE, "slug": "夜襲!"}).get_data(as_text=True))
+    assert "1-64 letters, digits, '_' or '-'" in english
+
+
 TOML_OK = (
     """
 [scenarios.ambush]
