@@ -499,6 +499,18 @@ def test_my_page_links_each_character_and_each_campaign(app, world) -> None:
     assert f'href="/characters/{world.characters["makoto"]}/edit"' not in html  # player2's
 
 
+def test_my_page_links_a_characters_blog_page_once_a_report_tells_of_it(tmp_path) -> None:
+    world = build_world(f"sqlite:///{tmp_path / 'told.sqlite3'}", published=1, open_after=False)
+    app = make_app(world.url, LOGIN_RATE_LIMIT="1000 per minute")
+    client = signed_in(app, lang="en")
+    assert post(client, NEW, HARU)[0] == 303
+    haru = in_app(app, lambda: Character.get(Character.name == "春").id)
+    html = page(client, "/me")
+    public = f'href="/blog/demo/characters/{aoi(world)}/"'
+    assert public in html and client.get(f"/blog/demo/characters/{aoi(world)}/").status_code == 200
+    assert f'href="/blog/demo/characters/{haru}/"' not in html  # in no report yet: its page would be a 404
+
+
 def test_english_pages_show_no_japanese_of_the_catalog(app, world) -> None:
     """The pages' own words are English on an English page (the sheet's own texts, the player's, are left out)."""
     client = signed_in(app, lang="en")

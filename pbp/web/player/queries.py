@@ -72,6 +72,7 @@ class CharacterRow:
     campaign_name: str
     alive: bool
     signups: list[Signup] = field(default_factory=list)
+    in_reports: bool = False  # it takes part in a scenario with a published round: its page on the blog exists
 
 
 def _signup_open(scenario: Scenario, now: datetime, started: bool | None = None) -> bool:
@@ -169,6 +170,8 @@ def characters_of(user_id: int, *, locale: str, now: datetime) -> list[Character
             title = pack_name(pack, "scenarios", p.scenario.pack_scenario, locale, p.scenario.title)
             entry = _entry_status(character.id, p.scenario, campaign.timezone, now) if p.status == JOINED else None
             row.signups.append(Signup(campaign.slug, title, p.status, p.scenario.slug, entry))
+            published = Round.select().where(Round.scenario == p.scenario.id, Round.state == PUBLISHED)
+            row.in_reports = row.in_reports or (p.status == JOINED and published.exists())
         rows.append(row)
     return rows
 
