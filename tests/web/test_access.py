@@ -77,6 +77,7 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/blog/<slug:campaign>/<slug:scenario>/", "GET"): ("/blog/demo/tama_river/", None, everyone(200)),
     ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/", "GET"): (REPORT, None, everyone(200)),
     ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/en/", "GET"): (REPORT + "en/", None, everyone(200)),
+    ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/ja/", "GET"): (REPORT + "ja/", None, everyone(200)),
     ("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/bundle.json", "GET"): (
         REPORT + "bundle.json",
         None,

@@ -4,6 +4,7 @@ as Atom with time-zone-aware dates; pages carry OpenGraph tags and a print style
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -317,3 +318,15 @@ def test_an_excerpt_cuts_words_at_a_space_and_japanese_at_the_limit() -> None:
     japanese = "<p>" + "川霧の向こうでハヤチが身を起こした。" * 10 + "</p>"
     assert excerpt(japanese, 60) == japanese[3 : 3 + 59] + "…"
     assert excerpt("<p>short</p>", 60) == "short"
+
+
+def test_an_english_reader_reaches_the_japanese_original(client):
+    """An English browser reads the English story; the page links the Japanese original, which is the report as a
+    Japanese reader reads it (the Japanese page links the English one)."""
+    english = client.get(REPORT.format(1), headers={"Accept-Language": "en"}).get_data(as_text=True)
+    link = re.search(r'<a hreflang="ja" lang="ja" href="([^"]+)">日本語', english)
+    assert link and link[1] == REPORT.format(1) + "ja/"
+    original = client.get(link[1], headers={"Accept-Language": "en"}).get_data(as_text=True)
+    japanese = client.get(REPORT.format(1), headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert '<html lang="ja">' in original and main_of(original) == main_of(japanese)
+    assert 'hreflang="en"' in japanese and 'hreflang="ja" lang="ja"' not in japanese

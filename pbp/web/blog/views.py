@@ -95,6 +95,14 @@ def report(campaign: str, scenario: str, number: int) -> str:
     return render_template("blog/report.html", report=page, dicelog=dicelog)
 
 
+@bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/ja/")
+def report_ja(campaign: str, scenario: str, number: int) -> str:
+    """The report as a Japanese reader reads it, the story in its original, whatever language the browser asks
+    for: where an English page's 日本語 link leads."""
+    with force_locale("ja"):
+        return report(campaign, scenario, number)
+
+
 @bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/en/")
 def report_en(campaign: str, scenario: str, number: int) -> str:
     """The English story beside the report: the GM's own, or one generated from the published facts."""
