@@ -320,7 +320,7 @@ def correct_report(
     is rendered again, and a correction with the GM's note (shown, dated, on the public page) keeps the text as it
     was. Refused when nothing changes, and (LeakFound) when the corrected text holds GM-secret text. The
     campaign's GMs only."""
-    why = checked_text(note, N_("note"), REASON_LIMIT)
+    why = checked_text(note, N_("the correction note"), REASON_LIMIT)
     parts = _checked_parts(markdown, intro, outro, story_en)
     gms.require_gm(campaign_of(round_id), actor_id)
     now = to_db(clock.now())

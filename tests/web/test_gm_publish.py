@@ -166,8 +166,13 @@ def test_a_correction_shows_a_dated_note_on_the_public_page_and_keeps_the_old_te
     no_note = client.post(url, data=_form(client, url, action="correct", story="直した物語。"))
     page = no_note.get_data(as_text=True)
     assert (
-        no_note.status_code == 422 and "note must not be empty" in page and _textareas(page)["story"] == "直した物語。"
+        no_note.status_code == 422
+        and "the correction note must not be empty" in page
+        and _textareas(page)["story"] == "直した物語。"
     )
+    ja = signed_in(world.url, "gm", lang="ja")
+    in_japanese = ja.post(url, data=_form(ja, url, action="correct", story="直した物語。")).get_data(as_text=True)
+    assert "訂正メモを入力してください。" in in_japanese  # the field is called 訂正メモ, not ひとこと
     leak = client.post(url, data=_form(client, url, action="correct", note="訂正", story=f"物語。{SECRET}。"))
     assert leak.status_code == 422 and f"<mark>{SECRET}</mark>" in leak.get_data(as_text=True)
     done = client.post(url, data=_form(client, url, action="correct", note="誤字を直しました。", story="直した物語。"))
