@@ -220,7 +220,9 @@ def test_every_problem_is_shown_at_once_and_a_number_that_is_not_one_is_named(ap
     assert message == "A whole number, please." and value_of(html, "skills.回避") == "three"
 
 
-@pytest.mark.parametrize(("lang", "said"), [("ja", "キャラクターの名前を入力してください。"), ("en", "Give the character a name.")])
+@pytest.mark.parametrize(
+    ("lang", "said"), [("ja", "キャラクターの名前を入力してください。"), ("en", "Give the character a name.")]
+)
 def test_a_missing_name_is_refused_beside_it_and_the_english_one_is_optional(app, lang, said) -> None:
     client = signed_in(app, lang=lang)
     status, html, _ = post(client, NEW, {**HARU, "ja": "", "en": ""})

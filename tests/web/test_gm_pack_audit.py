@@ -178,9 +178,8 @@ def test_the_trials_cli_line_stays_english(world, folder):
             campaigns.upgrade_pack(demo.id, folder, actor_id=demo.gm_id, apply=False)
     lines = str(refused.value).split("; ")
     assert "scenario tama_river: the new pack has no scenario 'tama_river'" in lines
-    assert any(
-        line.startswith("character 葵 (1): weapons: weapons cost 41, more than Petition (陳情) level x 2") for line in lines
-    )
+    over = "character 葵 (1): weapons: weapons cost 41, more than Petition (陳情) level x 2"
+    assert any(line.startswith(over) for line in lines)
 
 
 def test_the_pack_page_is_the_owners(world, tmp_path):

@@ -5,10 +5,9 @@ and the override (R-GM-1) with its refusals, the GM's edited draft kept through 
 
 from __future__ import annotations
 
-from html import unescape
-
 import re
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from flask.testing import FlaskClient

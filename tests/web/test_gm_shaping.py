@@ -5,7 +5,6 @@ the link from the campaign overview. The open round of the world is round 2."""
 from __future__ import annotations
 
 import re
-
 from datetime import timedelta
 
 import pytest

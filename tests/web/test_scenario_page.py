@@ -80,7 +80,7 @@ def test_the_page_shows_the_public_face_and_never_the_gms_notes(world, lang, wor
     assert all(line.strip() not in html for line in notes.splitlines() if line.strip())
     assert "古カガチ" not in html and "[1000, 300]" not in html
     # under way (round 1 is past): no invitation to take part beside "it takes no new characters"
-    assert ("第1ラウンドから進行中" in html or "Under way since round 1" in html)
+    assert "第1ラウンドから進行中" in html or "Under way since round 1" in html
     assert "ログインして参加する" not in html and "Log in to take part" not in html
     fresh = client_of(app, None, lang).get("/campaigns/demo/scenarios/hangar_eve/").get_data(as_text=True)
     assert "ログインして参加する" in fresh or "Log in to take part" in fresh  # one that has not begun
