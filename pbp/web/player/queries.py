@@ -145,6 +145,11 @@ def _entry_status(character_id: int, scenario: Scenario, timezone: str, now: dat
     )
 
 
+def _has_published_round(scenario_id: int) -> bool:
+    """Whether a round of the scenario is published: its reports, and its characters' pages, are on the blog."""
+    return bool(Round.select().where(Round.scenario == scenario_id, Round.state == PUBLISHED).exists())
+
+
 def characters_of(user_id: int, *, locale: str, now: datetime) -> list[CharacterRow]:
     """The user's characters, each with the scenarios it signed up for and, where it takes part, how its entry for
     the current round stands."""
@@ -170,8 +175,7 @@ def characters_of(user_id: int, *, locale: str, now: datetime) -> list[Character
             title = pack_name(pack, "scenarios", p.scenario.pack_scenario, locale, p.scenario.title)
             entry = _entry_status(character.id, p.scenario, campaign.timezone, now) if p.status == JOINED else None
             row.signups.append(Signup(campaign.slug, title, p.status, p.scenario.slug, entry))
-            published = Round.select().where(Round.scenario == p.scenario.id, Round.state == PUBLISHED)
-            row.in_reports = row.in_reports or (p.status == JOINED and published.exists())
+            row.in_reports = row.in_reports or (p.status == JOINED and _has_published_round(p.scenario.id))
         rows.append(row)
     return rows
 
@@ -274,7 +278,7 @@ def scenario_page(
         signup_closed_at=from_db(scenario.signup_closed_at) if scenario.signup_closed_at else None,
         lottery_seed=scenario.lottery_seed,
         under_way=resolved_round(scenario.id),
-        has_reports=Round.select().where(Round.scenario == scenario.id, Round.state == PUBLISHED).exists(),
+        has_reports=_has_published_round(scenario.id),
         open_round=open_round,
         gimmicks=[
             Named(_localised(g, locale, g["id"]), described(g, locale))
