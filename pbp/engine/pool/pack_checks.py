@@ -403,8 +403,12 @@ _GIMMICK: Fields = {  # R-PLAY-3
     "effects": (True, check_pack_effects),
     "public": (False, check_bool),  # shown on the scenario's page and the data pages; default false (the GM's secret)
 }
+#: Where and when a scenario is told (its place, time of day, weather), each `{ ja, en }`: both kinds' stories open
+#: on them, so a hangar at night is never told as a riverbank at noon.
+_SETTING_KEYS = ("setting", "time", "weather")
 _SCENARIO: Fields = {
     **_DESCRIBED,
+    **{key: (False, table_field(_NAMES)) for key in _SETTING_KEYS},
     "kind": (True, choice_field(SCENARIO_KINDS)),
     "slots": (False, int_field(1, SLOTS_MAX)),
     "gm_notes": (False, check_notes),
