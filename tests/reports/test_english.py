@@ -1,0 +1,101 @@
+"""English that is English: a pack's gear names as common nouns mid-sentence, and the English phrasebook free of
+words that are false of a body (a pilot's or a machine's "hide"), of one character ("each other"), or that mock a PC
+for not acting."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pbp.reports.english import common_noun
+
+POOL_EN = Path(__file__).resolve().parents[2] / "templates" / "narrative" / "pool" / "en"
+
+
+@pytest.mark.parametrize(
+    ("name", "told"),
+    [
+        ("Beam Rifle", "beam rifle"),  # a heading's title case
+        ("Beam rifle", "beam rifle"),  # the demo pack's sentence case
+        ("Anti-Armour Rocket", "anti-armour rocket"),
+        ("EMP shell", "EMP shell"),  # an acronym
+        ("HMG-3 Heavy Gun", "HMG-3 heavy gun"),
+        ('Katana "Murakumo"', 'katana "Murakumo"'),  # a quoted proper noun
+        ("Savior Type-10 'Murakumo'", "savior type-10 'Murakumo'"),
+        ("Blade 「ムラクモ」", "blade 「ムラクモ」"),
+        ("McLaren Cannon", "McLaren cannon"),  # mixed case is a name
+        ("Type A Rifle", "type A rifle"),  # one capital alone is a designation
+        ("Aoi's Lucky Charm", "Aoi's lucky charm"),  # a possessor is a name
+    ],
+)
+def test_common_noun_lowers_title_case_words_and_keeps_names(name: str, told: str) -> None:
+    assert common_noun(name) == told
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["", "ビームライフル", "🔥🔥🔥", "**", "（", 'Bad "Quote', "「閉じない", "A" * 800, "Sword " * 200 + "「ム"],
+)
+def test_common_noun_never_raises_and_keeps_what_it_cannot_lower(name: str) -> None:
+    told = common_noun(name)
+    assert len(told) == len(name)  # only case changes: no character added, dropped or reordered
+    assert told.lower() == name.lower()
+
+
+def test_common_noun_keeps_everything_after_an_unclosed_quote() -> None:
+    assert common_noun('Great Sword "Kusanagi Blade') == 'great sword "Kusanagi Blade'
+
+
+def _phrases() -> list[tuple[str, str]]:
+    """Every (slot, phrasing) of the English phrasebook."""
+    book = tomllib.loads((POOL_EN / "phrases.toml").read_text(encoding="utf-8"))
+    out: list[tuple[str, str]] = []
+
+    def walk(prefix: str, node: object) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(f"{prefix}.{key}" if prefix else key, value)
+        elif isinstance(node, list):
+            out.extend((prefix, str(p)) for p in node)
+        elif isinstance(node, str):
+            out.append((prefix, node))
+
+    walk("", book)
+    return out
+
+
+def test_the_phrasebook_has_no_hide_on_a_pilot_or_a_machine() -> None:
+    """{t} is a pilot, a machine or a creature; "hide" is true of none of the first two."""
+    assert [p for _, p in _phrases() if re.search(r"\bhide\b", p)] == []
+
+
+def test_the_phrasebook_measures_no_silence_by_a_person() -> None:
+    assert [p for _, p in _phrases() if re.search(r"size of \{", p)] == []
+
+
+def test_a_pc_who_did_not_act_is_never_mocked() -> None:
+    """A PC with no entry, or who waited, gets a neutral moment (ss-style.md): never timid, hesitant or doubting."""
+    mocking = re.compile(
+        r"timid|coward|hesitat|doubt|\{n\} wavered|could not (?:see|judge)|perhaps \{n\} could not", re.I
+    )
+    idle = [p for slot, p in _phrases() if slot.startswith("idle.")]
+    assert idle  # the slots exist: the law is about them
+    assert [p for p in idle if mocking.search(p)] == []
+
+
+def test_a_list_of_pcs_that_may_be_one_is_not_told_as_several() -> None:
+    """opening.again and opening.clear are said of one PC too: no "each other", "each carried", "one another" among the
+    PCs ("{pcs} and {foes} ... each other" is two sides, and true)."""
+    plural = re.compile(r"\{pcs\}(?! and \{foes\})[^.]*\b(?:each other|one another|each carried)")
+    said_of_one = [p for slot, p in _phrases() if slot in ("opening.again", "opening.clear") and "{pcs}" in p]
+    assert said_of_one
+    assert [p for p in said_of_one if plural.search(p)] == []
+
+
+def test_no_capitalised_common_noun_mid_sentence() -> None:
+    """A capital after a lower-case word or a comma is a common noun printed as a heading ("her Beam Rifle")."""
+    mid = re.compile(r"[a-z,;] (?!I\b)[A-Z][a-z]")
+    assert [p for _, p in _phrases() if mid.search(re.sub(r"\{[^}]*\}", "x", p))] == []
