@@ -1,251 +1,263 @@
-"""The stories' yardstick (issue 11): the demo battle played for 12 rounds with varied entries over 8 seeds, every
+"""The stories' yardstick (issue 29): the 36 PBW entries of ../shared/prose/entries.toml played over 8 seeds, every
 round's story written in Japanese and English as the lifecycle would (each scenario remembering its earlier
-stories' sentences), and measured:
+stories' sentences), and measured by pbp/reports/yardstick.py against its goals.
 
-- distinct-sentence ratio per scenario (goal >= 0.97, both languages);
-- share of the players' sentences that reach the story (>= 0.9);
-- mechanics words in the story (0);
-- CJK characters in the English story outside the player's quoted words (0);
-- characters per participant in Japanese (400-800, the median round of each scenario);
-- a dead PC acting, or dying, after its death (0).
+How the corpus is played:
+- the cast: 葵 and 真琴 are the demo pack's ready-made aoi (Savior) and makoto (fighter); 千早 is aoi's sheet on
+  foot (no vehicle: the corpus's ex-mechanic), ノア is makoto's sheet in a fighter of his own (his wingman);
+- battle entries (7 chapters) are the 7 rounds of one run of the demo battle `tama_river` (the pack's only battle),
+  a chapter's entries entered by their PCs with a seeded legal order (an attack when there is a target), the others
+  of the cast sitting the round out (no entry); a PC fallen in an earlier round enters no more;
+- scene entries (5 chapters) are the 5 rounds of one run of the scene `hangar_eve`, each PC attempting the check
+  that fits them (SCENE_CHECKS);
+- the cast's enemies are the scenario's own (カガチ壱, カガチ弐, ハヤチ).
 
-`python -m bench stories` prints the figures; tests/reports/test_yardstick.py asserts the goals.
+`python -m bench stories` prints every figure with its goal; the goals are the integrator's to assert.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-import re
 import statistics
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pbp.engine import SeededDice, find_ruleset, seed_hash
-from pbp.engine.pool.encounters import encounter_for_scenario
+from pbp.engine.pool.encounters import build_encounter, scene_checks
 from pbp.engine.pool.legal import legal_actions
 from pbp.engine.pool.tactics import default_orders
 from pbp.packs import demo_pack
-from pbp.reports import draft_report
-from pbp.reports.narrative import md_text, sentences
-from pbp.reports.voice import split_prose
+from pbp.reports import draft_report, sentences
+from pbp.reports import yardstick as y
 
-ROUNDS = 12
+ENTRIES = Path(__file__).resolve().parents[2] / "shared" / "prose" / "entries.toml"
 SEEDS = tuple(f"yardstick-{n}" for n in range(8))
-SCENARIO = "tama_river"
-#: Words that are rules, not fiction: none may appear in a story's prose.
-MECHANICS = {
-    "ja": (
-        "ゲージ",
-        "判定",
-        "成功数",
-        "ダイス",
-        "ダメージ",
-        "小破",
-        "中破",
-        "大破",
-        "軽傷",
-        "重傷",
-        "瀕死",
-        "大成功",
-        "R-",
-    ),
-    "en": ("gauge", "successes", "dice", "roll", "stage", "R-", "light damage", "moderate damage", "heavy damage"),
+SCENARIOS = {"battle": "tama_river", "scene": "hangar_eve"}
+#: The corpus's PCs as unit ids: aoi and makoto are the pack's, chihaya and noah are made from them (bench_pack).
+CAST = {"葵": "aoi", "真琴": "makoto", "千早": "chihaya", "ノア": "noah"}
+#: The check each PC attempts in the hangar: 千早 repairs, 真琴 plays his harmonica, 葵 petitions (her 陳情 3).
+SCENE_CHECKS = {"aoi": "petition", "makoto": "concert", "chihaya": "repair", "noah": "procure"}
+GOALS = {
+    "quoted": "goal 1.000",
+    "leaks": "goal 0",
+    "beku": "goal 0",
+    "first_person": "goal 0",
+    "distinct": "goal >= 0.90",
+    "name_gap": "goal >= 60",
+    "cjk": "goal 0",
+    "mechanics": "goal 0",
+    "dead_acting": "goal 0",
 }
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff01-\uff60]")
-_QUOTED_JA = re.compile(r"\*(?:\\\*|[^*])*\*\{: lang=\"ja\"\}")
-_SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]*[」』”\"）)]?")
 
-#: What players write: plans, shouts, murmurs, questions, thoughts, and the awkward cases (one long sentence, only
-#: quotes, only emoji, two languages, Markdown tricks, nothing at all).
-PROSES = [
-    "「ここで止める——絶対に！」\nカガチの群れを川で食い止める。ビームライフルで先頭を狙う。",
-    "上空から全体を見渡し、ミサイルで群れをまとめて叩く。軽口は叩くが、油断はしない。",
-    "川霧の向こう、先頭のカガチに照準を合わせる。「……外さない」",
-    "低空で河原を抜け、上空のハヤチの背後を取る。「鬼ごっこはおしまいだ！」",
-    "「まだ動けるか？」僚機に呼びかける。背中は任せた。",
-    "故郷の町のことを思い出す。あの日の煙の匂いは忘れない。次は守ってみせる。",
-    "「……了解」短く答え、操縦桿を倒す。敵の懐に飛び込む。",
-    "弾はまだある。焦るな、と自分に言い聞かせる。",
-    "堤防の陰に回り込み、死角から撃つ。",
-    "「こっちだ、化け物！」注意を引きつけて仲間から引き離す。",
-    "息を整える。手の震えが止まらない。それでも前へ。",
-    "全弾を撃ち尽くすつもりで、群れの中央に火力を集中させる。退路は考えない。",
-    "「みんな、生きて帰るぞ！」",
-    "「了解」「援護する」「今だ！」",
-    "🔥🔥🔥",
-    "I will hold the line at the river. 「絶対に通さない」 Stay sharp.",
-    "# 見出し\n**太字** [リンク](javascript:alert(1)) <script>alert(1)</script> 前に出る。",
-    "川霧の中を進みながら、カガチの群れの動きを見極め、隙を見つけたら一気に距離を詰めて至近距離から撃ち込み、"
-    "そのまま離脱して次の目標に向かうという流れを頭の中で何度も繰り返しながら、震える指先を押さえつけて機を待つ",
-    "",
-]
+
+def bench_pack() -> dict[str, Any]:
+    """The demo pack with the corpus's four PCs as ready-made characters (the module docstring says how)."""
+    pack = copy.deepcopy(demo_pack().data)
+    characters = pack["characters"]
+    on_foot = {k: v for k, v in characters["aoi"].items() if k not in ("vehicle", "vehicle_weapons")}
+    characters["chihaya"] = {**on_foot, "ja": "千早", "en": "Chihaya"}
+    characters["noah"] = {**characters["makoto"], "ja": "ノア", "en": "Noah"}
+    return pack
+
+
+def chapters(entries: Iterable[y.Entry], kind: str) -> list[list[y.Entry]]:
+    """The entries of one kind grouped by chapter, in the corpus's order."""
+    grouped: dict[str, list[y.Entry]] = {}
+    for entry in entries:
+        if entry.kind == kind:
+            grouped.setdefault(entry.chapter, []).append(entry)
+    return list(grouped.values())
 
 
 @dataclass
-class Figures:
-    """One language's measures over every scenario played."""
+class Played:
+    """One round played: its bundle, the prose by unit id, the entries that prose came from."""
 
-    distinct: list[float] = field(default_factory=list)  # per scenario
-    words_total: int = 0
-    words_told: int = 0
-    mechanics: list[str] = field(default_factory=list)
-    cjk: list[str] = field(default_factory=list)
-    per_participant: list[float] = field(default_factory=list)  # per scenario: the median round
-    rounds_in_range: int = 0  # rounds whose length per participant is within 400-800
-    rounds: int = 0
-    dead_acting: list[str] = field(default_factory=list)
-
-    @property
-    def words_share(self) -> float:
-        return self.words_told / self.words_total if self.words_total else 1.0
+    bundle: dict[str, Any]
+    prose: dict[str, str]
+    entries: list[y.Entry]
+    skipped: list[str] = field(default_factory=list)  # entries of PCs fallen before their chapter
 
 
-def body(story: str) -> str:
-    """The prose of a story: what comes before the state list."""
-    return story.split("\n---\n")[0]
+def _battle_order(encounter: dict[str, Any], uid: str, rng: random.Random) -> dict[str, Any]:
+    """A seeded legal order of one PC: an attack when a weapon reaches a foe, else a move toward one."""
+    legal = legal_actions(encounter, uid)
+    foes = {u["id"] for u in encounter["units"] if u["side"] != "pc" and not u.get("removed")}
+    weapons = [w for w in legal.weapons if set(w.targets) & foes and not w.needs_swap and not w.needs_reload]
+    toward = [t for t in legal.move_toward if t in foes]
+    major: dict[str, Any] | None = None
+    if "attack" in legal.major and weapons:
+        w = rng.choice(weapons)
+        targets = [t for t in w.targets if t in foes]
+        major = {"type": "attack", "weapon": w.id, "targets": rng.sample(targets, min(len(targets), w.max_targets))}
+    elif "full_move" in legal.major and toward:
+        major = {"type": "full_move", "toward": rng.choice(toward)}
+    return {"unit": uid, "minor": None, "major": major}
 
 
-def _orders(encounter: dict[str, Any], rng: random.Random) -> tuple[list[dict[str, Any]], set[str]]:
-    """The PCs' entries of one round: each living PC has one five times in six, with an order picked among its
-    legal actions (an attack when it has a target, else a move)."""
-    orders, entered = [], set()
-    for unit in encounter["units"]:
-        if unit["side"] != "pc" or unit.get("dead") or unit.get("removed"):
-            continue
-        if rng.random() < 1 / 6:
-            continue
-        entered.add(unit["id"])
-        legal = legal_actions(encounter, unit["id"])
-        foes = {u["id"] for u in encounter["units"] if u["side"] != "pc"}
-        weapons = [w for w in legal.weapons if set(w.targets) & foes and not w.needs_swap and not w.needs_reload]
-        major: dict[str, Any] | None = None
-        if "attack" in legal.major and weapons:
-            w = rng.choice(weapons)
-            targets = [t for t in w.targets if t in foes]
-            major = {"type": "attack", "weapon": w.id, "targets": rng.sample(targets, min(len(targets), w.max_targets))}
-        elif "full_move" in legal.major and legal.move_toward:
-            major = {"type": "full_move", "toward": rng.choice([t for t in legal.move_toward if t in foes] or ["x"])}
-            if major["toward"] == "x":
-                major = None
-        minor = None
-        if "move" in legal.minor and rng.random() < 0.3:
-            toward = [t for t in legal.move_toward if t in foes]
-            minor = {"type": "move", "toward": rng.choice(toward)} if toward else None
-        orders.append({"unit": unit["id"], "minor": minor, "major": major})
-    return orders, entered
+def _scene_order(checks: dict[str, dict[str, Any]], uid: str) -> dict[str, Any]:
+    check = checks[SCENE_CHECKS[uid]]
+    return {"unit": uid, "minor": None, "major": {"type": "check", "label": check["id"], "skill": check["skill"],
+                                                  "need": check["need"]}}  # fmt: skip
 
 
-def _acts(event: dict[str, Any]) -> str | None:
-    if event["type"] in ("attack",):
-        return str(event["attacker"])
-    if event["type"] in ("move", "ability", "reload", "swap", "check", "death"):
-        return str(event["unit"])
-    return None
-
-
-def play(seed: str) -> list[tuple[dict[str, Any], dict[str, str]]]:
-    """The demo battle played for ROUNDS rounds: each round's bundle and prose by unit id."""
-    pack = demo_pack().data
-    rng = random.Random(seed)
-    encounter = encounter_for_scenario(pack, SCENARIO, list(pack["characters"].items()))
-    rounds = []
-    # A player writes a new entry each round: each PC draws its proses from its own shuffled deck.
-    written = {u["id"]: rng.sample(PROSES, len(PROSES)) for u in encounter["units"] if u["side"] == "pc"}
-    for n in range(1, ROUNDS + 1):
+def play_scenario(seed: str, kind: str, entries: list[y.Entry], pack: dict[str, Any]) -> list[Played]:
+    """One run of the scenario of `kind`, a round per chapter of the corpus, the encounter carried over."""
+    scenario = SCENARIOS[kind]
+    rng = random.Random(f"{seed}-{kind}")
+    encounter = build_encounter(pack, scenario, [(uid, pack["characters"][uid]) for uid in CAST.values()])
+    checks = {c["id"]: c for c in scene_checks(pack, scenario)} if kind == "scene" else {}
+    played = []
+    for n, chapter in enumerate(chapters(entries, kind), start=1):
         encounter["round"] = n
-        pcs, entered = _orders(encounter, rng)
+        living = {u["id"] for u in encounter["units"] if u["side"] == "pc" and not u.get("removed")}
+        entered = [e for e in chapter if CAST[e.pc] in living]
+        pcs = [
+            _scene_order(checks, CAST[e.pc]) if checks else _battle_order(encounter, CAST[e.pc], rng) for e in entered
+        ]
         orders = default_orders(encounter, {"orders": pcs}, sides=("enemy",))
-        round_seed = f"{seed}-{n}"
+        round_seed = f"{seed}-{kind}-{n}"
         result = find_ruleset("pool").resolve(encounter, orders, SeededDice(round_seed), pack=pack)
         bundle = {
-            "round": {"number": n, "scenario": SCENARIO, "pack_scenario": SCENARIO, "campaign": "demo",
-                      "scenario_title": pack["scenarios"][SCENARIO]["ja"]},
+            "round": {"number": n, "scenario": scenario, "pack_scenario": scenario, "campaign": "demo",
+                      "scenario_title": pack["scenarios"][scenario]["ja"]},
             "ruleset": "pool",
             "seed_hash": seed_hash(round_seed),
             "encounter": encounter,
             "events": result.events,
             "state": result.state,
         }  # fmt: skip
-        rounds.append((bundle, {uid: written[uid].pop() for uid in sorted(entered)}))
+        prose = {CAST[e.pc]: e.prose for e in entered}
+        played.append(Played(bundle, prose, entered, [e.id for e in chapter if e not in entered]))
         encounter = result.state
-    return rounds
+    return played
 
 
-def measure(seeds: tuple[str, ...] = SEEDS) -> dict[str, Figures]:
-    """Play every seed, write every story in both languages, and measure them."""
+def play(seed: str) -> list[tuple[dict[str, Any], dict[str, str]]]:
+    """Every round of both scenarios for `seed`: each round's bundle and prose by unit id (the corpus is needed)."""
+    entries = y.load_entries(ENTRIES.read_text(encoding="utf-8"))
+    pack = bench_pack()
+    return [(p.bundle, p.prose) for kind in SCENARIOS for p in play_scenario(seed, kind, entries, pack)]
+
+
+@dataclass
+class Figures:
+    """One language's findings over every scenario played: lists of what failed, so the first can be shown."""
+
+    quotes: int = 0
+    unquoted: list[str] = field(default_factory=list)
+    leaks: list[str] = field(default_factory=list)
+    beku: list[str] = field(default_factory=list)
+    first_person: list[str] = field(default_factory=list)
+    distinct: dict[str, float] = field(default_factory=dict)  # the lowest per scenario over the seeds
+    name_gaps: list[float] = field(default_factory=list)
+    cjk: list[str] = field(default_factory=list)
+    mechanics: list[str] = field(default_factory=list)
+    stories: int = 0
+
+    @property
+    def quoted(self) -> float:
+        return 1 - len(self.unquoted) / self.quotes if self.quotes else 1.0
+
+
+def _names(pack: dict[str, Any]) -> set[str]:
+    """Every name a story may give a unit, in both languages (masked in the sentence frames)."""
+    names = {c[k] for c in pack["characters"].values() for k in ("ja", "en")}
+    names |= {e[k] for e in pack["enemies"].values() for k in ("ja", "en")}
+    for scenario in SCENARIOS.values():
+        names |= {e.get(k) or "" for e in pack["scenarios"][scenario].get("enemies", []) for k in ("name", "en")}
+    return names - {""}
+
+
+def measure(seeds: tuple[str, ...] = SEEDS) -> tuple[dict[str, Figures], dict[str, Any]]:
+    """Play every seed, write every story in both languages, and measure them; the second value counts what was
+    played (entries told, skipped as fallen) and the engine's dead acting."""
+    corpus = y.load_entries(ENTRIES.read_text(encoding="utf-8"))
+    pack = bench_pack()
+    names = _names(pack)
+    pcs_ja = list(CAST)
     figures = {"ja": Figures(), "en": Figures()}
-    pack = demo_pack().data
+    counts: dict[str, Any] = {"entries": 0, "skipped": [], "dead_acting": []}
     for seed in seeds:
-        rounds = play(seed)
-        for locale, fig in figures.items():
-            memory: set[str] = set()
-            said: list[str] = []
-            lengths: list[float] = []
-            previous: list[dict[str, Any]] | None = None
-            fallen: set[str] = set()
-            for bundle, prose in rounds:
-                story = draft_report(bundle, prose=prose, locale=locale, pack=pack, strict=True, memory=memory,
-                                     previous_events=previous)  # fmt: skip
-                memory |= sentences(story)
-                text = body(story)
-                said += [s.strip() for s in _SENTENCE.findall(text) if len(s.strip()) > 3]
-                _measure_round(fig, locale, bundle, prose, text, lengths, fallen, seed)
-                previous = bundle["events"]
-            fig.distinct.append(len(set(said)) / len(said))
-            fig.per_participant.append(statistics.median(lengths) if lengths else 0.0)
-    return figures
+        for kind, scenario in SCENARIOS.items():
+            rounds = play_scenario(seed, kind, corpus, pack)
+            counts["entries"] += sum(len(p.entries) for p in rounds)
+            counts["skipped"] += [f"{seed} {scenario}: {i}" for p in rounds for i in p.skipped]
+            dead = y.acting_after_death(p.bundle["events"] for p in rounds)
+            counts["dead_acting"] += [f"{seed} {scenario} {d}" for d in dead]
+            for locale, fig in figures.items():
+                stories = _write(rounds, locale, pack)
+                for p, story in zip(rounds, stories, strict=True):
+                    _measure_story(fig, locale, story, p.entries, f"{seed} {scenario} r{p.bundle['round']['number']}")
+                if locale == "ja":
+                    fig.name_gaps += [g for story in stories for g in y.name_gaps(story, pcs_ja)]
+                ratio = y.distinct_frames(stories, names, locale)
+                fig.distinct[scenario] = min(ratio, fig.distinct.get(scenario, 1.0))
+    return figures, counts
 
 
-def _measure_round(
-    fig: Figures,
-    locale: str,
-    bundle: dict[str, Any],
-    prose: dict[str, str],
-    text: str,
-    lengths: list[float],
-    fallen: set[str],
-    seed: str,
-) -> None:
-    where = f"{seed} round {bundle['round']['number']}"
-    for written in prose.values():
-        for line in split_prose(written):
-            fig.words_total += 1
-            told = str(md_text(line.told))
-            fig.words_told += told in text
-    found = [w for w in MECHANICS[locale] if (re.search(rf"\b{re.escape(w)}\b", text) if locale == "en" else w in text)]
-    fig.mechanics += [f"{where}: {w}" for w in found]
-    if locale == "en":
-        outside = _QUOTED_JA.sub("", text)
-        fig.cjk += [f"{where}: {m}" for m in _CJK.findall(outside)][:3]
+def _write(rounds: list[Played], locale: str, pack: dict[str, Any]) -> list[str]:
+    """The scenario's stories in order, each remembering the earlier ones' sentences (as the lifecycle does)."""
+    memory: set[str] = set()
+    previous: list[dict[str, Any]] | None = None
+    stories = []
+    for p in rounds:
+        story = draft_report(p.bundle, prose=p.prose, locale=locale, pack=pack, strict=True, memory=memory,
+                             previous_events=previous)  # fmt: skip
+        memory |= sentences(story)
+        previous = p.bundle["events"]
+        stories.append(story)
+    return stories
+
+
+def _measure_story(fig: Figures, locale: str, story: str, entries: list[y.Entry], where: str) -> None:
+    fig.stories += 1
+    fig.quotes += y.quotes_total(entries, locale)
+    fig.unquoted += [f"{where}: {q}" for q in y.quotes_missing(story, entries, locale)]
+    fig.leaks += [f"{where}: {s}" for s in y.leaks(story, entries)]
+    fig.first_person += [f"{where}: {s}" for s in y.first_person(story, locale)]
+    fig.mechanics += [f"{where}: {s}" for s in y.mechanics_words(story, locale)]
+    if locale == "ja":
+        fig.beku += [f"{where}: {s}" for s in y.broken_beku(story)]
     else:
-        pcs = [u for u in bundle["encounter"]["units"] if u["side"] == "pc" and not u.get("dead")]
-        if pcs:
-            lengths.append(len(text) / len(pcs))
-            fig.rounds += 1
-            fig.rounds_in_range += 400 <= lengths[-1] <= 800
-    for e in bundle["events"]:
-        if _acts(e) in fallen:
-            fig.dead_acting.append(f"{where}: {e['type']} by {_acts(e)}")
-    fallen |= {e["unit"] for e in bundle["events"] if e["type"] == "death"}
-    for u in bundle["encounter"]["units"]:
-        if u.get("dead") and u["side"] == "pc" and locale == "ja":
-            name = str(u.get("name"))
-            # A fallen PC is remembered, not shown acting: no closing line, no share in the opening's cast.
-            if text.count(name) > 3:
-                fig.dead_acting.append(f"{where}: {name} named {text.count(name)} times after death")
+        fig.cjk += [f"{where}: {s}" for s in y.cjk_outside_quotes(story)]
+
+
+def _line(locale: str, label: str, value: str, goal: str, examples: Sequence[str] = ()) -> None:
+    shown = f" e.g. {list(examples[:3])}" if examples else ""
+    print(f"  [{locale}] {label}: {value} ({goal}){shown}")
 
 
 def main() -> None:
-    figures = measure()
-    print(f"stories: the demo battle, {ROUNDS} rounds x {len(SEEDS)} seeds, both languages")
+    if not ENTRIES.is_file():
+        print(f"stories: skipped, no corpus at {ENTRIES}")
+        return
+    start = time.perf_counter()
+    figures, counts = measure()
+    took = time.perf_counter() - start
+    n = sum(f.stories for f in figures.values())
+    print(f"stories: the PBW corpus ({ENTRIES.name}) through {', '.join(SCENARIOS.values())}, {len(SEEDS)} seeds,"
+          f" both languages: {n} stories in {took:.0f} s")  # fmt: skip
+    print(f"  entries played: {counts['entries']}, skipped as their PC had fallen: {len(counts['skipped'])}"
+          f" {counts['skipped'][:3]}")  # fmt: skip
+    print(f"  units acting after their death (engine): {len(counts['dead_acting'])} ({GOALS['dead_acting']})")
     for locale, fig in figures.items():
-        print(f"  [{locale}] distinct sentences per scenario: min {min(fig.distinct):.3f} (goal >= 0.97)")
-        print(f"  [{locale}] players' sentences told: {fig.words_share:.3f} (goal >= 0.9)")
-        print(f"  [{locale}] mechanics words: {len(fig.mechanics)} (goal 0) {fig.mechanics[:3]}")
-        print(f"  [{locale}] dead PCs acting after death: {len(fig.dead_acting)} (goal 0) {fig.dead_acting[:3]}")
-        if locale == "en":
-            print(f"  [en] CJK outside quoted player words: {len(fig.cjk)} (goal 0) {fig.cjk[:3]}")
+        q = f"{fig.quoted:.3f} ({fig.quotes - len(fig.unquoted)}/{fig.quotes})"
+        _line(locale, "spoken lines quoted verbatim", q, GOALS["quoted"], fig.unquoted)
+        _line(locale, "headings, ** and notes to the master", str(len(fig.leaks)), GOALS["leaks"], fig.leaks)
+        if locale == "ja":
+            _line(locale, "〜べく after a non-volitional clause", str(len(fig.beku)), GOALS["beku"], fig.beku)
+        _line(locale, "first person in narration", str(len(fig.first_person)), GOALS["first_person"], fig.first_person)
+        low = ", ".join(f"{s} {r:.3f}" for s, r in fig.distinct.items())
+        _line(locale, "distinct sentence frames, lowest per scenario", low, GOALS["distinct"])
+        if locale == "ja":
+            gap = statistics.median(fig.name_gaps) if fig.name_gaps else None
+            value = "no paragraph names a PC twice" if gap is None else f"{gap:.0f} characters"
+            _line(locale, "same PC's name, median gap within a paragraph", value, GOALS["name_gap"])
         else:
-            low, high = min(fig.per_participant), max(fig.per_participant)
-            print(f"  [ja] characters per participant (median round per scenario): {low:.0f}-{high:.0f} (goal 400-800);"
-                  f" rounds within 400-800: {fig.rounds_in_range}/{fig.rounds}")  # fmt: skip
+            _line(locale, "CJK characters outside marked player quotes", str(len(fig.cjk)), GOALS["cjk"], fig.cjk)
+        _line(locale, "mechanics words", str(len(fig.mechanics)), GOALS["mechanics"], fig.mechanics)
