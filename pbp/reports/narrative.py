@@ -43,6 +43,7 @@ from pbp.engine.pool.types import (
     SwapEvent,
 )
 from pbp.paths import TEMPLATES_DIR
+from pbp.reports.facts import Claim, Facts, split_claims
 from pbp.reports.plan import Beat, GmBeat, Plan, Scene, plan_round
 from pbp.reports.voice import Line, is_japanese, split_prose
 
@@ -62,11 +63,34 @@ _LOWER_START = re.compile(r"(^|[.!?][”\"]?\s+)([a-z])")
 _PLAN_VERB = re.compile(r"[うくすつぬむぶぐる]$")
 _QUOTED = re.compile(r"「[^「」]*」|（[^（）]*）|“[^“”]*”|\*(?:\\\*|[^*])*\*\{: lang=\"ja\"\}")
 _ENDING = re.compile(r"[。！？!?.」』”\"）)\s]+$")
+_SLOTS = re.compile(r"\{(\w+)\}")
+#: The placeholders that stand for one unit (a claim about "t" is about the unit named there).
+_ROLES = ("a", "t", "n", "goal")
 _TOPICLESS_MIN = 8  # characters a sentence keeps without its topic (「叫んだ。」 alone is too curt: the name stays)
 
 
 class NarrativeError(ValueError):
     """The story cannot be written: an event type has no phrasing for this ruleset and locale."""
+
+
+class _Unsayable(Exception):
+    """No phrasing of a slot fits the moment: the sentence is left out."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """One sentence written, as the checker reads it: its slot, its text, the moment told (an event's index; -1
+    the round's start, the number of events its end) and every claim its phrasings made, with the unit of each."""
+
+    slot: str
+    text: str
+    at: int
+    claims: tuple[tuple[Claim, str | None], ...]
+
+
+@lru_cache(maxsize=8192)
+def _parsed(phrase: str) -> tuple[tuple[Claim, ...], str]:
+    return split_claims(phrase)
 
 
 def md_text(value: Any) -> Any:
@@ -298,6 +322,14 @@ class Narrator:
         )
         # Longest first, so that a name containing another is blanked whole.
         self._names_re = re.compile("|".join(map(re.escape, names_md))) if names_md else None
+        own = self.names._own_scenario()
+        place = " ".join(str(own.get(k) or "") for k in ("ja", "description", "setting"))
+        self.facts = Facts(bundle, entered=self.prose, place=place, battle=own.get("kind", "battle") != "scene")
+        self.cast: list[str] = []  # the PCs a phrasing's {pcs} lists (set where the opening names them)
+        self.at = -1  # the moment being told: an event's index (-1: before the fighting; len(events): after it)
+        self.trace: list[Said] = []  # every sentence written, with what it claimed (tests check the claims)
+        self._claims_by_text: dict[str, tuple[Claim, ...]] = {}
+        self._uid_by_name = {self.name(uid): uid for uid in self.names.units}
 
     # --- words --------------------------------------------------------------------------------------------------
     def name(self, uid: str | None) -> str:
@@ -328,25 +360,47 @@ class Narrator:
     def _index(self, key: str, n: int) -> int:
         return zlib.crc32(f"{self.seed}\x1f{key}".encode()) % n  # deterministic across runs and machines
 
-    def _fill(self, slot: str, attempt: int, key: str) -> tuple[str, int, list[str]]:
+    def _fill(self, slot: str, attempt: int, key: str, context: dict[str, str]) -> tuple[str, int, list[str]]:
         """One phrasing of `slot` for this attempt, nested picks filled; returns it, the number of combinations
-        (mixed radix: the slot's own choice varies fastest, then each nested pick in turn) and the phrasings used."""
+        (mixed radix: the slot's own choice varies fastest, then each nested pick in turn) and the phrasings used.
+        Only phrasings that fit the moment are candidates (`_fits`); a slot with none gives `_Unsayable`."""
         options = self.book.get(slot)
         if not options:
             raise NarrativeError(f"no phrasing for {slot!r} in {self.ruleset}/{self.locale}")
-        n = len(options)
-        phrase = options[(self._index(key, n) + attempt) % n]
+        fitting = [text for text in map(_parsed, options) if self._fits(text, context)]
+        if not fitting:
+            raise _Unsayable(slot)
+        n = len(fitting)
+        claims, phrase = fitting[(self._index(key, n) + attempt) % n]
+        self._claims_by_text[phrase] = claims
         rest, combos, picks = attempt // n, n, [phrase]
 
         def nested(m: re.Match[str]) -> str:
             nonlocal rest, combos
-            text, size, inner = self._fill(m.group(1), rest, f"{key}\x1f{m.group(1)}")
+            text, size, inner = self._fill(m.group(1), rest, f"{key}\x1f{m.group(1)}", context)
             rest //= size
             combos *= size
             picks.extend(inner)
             return text
 
         return _NESTED.sub(nested, phrase), combos, picks
+
+    def _fits(self, parsed: tuple[tuple[Claim, ...], str], context: dict[str, str]) -> bool:
+        """A phrasing fits when every slot it prints has a value (no 「、の」 with a name missing) and every claim it
+        declares holds at the moment being told (`facts.py`); what it claims is recorded for the checker."""
+        claims, text = parsed
+        if any(not context.get(name, "x") for name in _SLOTS.findall(text)):
+            return False
+        return all(self.facts.holds(c, uid, self.at) for c in claims for uid in self._role_units(c, context))
+
+    def _role_units(self, claim: Claim, context: dict[str, str]) -> list[str | None]:
+        """The units a claim is about: the one named in its slot; `pcs`: every PC of the cast listed; none for a
+        claim about the round or the place."""
+        if claim.role is None:
+            return [None]
+        if claim.role == "pcs":
+            return list(self.cast) if "pcs" in context else [None]
+        return [self._uid_by_name.get(context.get(claim.role, ""))]
 
     def _shape(self, bare: str) -> set[str]:
         """The sentences of `bare` (quotes blanked) with unit names blanked too: the same words around other names."""
@@ -361,7 +415,8 @@ class Narrator:
         """One piece of the story from `slot`, its placeholders filled with the (already inert) values. A phrasing
         that repeats a sentence of the scenario, or ends on the same words as the sentence before it, is re-picked;
         one that only repeats a sentence's shape (the same words around other names) or a phrasing this report
-        used already is re-picked a few times, then accepted."""
+        used already is re-picked a few times, then accepted. A slot none of whose phrasings fits the moment (a
+        claim that does not hold, a name that is missing) writes nothing: the story leaves it out rather than lie."""
         k = self.counts.get(slot, 0)
         self.counts[slot] = k + 1
         key = f"{slot}\x1f{k}"
@@ -373,7 +428,10 @@ class Narrator:
         for attempt in range(_RETRIES):
             if attempt >= combos:
                 break
-            phrase, combos, picks = self._fill(slot, attempt, key)
+            try:
+                phrase, combos, picks = self._fill(slot, attempt, key, context)
+            except _Unsayable:
+                return ""
             text = self._finish(phrase.format_map(values), words)
             bare = _QUOTED.sub("\x02", text)
             candidate = _Candidate(text, _split(bare), bare, picks, self._topic(phrase, context))
@@ -396,6 +454,7 @@ class Narrator:
         best = chosen or first
         assert best is not None
         self.picked.update(p for p in best.picks if p)
+        self.trace.append(Said(slot, best.text, self.at, self._claimed(best.picks, context)))
         if best.said & self.used:
             self.repeats.append(slot)
         self.used |= best.said
@@ -405,6 +464,12 @@ class Narrator:
         if best.topic:
             self._opens_on[best.text] = best.topic
         return best.text
+
+    def _claimed(self, picks: list[str], context: dict[str, str]) -> tuple[tuple[Claim, str | None], ...]:
+        """What the chosen phrasings claim, each claim with the unit it is about (for the checker)."""
+        return tuple(
+            (c, uid) for p in picks for c in self._claims_by_text.get(p, ()) for uid in self._role_units(c, context)
+        )
 
     def _topic(self, phrase: str, context: dict[str, str]) -> str | None:
         """The actor a phrasing opens on as its subject (「{a}は…」; "{a} held …"), if it does."""
@@ -423,9 +488,11 @@ class Narrator:
     # --- the plan realised ----------------------------------------------------------------------------------------
     def write(self) -> str:
         plan = plan_round(self.bundle, set(self.prose), self.previous_events)
+        self.at = -1
         blocks = [self._opening(plan)]
         for scene in plan.scenes:
             blocks.append(self._scene(scene, plan))
+        self.at = len(self.events)
         blocks.append(self._closing(plan))
         blocks.append(self._state(plan))
         return "\n\n".join(b for b in blocks if b) + "\n"
@@ -488,6 +555,7 @@ class Narrator:
         """Who faces whom, a glance at each PC, who moves first: the last words before the fighting."""
         parts = []
         pcs, foes = self.listing(plan.pcs), self.listing(plan.foes)
+        self.cast = list(plan.pcs)
         own = self.names._own_scenario()
         title = str(own.get(self.locale) or self.round.get("scenario_title") or "")
         title = "" if not self.ja and is_japanese(title) else str(md_text(title))  # no English title known
@@ -589,7 +657,7 @@ class Narrator:
         intents = [ln for ln in lines if ln.kind == "intent"]
         thoughts = [ln for ln in lines if ln.kind == "thought"]
         own = [b for b in scene.beats if b.actor == uid and b.kind == "action"]
-        parts = [self.say("air"), self.say("scene.pc", n=n) if own else ""]  # one who held back does not steel itself
+        parts = [self.say("air", n=n), self.say("scene.pc", n=n) if own else ""]  # one who held back does not steel itself
         if not own:
             parts.append(self.say("idle.no_entry" if uid not in self.prose else "idle.waited", n=n))
             foes = [u for u in plan.foes if not self.unit_view(u)["dead"]]
@@ -728,6 +796,7 @@ class Narrator:
         """One event told. One the phrasebook cannot tell (a type without phrasings, a field it does not expect)
         is an error when strict (tests); otherwise the GM finds a marked gap, because a round's resolution must
         never fail over its prose."""
+        self.at = i
         kind = e.get("type")  # `_tell_<type>` reads the engine's shape of that event type (pbp.engine.pool.types)
         return self._told(f"_tell_{kind}", str(e.get("type", "?")), f"event type {kind!r}", f"event {i} ({kind})", i, e)
 
@@ -761,10 +830,11 @@ class Narrator:
         opening = self.say("attack.volley" if volley else f"attack.open.{kind}", **ctx)
         if not volley and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment: the aim first
             opening = self._join([self.say("attack.aim.any", **ctx), opening])
-        if e["hit"] and not self._wounds(i, e["target"]):  # a hit that leaves a scratch is told as one
+        heavy = e.get("margin", 0) >= 3
+        if e["hit"] and not heavy and not self._wounds(i, e["target"]):  # a light hit that leaves a scratch
             outcome = "attack.graze"
         elif e["hit"]:
-            outcome = "attack.clean" if e.get("margin", 0) >= 3 else "attack.hit"
+            outcome = "attack.clean" if heavy else "attack.hit"
         elif e["attack_successes"] - e["evade_successes"] >= -1:
             outcome = "attack.near"
         else:
@@ -794,7 +864,9 @@ class Narrator:
         kind = self._kind(uid)
         table = self.lex["wound"] if stage >= 0 else self.lex["shallow"]
         words = table.get(f"{gauge}_{kind}") or table[gauge]
-        return list(words[stage] if stage >= 0 else words)
+        context = {"t": self.name(uid)}  # a word that says the blow was light is for a light blow only
+        options = map(_parsed, words[stage] if stage >= 0 else words)
+        return [parsed[1] for parsed in options if self._fits(parsed, context)]
 
     def _kind(self, uid: str) -> str | None:
         """The kind of what `uid` rides (`savior`, `fighter`, `yamatsukami`: a monster's own body), None on foot."""
@@ -919,21 +991,19 @@ class Narrator:
 
     # --- the end of the round ---------------------------------------------------------------------------------------
     def _closing(self, plan: Plan) -> str:
-        parts = []
-        for uid in plan.roster:
-            x = self.unit_view(uid)
-            n = self.name(uid)
-            if x["dead"]:
-                parts.append(self.say("closing.dead", n=n))
-            elif x["damage"] >= 3 or x["injury"] >= 2:
-                parts.append(self.say("closing.grave", n=n))
-            elif x["damage"] >= 0 or x["injury"] >= 0 or x["statuses"] or any(x["hurt"].values()):
-                parts.append(self.say("closing.hurt", n=n))
-            else:
-                parts.append(self.say("closing.fine", n=n))
-            if not x["dead"]:
-                parts.append(self.say("closing.look", n=n))
+        """One closing image and the hook for the next round, not a roll-call: the state list under the story
+        carries every PC's condition, and a death was told where it happened."""
         living_pcs = [u for u in plan.pcs if not self.unit_view(u)["dead"] and not self.unit_view(u)["removed"]]
+        focal = self._focal(plan, living_pcs)
+        image = ""
+        if focal is not None:
+            x = self.unit_view(focal)
+            if x["damage"] >= 3 or x["injury"] >= 2:
+                image = self.say("closing.grave", n=self.name(focal))
+            elif x["damage"] >= 0 or x["injury"] >= 0 or any(x["hurt"].values()):
+                image = self.say("closing.hurt", n=self.name(focal))
+            else:
+                image = self.say("closing.fine", n=self.name(focal))
         foes_left = [u for u, x in self.after.items() if x.get("side") != "pc" and not x.get("dead")]
         foes_left = [u for u in foes_left if not self.after[u].get("removed")]
         marked = [u for u in living_pcs if "lock_on" in self.unit_view(u)["statuses"]]
@@ -945,7 +1015,20 @@ class Narrator:
             hook = self.say("hook.victory")
         else:
             hook = self.say("hook.foes", who=self.listing(foes_left))
-        return self._join(parts) + ("\n\n" + hook if parts else hook)
+        return "\n\n".join(p for p in (image, hook) if p)
+
+    def _focal(self, plan: Plan, living: list[str]) -> str | None:
+        """The living PC the round's end looks at: the one its climax fell on or came from, else the most hurt,
+        else the first who acted."""
+        if plan.climax is not None:
+            e = self.events[plan.climax]
+            for uid in (e.get("unit"), e.get("target"), e.get("attacker"), e.get("by")):
+                if uid in living:
+                    return str(uid)
+        hurt = sorted(living, key=lambda u: -max(self.unit_view(u)["damage"], self.unit_view(u)["injury"]))
+        if hurt and max(self.unit_view(hurt[0])["damage"], self.unit_view(hurt[0])["injury"]) >= 0:
+            return hurt[0]
+        return next((u for u in living if self.facts.holds(Claim("acted", "n"), u, self.at)), None)
 
     def unit_view(self, uid: str | None) -> dict[str, Any]:
         """A unit as the state list sees it: names, what it rides, its gauges' deepest stages after the round."""
@@ -996,7 +1079,9 @@ def draft_report(
     phrasebook cannot tell instead of leaving a marked gap."""
     if pack is None:
         pack = _campaign_pack((bundle.get("round") or {}).get("campaign"))
-    narrator = Narrator(
+    from pbp.reports.scene_story import SceneNarrator, is_scene_round  # it builds on this module
+
+    narrator = (SceneNarrator if is_scene_round(bundle, pack) else Narrator)(  # a scene is told with its own words
         bundle,
         prose=prose,
         growth=growth,

@@ -18,6 +18,9 @@ from typing import Any
 #: Events told inside the beat of whoever acted before them, never opening one of their own.
 FOLLOW_UPS = frozenset({"damage", "status", "death", "removed", "restore", "engage", "disengage"})
 
+#: Events that are a unit doing something of its own (a move forced by nothing else, an attack, a check ...).
+_ACTIONS = frozenset({"attack", "move", "ability", "reload", "swap", "check"})
+
 Event = tuple[int, dict[str, Any]]
 
 
@@ -198,7 +201,9 @@ def plan_round(bundle: dict[str, Any], entered: set[str], previous_events: list[
     foes = [u["id"] for u in units if u.get("side") != "pc" and _present(u)]
     events = list(bundle.get("events", []))
     order = next((e.get("order") for e in events if e["type"] == "initiative"), None) or []
-    first = next((uid for uid in order if uid in pcs or uid in foes), None)
+    # Who moved first is who first *did* something: a PC without an entry comes early in the order and does nothing.
+    acted = {e.get("attacker") or e.get("unit") for e in events if e["type"] in _ACTIONS and not e.get("skipped")}
+    first = next((uid for uid in order if (uid in pcs or uid in foes) and uid in acted), None)
     gm = gm_beats(bundle.get("start") or {}, bundle.get("gm_actions") or [])
     # The GM's doings are told as such: a fallen PC the GM revived is not mourned, a status the GM set is news.
     revived = {b.unit for b in gm if b.kind == "revive"}

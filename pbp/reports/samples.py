@@ -30,7 +30,7 @@ def battle_bundle(per_side: int, seed: str = "bench") -> tuple[dict[str, Any], d
     orders = default_orders(encounter, {"orders": []}, sides=("pc", "enemy"))
     result = find_ruleset("pool").resolve(encounter, orders, SeededDice(seed), pack=pack)
     bundle = {
-        "round": {"number": 1, "scenario_title": "ベンチマーク", "campaign": "demo"},
+        "round": {"number": 1, "scenario_title": "ベンチマーク", "campaign": "demo", "pack_scenario": "tama_river"},
         "ruleset": "pool",
         "seed": seed,
         "seed_hash": seed_hash(seed),
