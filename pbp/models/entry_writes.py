@@ -31,24 +31,26 @@ def _statements(kind: type[peewee.Database]) -> _Statements:
     p = "?" if issubclass(kind, peewee.SqliteDatabase) else "%s"
     j = f"json({p})" if p == "?" else p
     return _Statements(
-        update=f'UPDATE "entry" SET "order" = {j}, "prose" = {p}, "receipt" = {p}, "saved_at" = {p} '
+        update=f'UPDATE "entry" SET "order" = {j}, "prose" = {p}, "prose_en" = {p}, "receipt" = {p}, "saved_at" = {p} '
         f'WHERE "round_id" = {p} AND "character_id" = {p}',
-        insert=f'INSERT INTO "entry" ("round_id", "character_id", "order", "prose", "receipt", "saved_at") '
-        f"VALUES ({p}, {p}, {j}, {p}, {p}, {p})",
-        revision=f'INSERT INTO "entry_revision" ("round_id", "character_id", "action", "order", "prose", "receipt", '
-        f'"saved_at") VALUES ({p}, {p}, {p}, {j}, {p}, {p}, {p})',
+        insert=f'INSERT INTO "entry" ("round_id", "character_id", "order", "prose", "prose_en", "receipt", "saved_at") '
+        f"VALUES ({p}, {p}, {j}, {p}, {p}, {p}, {p})",
+        revision=f'INSERT INTO "entry_revision" ("round_id", "character_id", "action", "order", "prose", "prose_en", '
+        f'"receipt", "saved_at") VALUES ({p}, {p}, {p}, {j}, {p}, {p}, {p}, {p})',
         locked_round=f'SELECT "state", "deadline", (SELECT "n" FROM "site_version" WHERE "id" = 1) FROM "round" '
         f'WHERE "id" = {p} FOR SHARE OF "round"',
         edit_if_unchanged="""WITH still AS (
     SELECT 1 FROM "round" WHERE "id" = %(round)s AND "state" = %(open)s AND "deadline" > %(now)s
     AND (SELECT "n" FROM "site_version" WHERE "id" = 1) = %(version)s FOR SHARE
 ), edited AS (
-    UPDATE "entry" SET "order" = %(order)s, "prose" = %(prose)s, "receipt" = %(receipt)s, "saved_at" = %(now)s
+    UPDATE "entry" SET "order" = %(order)s, "prose" = %(prose)s, "prose_en" = %(prose_en)s, "receipt" = %(receipt)s,
+    "saved_at" = %(now)s
     WHERE "round_id" = %(round)s AND "character_id" = %(character)s AND EXISTS (SELECT 1 FROM still)
     RETURNING 1
 )
-INSERT INTO "entry_revision" ("round_id", "character_id", "action", "order", "prose", "receipt", "saved_at")
-SELECT %(round)s, %(character)s, 'edit', %(order)s, %(prose)s, %(receipt)s, %(now)s FROM edited""",
+INSERT INTO "entry_revision" ("round_id", "character_id", "action", "order", "prose", "prose_en", "receipt",
+    "saved_at")
+SELECT %(round)s, %(character)s, 'edit', %(order)s, %(prose)s, %(prose_en)s, %(receipt)s, %(now)s FROM edited""",
     )
 
 
@@ -58,17 +60,24 @@ def _json(db: peewee.Database, value: Any) -> Any:
 
 
 def store_entry(
-    db: peewee.Database, round_id: int, character_id: int, order: Any, prose: str, receipt: str, saved_at: datetime
+    db: peewee.Database,
+    round_id: int,
+    character_id: int,
+    order: Any,
+    prose: str,
+    receipt: str,
+    saved_at: datetime,
+    prose_en: str | None = None,
 ) -> bool:
     """The entry written (updated, or inserted when it is the first) and its revision appended, inside the caller's
-    write transaction: True when it was an edit."""
+    write transaction: True when it was an edit. `prose_en`: the player's English version (None: not written)."""
     sql = _statements(type(db))
     stored, when = _json(db, order), Entry.saved_at.db_value(saved_at)
-    edited = db.execute_sql(sql.update, (stored, prose, receipt, when, round_id, character_id)).rowcount > 0
+    edited = db.execute_sql(sql.update, (stored, prose, prose_en, receipt, when, round_id, character_id)).rowcount > 0
     if not edited:
-        db.execute_sql(sql.insert, (round_id, character_id, stored, prose, receipt, when))
+        db.execute_sql(sql.insert, (round_id, character_id, stored, prose, prose_en, receipt, when))
     action = "edit" if edited else "submit"
-    db.execute_sql(sql.revision, (round_id, character_id, action, stored, prose, receipt, when))
+    db.execute_sql(sql.revision, (round_id, character_id, action, stored, prose, prose_en, receipt, when))
     return edited
 
 
@@ -92,6 +101,7 @@ def edit_if_unchanged(
     saved_at: datetime,
     version: int,
     open_state: str,
+    prose_en: str | None = None,
 ) -> bool:
     """PostgreSQL, a re-save in one statement (one round trip, its own transaction outside a caller's): the round
     locked FOR SHARE while it is still `open_state`, before its deadline and the site's version still `version`,
@@ -102,6 +112,7 @@ def edit_if_unchanged(
         "character": character_id,
         "order": _json(db, order),
         "prose": prose,
+        "prose_en": prose_en,
         "receipt": receipt,
         "now": Entry.saved_at.db_value(saved_at),
         "version": version,

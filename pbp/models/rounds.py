@@ -57,6 +57,8 @@ class Entry(BaseModel):
     character = peewee.ForeignKeyField(Character, backref="entries")
     order = JSONField()
     prose = peewee.TextField(default="")
+    #: A bilingual player's English version of the prose (None: not written): the English story tells it instead.
+    prose_en = peewee.TextField(null=True)
     receipt = peewee.CharField(max_length=64)
     saved_at = peewee.DateTimeField()
 
@@ -72,6 +74,7 @@ class EntryRevision(BaseModel):
     action = peewee.CharField(max_length=16)  # submit | edit | withdraw
     order = JSONField(null=True)
     prose = peewee.TextField(null=True)
+    prose_en = peewee.TextField(null=True)
     receipt = peewee.CharField(max_length=64)
     saved_at = peewee.DateTimeField()
 

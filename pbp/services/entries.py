@@ -25,7 +25,7 @@ from pbp.models import (
     site,
 )
 from pbp.services import gms
-from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, order_refusal, storable_text
+from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, order_refusal, storable_text, text_problem
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
@@ -48,10 +48,18 @@ class Receipt:
 
 
 def receipt_for(
-    round_id: int, character_id: int, order: dict[str, Any] | None, prose: str | None, saved_at: datetime
+    round_id: int,
+    character_id: int,
+    order: dict[str, Any] | None,
+    prose: str | None,
+    saved_at: datetime,
+    prose_en: str | None = None,
 ) -> Receipt:
-    """The receipt of one save (order and prose None for a withdrawal): anyone holding the entry can recompute it."""
+    """The receipt of one save (order and prose None for a withdrawal): anyone holding the entry can recompute it.
+    The English version is hashed only when there is one, so a receipt given before it existed still checks."""
     body = {"round": round_id, "character": character_id, "order": order, "prose": prose, "saved_at": iso_utc(saved_at)}
+    if prose_en is not None:
+        body["prose_en"] = prose_en
     return Receipt(canonical.digest(body), saved_at, body)
 
 
@@ -140,21 +148,26 @@ def _check_entry(
     order: dict[str, Any],
     prose: str,
     version: int | None = None,
+    prose_en: str | None = None,
 ) -> dict[str, Any]:
-    """The prose within the campaign's limit and the order valid: the order as stored. An order found valid is kept
-    under the site's `version`, as the round's context it was checked in is: a player re-saving the same order with
-    other prose is not validated again while nothing it depends on changed."""
+    """The prose (and its English version) within the campaign's limit and the order valid: the order as stored. An
+    order found valid is kept under the site's `version`, as the round's context it was checked in is: a player
+    re-saving the same order with other prose is not validated again while nothing it depends on changed."""
     limit = context.scenario.campaign.entry_char_limit
-    if len(prose) > limit:
-        raise UserError(
-            N_(
-                "%(field)s has %(count)d characters, over the limit of %(limit)d",
-                field=N_("the prose"),
-                count=len(prose),
-                limit=limit,
-            ),
-            "prose",
-        )
+    for text, field, label in (
+        (prose, "prose", N_("the prose")),
+        (prose_en or "", "prose_en", N_("the English version")),
+    ):
+        if len(text) > limit:
+            raise UserError(
+                N_(
+                    "%(field)s has %(count)d characters, over the limit of %(limit)d",
+                    field=label,
+                    count=len(text),
+                    limit=limit,
+                ),
+                field,
+            )
     storable_text(prose, N_("prose"))
     checked_json(order, N_("order"), ORDER_LIMIT)
     if version is None:
@@ -225,12 +238,32 @@ def _normalised_prose(prose: str) -> str:
     return prose.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _english_version(prose_en: str | None) -> str | None:
+    """The English version as stored: normalised as the prose is; None when not written (blank is not written).
+    Refused, as the prose is, when it is not text: checked before a blank one is dropped."""
+    text = _normalised_prose(prose_en or "")
+    problem = text_problem(text)
+    if problem:
+        raise UserError(
+            N_("%(field)s %(problem)s: not text", field=N_("the English version"), problem=problem), "prose_en"
+        )
+    return text if text.strip() else None
+
+
 @retried
 def save_entry(
-    round_id: int, character_id: int, *, user_id: int, order: dict[str, Any], prose: str, clock: Clock = SYSTEM
+    round_id: int,
+    character_id: int,
+    *,
+    user_id: int,
+    order: dict[str, Any],
+    prose: str,
+    clock: Clock = SYSTEM,
+    prose_en: str | None = None,
 ) -> Receipt:
     """Submit or edit a character's entry; returns the receipt. Refused after the deadline, outside `open`, over the
-    campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...).
+    campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...). `prose_en`
+    is a bilingual player's English version of the prose (optional, within the same limit): the English story's.
 
     The order is validated before the write transaction (building the encounter and the ruleset's checks are most
     of a save's work): under it, only what may have changed since is checked again (the round's state and deadline),
@@ -238,16 +271,16 @@ def save_entry(
     a resolution, the campaign's rules...), when everything is checked again as it is now. So a crowd saving before
     a deadline does not queue behind validations."""
     now = to_db(clock.now())
-    prose = _normalised_prose(prose)
+    prose, prose_en = _normalised_prose(prose), _english_version(prose_en)
     db = database.obj
     version = site.seen(db)  # as the request first read it (for its signed-in user): every read below is as new
     rnd = _KEPT.get(("round", round_id), version, lambda: _round(round_id))
     _refuse_unless_entrant(rnd, character_id, user_id, now, version)
     context = _KEPT.get(("context", round_id), version, lambda: _order_context(rnd))
-    stored = _check_entry(context, round_id, character_id, order, prose, version)
-    receipt = receipt_for(round_id, character_id, stored, prose, now)
+    stored = _check_entry(context, round_id, character_id, order, prose, version, prose_en)
+    receipt = receipt_for(round_id, character_id, stored, prose, now, prose_en)
     if not is_sqlite() and entry_writes.edit_if_unchanged(
-        db, round_id, character_id, stored, prose, receipt.digest, now, version, OPEN
+        db, round_id, character_id, stored, prose, receipt.digest, now, version, OPEN, prose_en
     ):
         site.proven(db, version)  # the statement found the version it was given
         return receipt  # a re-save while nothing changed: one statement, which holds the round as the below does
@@ -271,9 +304,9 @@ def save_entry(
         else:  # changed meanwhile: checked and validated again, as it is now
             rnd = locked or _round(round_id)
             _refuse_unless_entrant(rnd, character_id, user_id, now)
-            stored = _check_entry(_order_context(rnd), round_id, character_id, order, prose)
-            receipt = receipt_for(round_id, character_id, stored, prose, now)
-        entry_writes.store_entry(db, round_id, character_id, stored, prose, receipt.digest, now)
+            stored = _check_entry(_order_context(rnd), round_id, character_id, order, prose, prose_en=prose_en)
+            receipt = receipt_for(round_id, character_id, stored, prose, now, prose_en)
+        entry_writes.store_entry(db, round_id, character_id, stored, prose, receipt.digest, now, prose_en)
     return receipt
 
 

@@ -560,8 +560,13 @@ def gm_orders_of(round_id: int) -> list[dict[str, Any]]:
     return [{**o.order, "unit": o.unit} for o in query]
 
 
-def round_prose(round_id: int) -> dict[str, str]:
-    return round_entries(round_id)[1]
+def round_prose(round_id: int, locale: str = "ja") -> dict[str, str]:
+    """Each unit's prose as the story in `locale` tells it: in English, a player's English version where they wrote
+    one (their Japanese prose otherwise); in Japanese always the prose."""
+    query = Entry.select(Entry.character, Entry.prose, Entry.prose_en).where(Entry.round == round_id)
+    query = query.order_by(Entry.character)  # as round_entries: the story reads them in one order
+    english = locale != "ja"
+    return {unit_id(e.character_id): (e.prose_en if english and e.prose_en else e.prose) for e in query}
 
 
 def _draft_report(
@@ -604,7 +609,7 @@ def generated_story(rnd: Round, resolution: Resolution, locale: str) -> str:
     draft's (the same phrasing picks: they are keyed by the seed's public hash)."""
     columns = {k: getattr(resolution, k) for k in RESOLUTION_COLUMNS}
     resolved = {**columns, "seed_hash": rnd.seed_hash}
-    return _draft_report(rnd, round_context(rnd), resolved, round_prose(rnd.id), locale=locale)
+    return _draft_report(rnd, round_context(rnd), resolved, round_prose(rnd.id, locale), locale=locale)
 
 
 def round_info(rnd: Round, scenario: Scenario) -> dict[str, Any]:

@@ -332,6 +332,7 @@ INTERNAL = {
     "rounds.policy": "the policy names are the code's (set_policy checks a user's, covered)",
     "rounds.move_state": "the states are the lifecycle's constants",
     "rounds.generated_story": "the locale is 'ja' or 'en' from the code",
+    "rounds.round_prose": "the locale is 'ja' or 'en' from the code (generated_story's)",
     "scenarios.lottery_order": "the seed is secrets.token_hex, drawn by close_signup",
     "characters.add_growth_points": "the reason is grant_growth_points' (checked) or publish_round's own",
     "leaks.check": "publishing passes the parts it checked (review, publish_round, correct_report: covered)",
@@ -619,19 +620,21 @@ ORDERS = st.one_of(
 
 @covers("entries.save_entry")
 @FAST
-@given(order=ORDERS, prose=TEXT)
-@example(order={}, prose="\x00")
-@example(order={"minor": None, "major": {"type": "check", "label": "\x00"}}, prose="")
-@example(order={}, prose="\r")  # stored as "\n": a line break is one character, as the form counts it
-def test_entries_take_any_text(stage: Stage, order: dict[str, Any], prose: str) -> None:
+@given(order=ORDERS, prose=TEXT, prose_en=st.none() | TEXT)
+@example(order={}, prose="\x00", prose_en=None)
+@example(order={"minor": None, "major": {"type": "check", "label": "\x00"}}, prose="", prose_en=None)
+@example(order={}, prose="\r", prose_en=None)  # stored as "\n": a line break is one character, as the form counts it
+@example(order={}, prose="", prose_en=" \x00 ")  # not text in the English version: refused, not dropped
+def test_entries_take_any_text(stage: Stage, order: dict[str, Any], prose: str, prose_en: str | None) -> None:
     w = stage.world
     character = w.characters[0]
     save = lambda: entries.save_entry(  # noqa: E731
-        stage.open_round, character, user_id=w.players[0], order=order, prose=prose, clock=w.clock
+        stage.open_round, character, user_id=w.players[0], order=order, prose=prose, prose_en=prose_en, clock=w.clock
     )
-    if accepted(save, order, prose):
+    if accepted(save, order, prose, prose_en or ""):
         entry = Entry.get(Entry.round == stage.open_round, Entry.character == character)
         assert entry.prose == lines(prose)
+        assert entry.prose_en == (lines(prose_en) if prose_en and prose_en.strip() else None)
         assert all(entry.order[k] == v for k, v in order.items() if k != "unit")
 
 

@@ -128,7 +128,8 @@ def _names(rnd: Round, units: dict[str, dict[str, Any]]) -> Names:
 
 @dataclass
 class EntryRow:
-    """A participant of the round and its entry, if any: its orders in words and its prose as the blog renders it."""
+    """A participant of the round and its entry, if any: its orders in words, its prose as the blog renders it and
+    the player's English version of it (what the English story tells instead), if they wrote one."""
 
     character: str
     player: str
@@ -137,6 +138,12 @@ class EntryRow:
     saved_at: datetime | None = None
     orders: list[str] | None = None
     prose: Markup | None = None
+    prose_en: Markup | None = None
+
+
+def _rendered(text: str | None) -> Markup | None:
+    """A player's text as the blog renders it (sanitised Markdown); None when there is none to show."""
+    return Markup(render_markdown(text)) if text and text.strip() else None  # noqa: S704 - sanitised
 
 
 def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
@@ -150,7 +157,9 @@ def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
     ]
     entries = {
         e.character_id: e
-        for e in Entry.select(Entry.character, Entry.order, Entry.prose, Entry.saved_at).where(Entry.round == rnd.id)
+        for e in Entry.select(Entry.character, Entry.order, Entry.prose, Entry.prose_en, Entry.saved_at).where(
+            Entry.round == rnd.id
+        )
     }
     ids = [*joined, *sorted(cid for cid in entries if cid not in joined)]
     characters = {c.id: c for c in Character.select(Character, User).join(User).where(Character.id.in_(ids))}
@@ -166,7 +175,8 @@ def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
                 received=entry is not None,
                 saved_at=from_db(entry.saved_at) if entry else None,
                 orders=order_words(entry.order, names, gettext) if entry else None,
-                prose=Markup(render_markdown(entry.prose)) if entry and entry.prose.strip() else None,  # noqa: S704
+                prose=_rendered(entry.prose if entry else None),
+                prose_en=_rendered(entry.prose_en if entry else None),
             )
         )
     return rows

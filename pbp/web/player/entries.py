@@ -45,6 +45,7 @@ CLOSED = {
 
 class EntryForm(FlaskForm):
     prose = TextAreaField(_("Your entry (what your character does, says and feels)"))
+    prose_en = TextAreaField(_("English version (optional)"))
 
 
 def names_for(desk: EntryDesk) -> Names:
@@ -101,7 +102,7 @@ def _page(
     receipt = None
     if desk.entry is not None:
         e = desk.entry
-        receipt = entries.receipt_for(desk.round.id, desk.character.id, e.order, e.prose, e.saved_at)
+        receipt = entries.receipt_for(desk.round.id, desk.character.id, e.order, e.prose, e.saved_at, e.prose_en)
     locale = page_locale()
     belongs_to(desk.campaign.slug)
     body = render_template(
@@ -143,7 +144,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     if request.method == "GET":
         shown, form = desk(), EntryForm()
         if shown.entry is not None:
-            form.prose.data = shown.entry.prose
+            form.prose.data, form.prose_en.data = shown.entry.prose, shown.entry.prose_en or ""
         return _page(shown, form, form_of(shown.entry.order if shown.entry else None), saved="saved" in request.args)
     # A save that goes through answers with a redirect: the form (the posted one, for the page) is built only when a
     # page is shown; CSRFProtect has checked the token of every POST already.
@@ -156,7 +157,13 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, status=422)
     try:
         entries.save_entry(
-            round_id, character_id, user_id=current_user.id, order=parsed.order, prose=prose, clock=app_clock()
+            round_id,
+            character_id,
+            user_id=current_user.id,
+            order=parsed.order,
+            prose=prose,
+            prose_en=request.form.get("prose_en", ""),
+            clock=app_clock(),
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
         return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
@@ -168,5 +175,5 @@ def _expired(message: str) -> tuple[str, int]:
     """An entry form whose CSRF token expired comes back with the text kept and a fresh token."""
     args = request.view_args or {}
     desk = entry_desk(args["round_id"], args["character_id"], user_id=current_user.id, clock=app_clock())
-    form = EntryForm(formdata=None, prose=request.form.get("prose", ""))
+    form = EntryForm(formdata=None, prose=request.form.get("prose", ""), prose_en=request.form.get("prose_en", ""))
     return _page(desk, form, FormData(request.form.to_dict(flat=False)), errors={"form": message}, status=400)
