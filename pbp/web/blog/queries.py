@@ -392,6 +392,28 @@ def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard
     return _card(rnd, "en"), render_markdown(publishing.english_story(rnd.id)[0]), False
 
 
+@dataclass(frozen=True)
+class GmPart:
+    """The GM's intro or outro as the English page shows it: its HTML (images allowed, as on the Japanese page) and
+    whether it is in Japanese, the GM's original that the page sets apart (`lang="ja"`) and says is one."""
+
+    html: str
+    japanese: bool
+
+
+def gm_parts(round_id: int, *, by_gm: bool) -> dict[str, GmPart]:
+    """The GM's intro and outro for the English page, by part: the English story never carries them, so a Japanese
+    one would be missing without a word. A Japanese part is always shown (as the GM's original); an English one only
+    beside the generated story (a GM's own English story carries its own intro, if any)."""
+    report = Report.select(Report.intro_md, Report.outro_md).where(Report.round == round_id).first()
+    parts: dict[str, GmPart] = {}
+    for name, text in (("intro", report.intro_md if report else ""), ("outro", report.outro_md if report else "")):
+        japanese = is_japanese(text or "")
+        if (text or "").strip() and (japanese or not by_gm):
+            parts[name] = GmPart(render_markdown(text, allow_images=True), japanese)
+    return parts
+
+
 def corrections_of(round_id: int) -> list[CorrectionNote]:
     """A published round's corrections, oldest first."""
     query = ReportCorrection.select(ReportCorrection.number, ReportCorrection.corrected_at, ReportCorrection.note)

@@ -111,8 +111,11 @@ def report_en(campaign: str, scenario: str, number: int) -> str:
         abort(404)
     card, html, by_gm = found
     corrections = queries.corrections_of(card.round_id)
+    parts = queries.gm_parts(card.round_id, by_gm=by_gm)
     with force_locale("en"):
-        return render_template("blog/report_en.html", report=card, story=html, by_gm=by_gm, corrections=corrections)
+        return render_template(
+            "blog/report_en.html", report=card, story=html, by_gm=by_gm, corrections=corrections, parts=parts
+        )
 
 
 @bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/")
