@@ -241,6 +241,7 @@ _ENDERS_JA = "。！？!?"
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 _WORDY = re.compile(r"[\w\u3040-\u30ff\u3400-\u9fff]")
 _MD_MARKS = re.compile(r"[*#`]")
+_BULLET = re.compile(r"^[■□◆◇●▼▽]\s*")
 #: A list marker the preview shows as text (a list with no blank line before it stays in its paragraph).
 _LIST_MARK = re.compile(r"^\s*(?:[-+*・]|\d{1,3}[.)])\s+")
 _EN_INTERJECTIONS = frozenset({"yeah", "well", "okay", "ok", "oh", "hey", "no", "yes", "look", "listen", "right", "so",
@@ -653,7 +654,6 @@ class _State:
     section: str | None = None
     pieces: list[Piece] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    blank: bool = False
     last_speech: int | None = None  # index of a speech piece a following sentence may direct
 
 
@@ -767,10 +767,7 @@ def _read_content(state: _State, line: str) -> None:
                 _add_speech(state, chunk, inner)
                 after_quote = True
                 continue
-            if _NOTE_LINE.search(chunk) or _NOTE_SENTENCE.search(inner):
-                state.notes.append(chunk)
-            elif _BLANK.match(chunk):
-                state.blank = True
+            if _NOTE_LINE.search(chunk) or _NOTE_SENTENCE.search(inner) or _BLANK.match(chunk):
                 state.notes.append(chunk)
             elif after_quote and state.last_speech is not None and _is_ja(inner):
                 speech = state.pieces[state.last_speech]
@@ -780,14 +777,14 @@ def _read_content(state: _State, line: str) -> None:
             after_quote = False
             continue
         if after_quote and rest[0] in "とっ" and state.last_speech is not None:
-            tail, _, rest = _first_sentence(rest)
+            tail, rest = _first_sentence(rest)
             speech = state.pieces[state.last_speech]
             direction = _tail_direction(tail)
             if direction:
                 state.pieces[state.last_speech] = replace(speech, direction=direction)
             after_quote = False
             continue
-        sentence, _, rest = _first_sentence(rest)
+        sentence, rest = _first_sentence(rest)
         _add_sentence(state, sentence)
         after_quote = False
 
@@ -803,14 +800,13 @@ def _tail_direction(tail: str) -> str:
     return ""
 
 
-def _first_sentence(text: str) -> tuple[str, str, str]:
-    """(first sentence, "", the rest): a quote or a parenthesis at the head of the rest starts a new unit."""
+def _first_sentence(text: str) -> tuple[str, str]:
+    """(first sentence, the rest): a quote or a parenthesis at the head of the rest starts a new unit."""
     parts = _sentences(text)
     if not parts:
-        return text, "", ""
-    first = parts[0]
-    at = text.find(first) + len(first)
-    return first, "", text[at:].lstrip(" \u3000")
+        return text, ""
+    at = text.find(parts[0]) + len(parts[0])
+    return parts[0], text[at:].lstrip(" \u3000")
 
 
 def _add_thought(state: _State, source: str, inner: str) -> None:
@@ -881,10 +877,10 @@ def _read(prose: str, names: tuple[str, ...]) -> Reading:
             if state.section == "アドリブ":
                 adlib_lines.append(text)
             continue
-        if _BLANK.match(text):
-            state.blank = True
+        if _BLANK.match(text):  # 白紙, おまかせします: a note; the entry is blank if nothing else is in it
             state.notes.append(text)
             continue
+        text = _BULLET.sub("", text)
         content, note = _note_from(text)
         if content:
             _read_content(state, content)
@@ -897,5 +893,5 @@ def _read(prose: str, names: tuple[str, ...]) -> Reading:
         notes=tuple(state.notes),
         partners=_partners(state.notes),
         adlib=_adlib(state.notes, adlib_lines),
-        blank=state.blank or not pieces,
+        blank=not pieces,
     )

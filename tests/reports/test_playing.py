@@ -278,6 +278,11 @@ def test_blank_entries(prose: str | None) -> None:
     assert read_playing(prose).blank is True
 
 
+def test_a_note_beside_content_leaves_the_entry_unblank() -> None:
+    r = read_playing("■ 盾を構えて前に出る。\nおまかせします")
+    assert (r.blank, r.notes, [p.text for p in r.pieces]) == (False, ("おまかせします",), ["盾を構えて前に出る。"])
+
+
 def test_the_corpus_blank_and_cache(corpus: dict[str, dict], readings: dict[str, Reading]) -> None:
     assert readings["p25"].blank and not readings["p25"].pieces
     assert sum(r.blank for r in readings.values()) == 1
@@ -308,6 +313,8 @@ def test_hostile_shapes() -> None:
         check_safe(read_playing(prose))
     assert read_playing(long).pieces[0].told.endswith("撃とうとした")
     assert read_playing("「ここで止める").pieces[0].text == "ここで止める"
+    named = read_playing("【葵】「行くよ」")
+    assert [(p.kind, p.text, p.section) for p in named.pieces] == [("speech", "行くよ", "葵")]
 
 
 ALPHABET = st.sampled_from(list("盾を構える。撃つ私は俺「」『』（）()“”*_#`-[]:：！？ \n【】■葵さんAdlib😀…"))
