@@ -403,7 +403,10 @@ def _strip_subject(text: str, names: tuple[str, ...] = ()) -> tuple[str, str | N
             subject = toks[i].surface
             cut.append((toks[i].start, toks[i + 1].start + 1))
             break
+    quoted = _quoted_spans(text)
     for i, t in enumerate(toks):
+        if any(a <= t.start < b for a, b in quoted):
+            continue  # a 俺 inside someone's quoted words is theirs
         if _first_person_tok(toks, i):
             nxt = toks[i + 1] if i + 1 < len(toks) else None
             if (
@@ -438,21 +441,28 @@ def _has_first_person_ja(text: str) -> bool:
     return any(_first_person_tok(toks, i) for i in range(len(toks)))
 
 
-def _unquoted(text: str) -> str:
-    """`text` with the words inside 「」『』"" replaced by a placeholder (a quote's 私 is not the narrator's)."""
-    out: list[str] = []
+def _quoted_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each 「」『』"" quote in `text`, brackets included."""
+    spans: list[tuple[int, int]] = []
     i = 0
     while i < len(text):
-        ch = text[i]
-        if ch in _QUOTE_OPEN:
+        if text[i] in _QUOTE_OPEN:
             end = _close_of(text, i)
             if end > i:
-                out.append("「それ」")
+                spans.append((i, end + 1))
                 i = end + 1
                 continue
-        out.append(ch)
         i += 1
-    return "".join(out)
+    return spans
+
+
+def _unquoted(text: str) -> str:
+    """`text` with each quote replaced by a placeholder (a quote's 私 is not the narrator's)."""
+    out, at = [], 0
+    for a, b in _quoted_spans(text):
+        out += [text[at:a], "「それ」"]
+        at = b
+    return "".join(out) + text[at:]
 
 
 def _core(toks: tuple[_Tok, ...]) -> list[_Tok]:
@@ -467,7 +477,7 @@ def _clause(text: str, section: str | None) -> _Clause:
     """What the final predicate of a Japanese sentence makes it: a plan (told as the attempt), a said/thought act
     (told in the plain past), or anything else (never forced into a plan)."""
     body = text.rstrip(" \u3000")
-    if not body or body[-1] in "？?" or body.endswith(("…", "―", "—", "ー")) and not body.rstrip("…―—ー"):
+    if not body or body[-1] in "？?":
         return _Clause("other")
     toks = _tokens(body)
     core = _core(toks)
@@ -537,6 +547,7 @@ def _someone_else_does(core: list[_Tok]) -> bool:
             if not any(
                 (u.surface in _SUBORDINATE and (u.surface != "が" or u.pos2 == "接続助詞"))
                 or (u.lemma == "た" and u.cform.startswith("仮定形"))
+                or u.pos2 == "準体助詞"  # 〜が言ってたのを思い出して: the が belongs inside the の-clause
                 for u in tail
             ):
                 return True

@@ -237,13 +237,16 @@ def test_hand_written_clause_types() -> None:
 def test_no_told_carries_a_first_person_pronoun(readings: dict[str, Reading]) -> None:
     for p in pieces(readings):
         if p.kind != "speech":
-            assert not FIRST_PERSON.search(p.told), p
+            assert not FIRST_PERSON.search(re.sub(r"「[^」]*」", "", p.told)), p
     dropped = find(readings["p06"], "俺は機首を")
     assert (dropped.first_person, dropped.told) == (True, "機首を下げて、川面すれすれまで高度を落とそうとした")
     assert find(readings["p01"], "私にはこの機体").told == ""  # a pronoun that cannot be dropped: not told
     thought = find(readings["p20"], "明日、もし私が")
     assert (thought.kind, thought.text) == ("inner", "明日、もし私が戻らなかったら")
     assert find(readings["p27"], "お母さんの声は").first_person is False  # 思い出せるうちに: うち is "while"
+    quoted = read_playing("隊長が「俺は飛ぶ」って言ってたのを思い出して、息を吐く。").pieces[0]
+    assert (quoted.kind, quoted.first_person) == ("action", False)  # the captain's 俺, inside his words
+    assert quoted.told == "隊長が「俺は飛ぶ」って言ってたのを思い出して、息を吐こうとした"
 
 
 # ---------------------------------------------------------------------------------------- Markdown, English, blank
