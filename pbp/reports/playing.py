@@ -227,7 +227,7 @@ _NOTE_SENTENCE = re.compile(
 _ADLIB_NO = re.compile(
     r"(?:アドリブ|[Aa]d-?lib)\s*(?:は|:|：)?\s*(?:NG|ＮＧ|控えめ|少なめ|なし|無し|不可|off)|[Nn]o ad-?lib"
 )
-_ADLIB_YES = re.compile(r"(?:アドリブ|[Aa]d-?lib)[^。.!！\n]{0,12}?(?:歓迎|OK|ＯＫ|大歓迎|お任せ|おまかせ|welcome|ok)")
+_ADLIB_YES = re.compile(r"(?:アドリブ|[Aa]d-?lib)[^。.!！\n]{0,24}?(?:歓迎|OK|ＯＫ|大歓迎|お任せ|おまかせ|welcome|ok)")
 _BLANK = re.compile(
     r"^[\s(（【\[]*(?:白紙|おまかせ(?:します)?|お任せ(?:します)?|blank)[\s。．.!！)）】\]]*$", re.IGNORECASE
 )

@@ -91,7 +91,8 @@ def test_notes_go_to_the_master_never_into_the_pieces(readings: dict[str, Readin
 def test_partners_and_adlib_per_entry(readings: dict[str, Reading]) -> None:
     expected = {
         "p01": ((), True), "p02": (("葵",), True), "p03": ((), True), "p04": ((), True), "p05": ((), None),
-        "p09": ((), None), "p13": ((), True), "p14": ((), None), "p16": ((), True), "p17": (("葵", "真琴"), None),
+        "p09": ((), None), "p11": ((), True), "p13": ((), True), "p14": ((), None), "p16": ((), True),
+        "p17": (("葵", "真琴"), None),
         "p20": (("真琴",), True), "p21": (("葵",), True), "p22": (("ノア",), None), "p23": (("Chihaya",), True),
         "p25": ((), None), "p26": (("葵",), True), "p27": (("千早",), True), "p28": (("葵",), True),
         "p31": (("千早",), True), "p35": ((), None),
