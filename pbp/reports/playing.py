@@ -555,13 +555,9 @@ def _someone_else_does(core: list[_Tok]) -> bool:
 
 
 def _bare_noun_before(core: list[_Tok], i: int) -> bool:
-    """A verb straight after a noun with its particle dropped (運転手やります): no safe clause can be built."""
-    return (
-        i > 0
-        and core[i - 1].pos1 == "名詞"
-        and core[i].pos2 != "非自立可能"
-        or (i > 0 and core[i - 1].pos1 == "名詞" and core[i - 1].pos3 != "サ変可能" and core[i].ctype == "五段-ラ行")
-    )
+    """A verb straight after a noun with its particle dropped (運転手やります): no safe clause can be built (a サ変
+    noun before する, 援護します, is one verb, not a dropped particle)."""
+    return i > 0 and core[i - 1].pos1 == "名詞" and core[i - 1].pos3 != "サ変可能"
 
 
 def _verb_clause(body: str, core: list[_Tok], last: _Tok) -> _Clause:

@@ -230,6 +230,10 @@ def test_hand_written_clause_types() -> None:
     }
     for prose, kind in kinds.items():
         assert [p.kind for p in read_playing(prose).pieces] == [kind], prose
+    polite = {"重い箱は私が持ちます。": "重い箱は持とうとした", "戦闘機で援護します。": "戦闘機で援護しようとした"}
+    for prose, told in polite.items():
+        assert read_playing(prose).pieces[0].told == told
+    assert read_playing("運転手やります！").pieces[0].told == ""  # the particle is dropped: no safe clause
 
 
 # ---------------------------------------------------------------------------------------------------- first person
