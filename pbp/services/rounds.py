@@ -45,6 +45,7 @@ from pbp.models import (
     Scenario,
     ScenarioSecret,
 )
+from pbp.reports.pronouns import english_pronoun
 from pbp.services import audit, gms, notifications
 from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, locked, problem_message, said_problems
 from pbp.services.characters import unit_id, unspent_growth
@@ -582,9 +583,10 @@ def _draft_report(
         unit_id(c.id): unspent_growth(campaign, c.sheet) + (award if unit_id(c.id) in prose else 0) for c in members
     }
     names = {unit_id(c.id): str(c.sheet.get(locale) or c.name) for c in members}
+    pronouns = {unit_id(c.id): english_pronoun(c.sheet, campaign.pack) for c in members}
     try:
         return reports.draft_report(
-            bundle, prose=prose, growth=growth, pack=campaign.pack, locale=locale, names=names,
+            bundle, prose=prose, growth=growth, pack=campaign.pack, locale=locale, names=names, pronouns=pronouns,
             **_earlier_rounds(rnd, locale),
         )  # fmt: skip
     except Exception as e:  # a narration bug must not leave a resolved round without its report: count it

@@ -40,6 +40,8 @@ MOUNTS = ("vehicle", "personal")  # R-FIX-2: riders use vehicle weapons, units o
 #: What a weapon sends or swings, for the story's verbs (a claw does not "fire"); no rule reads it.
 WEAPON_KINDS = ("beam", "gun", "shell", "missile", "blade", "blunt", "claw", "breath", "voice")
 SCENARIO_KINDS = ("scene", "battle")
+#: A character's pronoun in English stories (absent: `they`); no rule reads it, the narrator does.
+PRONOUNS = ("she", "he", "they")
 
 #: The longest text a pack may hold, in characters, by kind: every page that shows one stays small and quick.
 NAME_LIMIT = 80  # a ja/en name, an id, a player's name
@@ -435,6 +437,7 @@ _SHEET: Fields = {
     "items": (False, list_field(ref_field("items", N_("unknown item %(value)r")))),
     "abilities": (False, list_field(ref_field("abilities", UNKNOWN_ABILITY))),
     "growth_points": (False, int_field(0)),
+    "pronoun": (False, choice_field(PRONOUNS)),
 }
 
 
