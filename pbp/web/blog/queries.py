@@ -20,6 +20,7 @@ from pbp.reports import plain_text, render_markdown
 from pbp.reports.battlemap import Arrow, MapView, battle_map
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
+from pbp.reports.pronouns import english_pronoun
 from pbp.reports.voice import is_japanese
 from pbp.services import publishing
 from pbp.services.characters import character_id_of, unit_id
@@ -305,11 +306,18 @@ def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict
 
 
 def battlefield(
-    state: dict[str, Any], events: list[dict[str, Any]], names: Names, title: str, *, everyone: bool = False
+    state: dict[str, Any],
+    events: list[dict[str, Any]],
+    names: Names,
+    title: str,
+    *,
+    everyone: bool = False,
+    scene: bool = False,
 ) -> str:
     """The battlefield at the round's end, the round's moves as arrows; only the PCs' gauges and statuses are shown
-    (the enemies' are not public), or every unit's for the GM (`everyone`). A scene (no positions) has none."""
-    if not any(u.get("position") for u in state.get("units", [])):
+    (the enemies' are not public), or every unit's for the GM (`everyone`). A scene (`scene`: its scenario's kind; its
+    characters stand at [0, 0], a position all the same) and a state without positions have none."""
+    if scene or not any(u.get("position") for u in state.get("units", [])):
         return ""
     arrows = [
         Arrow(e["unit"], tuple(e["from"]), tuple(e["to"]))
@@ -330,7 +338,7 @@ def battlefield(
 
 def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_title: str = "") -> ReportPage | None:
     """One published report with its dice log, its neighbours in the scenario and the battlefield at its end."""
-    found = _published(Round.seed, Round.seed_hash)
+    found = _published(Round.seed, Round.seed_hash, Scenario.kind)  # a scene has no battlefield
     rnd = found.where(Campaign.slug == campaign, Scenario.slug == scenario, Round.number == number).first()
     if rnd is None:
         return None
@@ -377,7 +385,7 @@ def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[LogLine
     pack = pack_of(rnd.scenario.campaign.id)[0]
     names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
     unit_names = {uid: names.unit(uid) for uid in units}
-    battle_map = battlefield(res.state, res.events, names, map_title)
+    battle_map = battlefield(res.state, res.events, names, map_title, scene=rnd.scenario.kind == "scene")
     return dice_log(res.events, names), unit_names, battle_map, gm_lines(res.gm_actions or [], names)
 
 
@@ -458,6 +466,7 @@ class CharacterPage:
     stats: list[tuple[str, int]]
     skills: list[tuple[str, int]]
     gear: list[str]  # weapons, items, abilities by name
+    pronoun: str  # in English stories (pbp.reports.pronouns): she, he or they
     cards: list[ReportCard]
     fell_in: ReportCard | None  # the report of the round it died in, if it did
 
@@ -494,6 +503,7 @@ def chronicle(campaign: str, character_id: int, *, locale: str) -> CharacterPage
         gear=[named(section, k) for key, section in (("weapons", "weapons"), ("vehicle_weapons", "weapons"),
                                                      ("items", "items"), ("abilities", "abilities"))
               for k in sheet.get(key) or []],
+        pronoun=english_pronoun(sheet, pack),
         cards=cards,
         fell_in=fell,
     )  # fmt: skip

@@ -344,7 +344,7 @@ def _review(
             skill=roll.skill,
         )
     title = gettext("The battlefield at the round's end")
-    svg = battlefield(state, events, names, title, everyone=True)
+    svg = battlefield(state, events, names, title, everyone=True, scene=rnd.scenario.kind == "scene")
     return Review(
         log=log,
         unit_names={uid: names.unit(uid) for uid in units},

@@ -105,6 +105,7 @@ def _page(
         receipt = entries.receipt_for(desk.round.id, desk.character.id, e.order, e.prose, e.saved_at, e.prose_en)
     locale = page_locale()
     belongs_to(desk.campaign.slug)
+    scene = desk.scenario.kind == "scene"  # its checks at once: no map, no battle controls
     body = render_template(
         "player/entry.html",
         desk=desk,
@@ -118,7 +119,8 @@ def _page(
         preview=Markup(render_markdown(preview)) if preview is not None else None,  # noqa: S704 - sanitised
         saved=saved,
         names=names,
-        battlefield=battlefield(desk, names),
+        scene=scene,
+        battlefield=Markup() if scene else battlefield(desk, names),
         receipt=receipt,
         receipt_json=canonical.dumps(receipt.entry) if receipt else None,
         closed=CLOSED.get(desk.closed_reason or ""),

@@ -127,7 +127,8 @@ def _minor(form: FormData, errors: dict[str, str]) -> dict[str, Any] | None:
 
 
 def _major(form: FormData, errors: dict[str, str]) -> dict[str, Any] | None:
-    kind = form.one("major")
+    # A scene's form offers its checks alone, without the battle's choice of action: a check chosen is the action.
+    kind = form.one("major") or ("check" if form.one("check") else "")
     if kind not in MAJOR_CHOICES:
         errors["major"] = str(NOT_OFFERED)
         return None
