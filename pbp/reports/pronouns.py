@@ -9,6 +9,7 @@ from typing import Any
 from pbp.engine.pool.pack_checks import PRONOUNS
 
 DEFAULT_PRONOUN = "they"
+__all__ = ["DEFAULT_PRONOUN", "PRONOUNS", "english_pronoun"]
 
 
 def english_pronoun(sheet: Mapping[str, Any] | None, pack: Mapping[str, Any] | None = None) -> str:

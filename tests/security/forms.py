@@ -119,13 +119,13 @@ FORMS: dict[tuple[str, str], Form] = {
         "player",
         "/campaigns/demo/characters/new",
         text=("ja", "en", "description", "version"),
-        other=("stats.*", "skills.*", "vehicle", "weapons", "vehicle_weapons", "items", "abilities"),
+        other=("stats.*", "skills.*", "vehicle", "weapons", "vehicle_weapons", "items", "abilities", "pronoun"),
     ),
     ("/characters/<row:character_id>/edit", "POST"): Form(
         "player",
         "/characters/1/edit",
         text=("ja", "en", "description", "version"),
-        other=("vehicle", "weapons", "vehicle_weapons", "items", "abilities"),
+        other=("vehicle", "weapons", "vehicle_weapons", "items", "abilities", "pronoun"),
         bases=({"ja": "葵", "version": _version},),
     ),
     ("/characters/<row:character_id>/growth", "POST"): Form(

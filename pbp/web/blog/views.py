@@ -18,6 +18,7 @@ from pbp.web.blog import bp, queries
 from pbp.web.blog.cache import cached
 from pbp.web.hosts import absolute
 from pbp.web.i18n import page_locale
+from pbp.web.pronouns import PRONOUN_LABELS
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -143,7 +144,10 @@ def character(campaign: str, character_id: int) -> str:
     found = queries.chronicle(campaign, character_id, locale=page_locale())
     if found is None:
         abort(404)
-    return render_template("blog/character.html", character=found, cards=found.cards, campaign=campaign)
+    pronoun = PRONOUN_LABELS[found.pronoun]
+    return render_template(
+        "blog/character.html", character=found, cards=found.cards, campaign=campaign, pronoun=pronoun
+    )
 
 
 def _feed(cards: list[queries.ReportCard], title: str, self_path: str, home_path: str) -> Response:

@@ -15,14 +15,19 @@ from flask_babel import lazy_gettext as _
 from pbp.engine import Problem, find_ruleset
 from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.models import Campaign
+from pbp.reports.pronouns import PRONOUNS, english_pronoun
 from pbp.web.blog.queries import described, pack_name
 from pbp.web.i18n import problem_text
+from pbp.web.pronouns import PRONOUN_LABELS
 
 TEXTS = ("ja", "en", "description")
 #: Lists of pack ids, one checkbox each.
 GEAR = ("weapons", "vehicle_weapons", "items", "abilities")
-#: What a player changes on an existing character (R-GEAR-1); the rest only through growth or the GM.
+#: What a player changes on an existing character (R-GEAR-1); the rest only through growth or the GM. The pronoun
+#: too (PRONOUN), though a form that does not send it (a page drawn before it had the select) keeps the stored one.
 EDITABLE = (*TEXTS, "vehicle", *GEAR)
+#: The character's pronoun in English stories: a select, each choice as the page names it.
+PRONOUN = "pronoun"
 #: The pack section each list's ids are in, and the mount a weapon list takes.
 SECTIONS = {"weapons": "weapons", "vehicle_weapons": "weapons", "items": "items", "abilities": "abilities"}
 MOUNTS = {"weapons": "personal", "vehicle_weapons": "vehicle"}
@@ -61,6 +66,8 @@ def fields_of(sheet: dict[str, Any]) -> Fields:
     """The form's values for a stored sheet."""
     fields = Fields({key: [text] for key, text in typed_texts(sheet).items() if key in sheet})
     fields["vehicle"] = [str(sheet.get("vehicle") or "")]
+    if PRONOUN in sheet:
+        fields[PRONOUN] = [str(sheet[PRONOUN])]
     for key in GEAR:
         fields[key] = [str(x) for x in sheet.get(key) or []]
     for group in ("stats", "skills"):
@@ -85,6 +92,8 @@ def sheet_of(fields: Fields, pack: dict[str, Any], base: dict[str, Any] | None =
         sheet["en"] = fields.value("ja")
     if fields.value("vehicle"):
         sheet["vehicle"] = fields.value("vehicle")
+    if fields.value(PRONOUN):  # as sent, for the ruleset to judge; `they` is saved too (a choice, not a blank)
+        sheet[PRONOUN] = fields.value(PRONOUN)
     for key in GEAR:
         if fields.get(key):
             sheet[key] = list(fields[key])
@@ -178,14 +187,21 @@ class SheetPage:
     gear: dict[str, list[Choice]]
     budget: list[BudgetLine]
     creating: bool  # a new character: stats and skills are inputs
+    pronoun: str  # the choice the select shows: the sheet's, else its ready-made character's, else they
     levels: tuple[int, int] = (LEVEL_MIN, LEVEL_MAX)
     stat_range: tuple[int, int] = (1, 5)
+
+    @property
+    def pronouns(self) -> list[Choice]:
+        """The select's choices in the page's language (named when the page is drawn)."""
+        return [Choice(p, str(PRONOUN_LABELS[p])) for p in PRONOUNS]
 
     def known_fields(self) -> list[str]:
         """The keys a message can stand beside: an existing character's stats and skills are not inputs, so a
         problem with one of them stands at its group."""
         inputs = [*(f"stats.{c.id}" for c in self.stats), *(f"skills.{c.id}" for c, _s, _c in self.skills)]
-        return [*TEXTS, "vehicle", *GEAR, *(inputs if self.creating else ()), *(line.key for line in self.budget)]
+        fixed = [*TEXTS, PRONOUN, "vehicle", *GEAR]
+        return [*fixed, *(inputs if self.creating else ()), *(line.key for line in self.budget)]
 
 
 def _name(pack: dict, section: str, key: str, locale: str) -> str:
@@ -261,5 +277,6 @@ def sheet_page(campaign: Campaign, sheet: dict[str, Any], locale: str, *, creati
         gear,
         budget,
         creating,
+        english_pronoun(sheet, pack),
         stat_range=(int(creation.get("stat_min", 1)), int(creation.get("stat_max", 5))),
     )
