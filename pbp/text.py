@@ -89,3 +89,12 @@ def unfit_to_show(value: Any, path: str = "") -> Iterator[tuple[str, str]]:
 def first_non_text(value: Any, path: str = "") -> tuple[str, str] | None:
     """The first of `non_text`, None when all of `value` is text."""
     return next(non_text(value, path), None)
+
+
+#: Kana and kanji: a text holding any is (at least partly) Japanese.
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]")
+
+
+def is_japanese(text: str) -> bool:
+    """Whether `text` holds Japanese script (an English page sets such words apart, marked `lang="ja"`)."""
+    return bool(_JAPANESE.search(text))

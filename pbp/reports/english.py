@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["common_noun"]
+__all__ = ["PRONOUNS", "common_noun", "with_pronoun"]
 
 # A quoted span, kept verbatim: "…", '…', “…”, ‘…’, 「…」, 『…』. An unclosed quote runs to the end of the name, so
 # a name with an unbalanced quote keeps everything after it rather than guessing where the proper noun stops.
@@ -36,3 +36,27 @@ def common_noun(name: str) -> str:
         end = quoted.end()
     out.append(_WORD.sub(_lower_word, name[end:]))
     return "".join(out)
+
+
+#: A PC's pronoun in its forms: subject, object, possessive, reflexive (they are the default and the phrasings' own).
+PRONOUNS = {
+    "she": {"they": "she", "them": "her", "their": "her", "theirs": "hers", "themselves": "herself"},
+    "he": {"they": "he", "them": "him", "their": "his", "theirs": "his", "themselves": "himself"},
+}
+_THEY = re.compile(r"\b(they were|they|them|their|theirs|themselves)\b", re.IGNORECASE)
+
+
+def with_pronoun(text: str, pronoun: str) -> str:
+    """A phrasing about one character written with "they" (the phrasebook's default) in that character's pronoun:
+    "they were" -> "she was", "their" -> "his"; capitals kept at a sentence's start. "they" is returned as it is."""
+    forms = PRONOUNS.get(pronoun)
+    if forms is None:
+        return text
+
+    def swap(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower()
+        new = f"{forms['they']} was" if low == "they were" else forms[low]
+        return new[0].upper() + new[1:] if word[0].isupper() else new
+
+    return _THEY.sub(swap, text)

@@ -34,6 +34,7 @@ CLAIMS = {
     "battle": 0,  # the scenario is a battle
 }
 _CLAIM = re.compile(r"^\{\?([^}]*)\}")
+_OWN = ("minor", "major")  # a move the unit made itself (not one an engagement forced)
 _RIVER = re.compile(r"川|河|river", re.IGNORECASE)
 
 
@@ -112,9 +113,8 @@ class Facts:
                 if e.get("hit"):
                     light = e.get("margin", 0) < 3 and not self._checks_after(i, e["target"])
                     self._blows.setdefault(e["target"], []).append((i, light))
-            elif kind in ("move", "ability", "reload", "swap", "check") and e.get("unit"):
-                if kind != "move" or e.get("action") in ("minor", "major"):
-                    self._acted.add(e["unit"])
+            elif kind in ("ability", "reload", "swap", "check") or (kind == "move" and e.get("action") in _OWN):
+                self._acted.add(e["unit"])
 
     def _checks_after(self, i: int, target: str) -> bool:
         for later in self.events[i + 1 : i + 4]:

@@ -43,9 +43,13 @@ from pbp.engine.pool.types import (
     SwapEvent,
 )
 from pbp.paths import TEMPLATES_DIR
+from pbp.reports.english import common_noun, with_pronoun
 from pbp.reports.facts import Claim, Facts, split_claims
 from pbp.reports.plan import Beat, GmBeat, Plan, Scene, plan_round
-from pbp.reports.voice import Line, is_japanese, split_prose
+from pbp.reports.playing import read_playing
+from pbp.reports.setting import scenario_setting
+from pbp.reports.weave import PlayerWords
+from pbp.text import is_japanese
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +64,6 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~{}])")
 _MD_BLOCK_START = re.compile(r"^(\d*)([-+.)])")
 _NESTED = re.compile(r"\{~([\w.]+)\}")
 _LOWER_START = re.compile(r"(^|[.!?][”\"]?\s+)([a-z])")
-_PLAN_VERB = re.compile(r"[うくすつぬむぶぐる]$")
 _QUOTED = re.compile(r"「[^「」]*」|（[^（）]*）|“[^“”]*”|\*(?:\\\*|[^*])*\*\{: lang=\"ja\"\}")
 _ENDING = re.compile(r"[。！？!?.」』”\"）)\s]+$")
 _SLOTS = re.compile(r"\{(\w+)\}")
@@ -276,6 +279,7 @@ class Narrator:
         memory: Iterable[str] = (),
         previous_events: list[dict[str, Any]] | None = None,
         names: dict[str, str] | None = None,
+        pronouns: dict[str, str] | None = None,
     ):
         if locale not in LOCALES:
             raise NarrativeError(f"unknown locale {locale!r} (known: {', '.join(LOCALES)})")
@@ -295,6 +299,8 @@ class Narrator:
         self.start = {u["id"]: u for u in (bundle.get("start") or {}).get("units", [])}
         self.events: list[dict[str, Any]] = list(bundle.get("events", []))
         self.prose = prose or {}
+        self.pronouns = dict(pronouns or {})
+        self.player_words: dict[str, PlayerWords] = {}  # each PC's reading and what the story used of it
         self.strict = strict
         self.growth = growth or {}
         self.previous_events = previous_events
@@ -347,14 +353,30 @@ class Narrator:
         return ", ".join(names[:-1]) + " and " + names[-1]
 
     def gear(self, section: str, key: str | None) -> str:
-        return str(md_text(self.names.of(section, key)))
+        """A piece of gear's name; mid-sentence in English a common noun is lower-case ("her beam rifle")."""
+        name = self.names.of(section, key)
+        return str(md_text(name if self.ja or section not in ("weapons", "items") else common_noun(name)))
 
-    def words(self, line: Line) -> str:
-        """A player's sentence as printed: inert text; in an English story, Japanese words set off and marked."""
-        text = str(md_text(line.told))
-        if not self.ja and line.ja:
-            return f'*{text}*{{: lang="ja"}}'
-        return text
+    def player_text(self, text: str, ja: bool) -> str:
+        """A player's words as printed: inert text; in an English story, Japanese words set off and marked as the
+        player's own."""
+        inert = str(md_text(text))
+        if not self.ja and ja:
+            return f'*{inert}*{{: lang="ja"}}'
+        return inert
+
+    def order_target(self, uid: str) -> str | None:
+        """Whom the PC's orders aimed at (the first target of their attack, else where they moved), if anyone."""
+        orders = self.bundle.get("orders") or {}
+        listed = orders.get("orders", []) if isinstance(orders, dict) else orders
+        order = next((o for o in listed if isinstance(o, dict) and o.get("unit") == uid), {})
+        for action in (order.get("major"), order.get("minor")):
+            if isinstance(action, dict):
+                targets = action.get("targets") or [action.get("target"), action.get("toward")]
+                found = next((t for t in targets if isinstance(t, str) and t in self.names.units), None)
+                if found:
+                    return found
+        return None
 
     # --- picking ------------------------------------------------------------------------------------------------
     def _index(self, key: str, n: int) -> int:
@@ -420,7 +442,7 @@ class Narrator:
         k = self.counts.get(slot, 0)
         self.counts[slot] = k + 1
         key = f"{slot}\x1f{k}"
-        words = {name: context[name] for name in ("text", "plan") if name in context}
+        words = {name: context[name] for name in ("text", "plan", "direction") if name in context}
         values = {**context, **{name: f"\x01{name}\x01" for name in words}}
         first: _Candidate | None = None
         chosen: _Candidate | None = None
@@ -432,7 +454,7 @@ class Narrator:
                 phrase, combos, picks = self._fill(slot, attempt, key, context)
             except _Unsayable:
                 return ""
-            text = self._finish(phrase.format_map(values), words)
+            text = self._finish(self._gendered(phrase, context).format_map(values), words)
             bare = _QUOTED.sub("\x02", text)
             candidate = _Candidate(text, _split(bare), bare, picks, self._topic(phrase, context))
             first = first or candidate
@@ -465,6 +487,22 @@ class Narrator:
             self._opens_on[best.text] = best.topic
         return best.text
 
+    def pronoun(self, uid: str | None) -> str:
+        """A PC's English pronoun: the caller's (the sheet's), else the pack character's, else they."""
+        sheet = self.names.pack.get("characters", {}).get(uid or "") or {}
+        return str(self.pronouns.get(uid or "") or sheet.get("pronoun") or "they")
+
+    def _gendered(self, phrase: str, context: dict[str, str]) -> str:
+        """An English phrasing about one PC (its only unit slot, no list of names) in that PC's pronoun; the
+        phrasings say "they" of a PC. Where another unit or a list shares the sentence, "they" stays."""
+        if self.ja or any(k in context for k in ("who", "pcs", "foes")):
+            return phrase
+        pcs = {self.name(u) for u in self.pcs_ever()}
+        named = {context[k] for k in _ROLES if k in context and f"{{{k}}}" in phrase} & pcs  # an enemy is "it"
+        if len(named) != 1:
+            return phrase
+        return with_pronoun(phrase, self.pronoun(self._uid_by_name.get(named.pop())))
+
     def _claimed(self, picks: list[str], context: dict[str, str]) -> tuple[tuple[Claim, str | None], ...]:
         """What the chosen phrasings claim, each claim with the unit it is about (for the checker)."""
         return tuple(
@@ -489,9 +527,9 @@ class Narrator:
     def write(self) -> str:
         plan = plan_round(self.bundle, set(self.prose), self.previous_events)
         self.at = -1
-        blocks = [self._opening(plan)]
-        for scene in plan.scenes:
-            blocks.append(self._scene(scene, plan))
+        blocks = [self._title(plan), self._opening(plan)]
+        for scenes in self._meetings(plan):
+            blocks.append(self._pc_scene(scenes, plan) if scenes[0].kind == "pc" else self._scene(scenes[0], plan))
         self.at = len(self.events)
         blocks.append(self._closing(plan))
         blocks.append(self._state(plan))
@@ -526,7 +564,8 @@ class Narrator:
         if self.ja:
             shorter = rest.removeprefix("、")
         elif name in {self.name(uid) for uid in self.pcs_ever()}:  # every phrasing is in the past tense
-            shorter = "They " + ("were " + rest[4:] if rest.startswith("was ") else rest)
+            they = "They " + ("were " + rest[4:] if rest.startswith("was ") else rest)
+            shorter = with_pronoun(they, self.pronoun(self._uid_by_name.get(name)))
         else:  # an enemy is "it", as the phrasings say ("its head")
             shorter = "It " + rest
         said = _split(_QUOTED.sub("\x02", shorter))
@@ -559,6 +598,11 @@ class Narrator:
         own = self.names._own_scenario()
         title = str(own.get(self.locale) or self.round.get("scenario_title") or "")
         title = "" if not self.ja and is_japanese(title) else str(md_text(title))  # no English title known
+        number = self.round.get("number", 1)
+        if number == 1 or self._index("setting again", 2) == 0:  # the place again, some rounds
+            setting = scenario_setting(self.names.pack, self.names.scenario, self.locale)
+            where = {"place": setting.place, "time": setting.time, "weather": setting.weather}
+            parts.append(self.say("opening.setting" if number == 1 else "opening.setting_again", **where))
         if not plan.pcs:
             parts.append(self.say("opening.lost"))
         elif not plan.foes:
@@ -569,11 +613,35 @@ class Narrator:
             parts.append(self.say("opening.alone", pcs=pcs, foes=foes))
         else:
             parts.append(self.say("opening.again", pcs=pcs, foes=foes))
-        parts += [self.say("opening.glance", n=self.name(uid), v=self._vehicle_word(uid)) for uid in plan.pcs]
+        # One glance, at the PC who acts first, on some rounds: a glance at every PC each round read as a roll-call.
+        glanced = next((u for u in plan.pcs if self.facts.holds(Claim("acted", "n"), u, -1)), None)
+        if glanced and self._index("glance", 2) == 0:
+            parts.append(self.say("opening.glance", n=self.name(glanced), v=self._vehicle_word(glanced)))
         if plan.first:
             alone = len(plan.pcs) + len(plan.foes) == 1
             parts.append(self.say("initiative.alone" if alone else "initiative.first", a=self.name(plan.first)))
         return parts
+
+    def _title(self, plan: Plan) -> str:
+        """The round's title from its focal moment (a death, the heaviest blow; else a standoff or the end of the
+        enemy), as a heading over the story."""
+        living = [u for u in plan.pcs if not self.unit_view(u)["dead"]]
+        foes_left = [u for u, x in self.after.items() if x.get("side") != "pc" and not x.get("dead")]
+        hits = [e for e in self.events if e.get("type") == "damage" and e.get("amount", 0) > 0 and e.get("by")]
+        heaviest = max(hits, key=lambda e: e["amount"], default={})  # no climax: the heaviest blow still titles it
+        e = self.events[plan.climax] if plan.climax is not None else heaviest
+        if e.get("type") == "death":
+            side = "pc" if self.before.get(e["unit"], {}).get("side") == "pc" else "foe"
+            title = self.say(f"title.fall_{side}", t=self.name(e["unit"]))
+        elif e.get("type") == "damage":
+            title = self.say("title.blow", t=self.name(e["unit"]), a=self.name(e.get("by")))
+        elif not living:
+            title = self.say("title.lost")
+        elif plan.foes and not foes_left:
+            title = self.say("title.victory")
+        else:
+            title = self.say("title.standoff")
+        return f"### {title}" if title else ""
 
     # --- the GM's actions between the rounds ----------------------------------------------------------------------
     def _gm_actions(self, plan: Plan) -> str:
@@ -634,8 +702,6 @@ class Narrator:
         return [uid for uid, u in self.before.items() if u.get("side") == "pc"]
 
     def _scene(self, scene: Scene, plan: Plan) -> str:
-        if scene.kind == "pc":
-            return self._pc_scene(scene, plan)
         if scene.kind == "cleanup":
             told = [self._beat_text(b, plan) for b in scene.beats]
             if not any(told):
@@ -648,66 +714,119 @@ class Narrator:
         parts += self._beats_text(scene.beats, plan)
         return self._join(parts)
 
-    def _pc_scene(self, scene: Scene, plan: Plan) -> str:
-        uid = scene.owner
-        assert uid is not None
-        n = self.name(uid)
-        lines = split_prose(self.prose.get(uid)) if uid in self.prose else []
-        speech = [ln for ln in lines if ln.kind == "speech"]
-        intents = [ln for ln in lines if ln.kind == "intent"]
-        thoughts = [ln for ln in lines if ln.kind == "thought"]
-        own = [b for b in scene.beats if b.actor == uid and b.kind == "action"]
-        parts = [self.say("air", n=n), self.say("scene.pc", n=n) if own else ""]  # one who held back does not steel itself
-        if not own:
-            parts.append(self.say("idle.no_entry" if uid not in self.prose else "idle.waited", n=n))
-            foes = [u for u in plan.foes if not self.unit_view(u)["dead"]]
-            if foes:
-                parts.append(self.say("idle.watch", n=n, who=self.listing(foes)))
-            parts.append(self.say("idle.settle", n=n))
-        else:
-            parts.append(self.say("scene.ready", n=n, v=self._vehicle_word(uid)))
-        pending_words = True
+    def _pc_scene(self, scenes: list[Scene], plan: Plan) -> str:
+        """PCs who meet (`_meetings`) share one paragraph, their doings interleaved in the order they happened."""
+        return self._join(self._pc_parts(scenes, plan))
+
+    def _pc_parts(self, scenes: list[Scene], plan: Plan) -> list[str]:
+        """The PCs' moment: a line of air, then for each PC their inner voice, their intent as the attempt, their
+        first line, what they did with its outcome, their other lines; the enemies' doings on them in between, in
+        the order they happened. A PC who did nothing gets a neutral moment (no entry, or an entry the round gave
+        no chance to act on)."""
+        owners = [str(sc.owner) for sc in scenes]
+        beats = sorted((b for sc in scenes for b in sc.beats), key=lambda b: b.events[0][0])
+        parts = [self.say("air", n=self.name(owners[0]))]
+        for uid in owners:
+            if not any(b.actor == uid and b.kind == "action" for b in beats):
+                parts += self._idle(uid, plan)
+        pending = set(owners)
+        last = owners[0]
         others: list[Beat] = []  # the enemies' beats in a row, told together (a shared move is one sentence)
-        for beat in [*scene.beats, None]:
-            if beat is not None and beat.actor != uid:
+        for beat in [*beats, None]:
+            if beat is not None and beat.actor not in owners:
                 others.append(beat)
                 continue
             parts += self._beats_text(others, plan)
-            parts.append(self._reaction(uid, others))
+            parts += [self._reaction(uid, others) for uid in owners]
             others = []
             if beat is None:
                 break
-            if pending_words:
-                parts += [self._speech(uid, ln) for ln in speech[:1]]
-                parts += [self._intent(uid, ln) for ln in intents]
+            uid = str(beat.actor)
+            words = self._words_of(uid)
+            if uid in pending:
+                parts.append(words.inner(self))
+            turn = len(owners) > 1 and uid != last  # the scene turns to another PC: said, not just cut to
+            parts.append(words.intent(self, turn=turn))
+            last = uid
+            if uid in pending:
+                parts.append(words.speech(self, 1))
             parts += self._beats_text([beat], plan)
             parts.append(self._reaction(uid, [beat]))
-            if pending_words:
-                parts += [self._speech(uid, ln) for ln in speech[1:]]
-                pending_words = False
-        if pending_words:  # the PC never acted: their words are still theirs
-            parts += [self._speech(uid, ln) for ln in speech]
-            parts += [self._intent(uid, ln) for ln in intents]
-        parts += [self._thought(uid, ln) for ln in thoughts]
-        return self._join(parts)
+            if uid in pending:
+                parts.append(words.speech(self, None))
+                pending.discard(uid)
+        return parts
 
-    # --- the player's words -----------------------------------------------------------------------------------------
-    def _quote(self, line: Line) -> str:
-        return self.words(line)
+    def _idle(self, uid: str, plan: Plan) -> list[str]:
+        """A PC who did not act: their inner voice and words still theirs, a neutral moment."""
+        n, words = self.name(uid), self._words_of(uid)
+        parts = [words.inner(self), self.say("idle.no_entry" if uid not in self.prose else "idle.waited", n=n)]
+        foes = [u for u in plan.foes if self.facts.alive(u, self.at)]
+        if foes and uid in self.prose:
+            parts.append(self.say("idle.watch", n=n, who=self.listing(foes)))
+        return [*parts, words.intent(self), words.speech(self, None)]
 
-    def _speech(self, uid: str, line: Line) -> str:
-        return self.say(f"speech.{line.tone}", n=self.name(uid), text=self._quote(line))
+    def _meetings(self, plan: Plan) -> list[list[Scene]]:
+        """The round's scenes with the PCs who meet sharing one: PCs who fight the same enemy, or speak to each
+        other by name, or whose players asked for it (連携). Within a shared scene, one who calls another by name
+        comes first (the question before the answer). Other scenes stay as planned."""
+        pc_scenes = {sc.owner: sc for sc in plan.scenes if sc.kind == "pc"}
+        group = {uid: uid for uid in pc_scenes}
 
-    def _intent(self, uid: str, line: Line) -> str:
-        text = self._quote(line)
-        if self.ja:
-            slot = "intent.plan" if line.ja and _PLAN_VERB.search(line.bare) else "intent.will"
-        else:
-            slot = "intent.plan"
-        return self.say(slot, n=self.name(uid), plan=text)
+        def root(u: str | None) -> str | None:
+            while group[u] != u:
+                u = group[u]
+            return u
 
-    def _thought(self, uid: str, line: Line) -> str:
-        return self.say("thought.any", n=self.name(uid), text=self._quote(line))
+        targets: dict[str, set[str]] = {}
+        for uid, sc in pc_scenes.items():
+            for b in sc.beats:
+                if b.actor == uid:
+                    targets.setdefault(str(uid), set()).update(
+                        str(e.get("target")) for _, e in b.events if e.get("type") == "attack"
+                    )
+        calls = {uid: self._called(str(uid)) for uid in pc_scenes}
+        for a in pc_scenes:
+            for b in pc_scenes:
+                meet = targets.get(str(a), set()) & targets.get(str(b), set()) or b in calls[a]
+                if a != b and meet and root(a) != root(b):
+                    group[root(b)] = root(a)
+        out: list[list[Scene]] = []
+        placed: dict[str | None, list[Scene]] = {}
+        for sc in plan.scenes:
+            if sc.kind != "pc":
+                out.append([sc])
+                continue
+            key = root(sc.owner)
+            if key in placed:
+                placed[key].append(sc)
+            else:
+                placed[key] = [sc]
+                out.append(placed[key])
+        for shared in out:
+            shared.sort(key=lambda sc: -sum(str(o.owner) in calls.get(sc.owner, ()) for o in shared))
+        return out
+
+    def _called(self, uid: str) -> set[str]:
+        """The PCs `uid`'s player addresses by name in a line or asks to share a scene with."""
+        reading = self._words_of(uid).reading
+        if reading is None:
+            return set()
+        wanted = {p.addressee for p in reading.pieces if p.addressee} | set(reading.partners)
+        return {pc for pc in self.pcs_ever() if pc != uid and self._known_as(pc) & wanted}
+
+    def _known_as(self, uid: str) -> set[str]:
+        """Every name a player may call a PC by: the story's, and the pack sheet's in either language."""
+        sheet = self.names.pack.get("characters", {}).get(uid) or {}
+        unit = self.before.get(uid) or {}
+        return {self.name(uid), str(unit.get("name") or ""), *(str(sheet.get(k) or "") for k in LOCALES)} - {""}
+
+    def _words_of(self, uid: str) -> PlayerWords:
+        if uid not in self.player_words:
+            prose = self.prose.get(uid)
+            names = tuple(self.name(u) for u in self.pcs_ever())
+            self.player_words[uid] = PlayerWords(uid, read_playing(prose, names=names) if prose else None)
+        return self.player_words[uid]
 
     def _reaction(self, uid: str, beats: list[Beat]) -> str:
         """How the PC took what just happened, once for a run of beats: their own attack landing or not; an enemy's
@@ -947,7 +1066,8 @@ class Narrator:
         return self.say("engage.disengage", a=self.name(e["unit"]))
 
     def _tell_gimmick(self, i: int, e: GimmickEvent) -> str:
-        g = str(md_text(self.names.gimmick(e["id"])))
+        name = self.names.gimmick(e["id"])
+        g = str(md_text(name if self.ja else common_noun(name)))
         if e.get("units"):
             return self.say("gimmick.units", g=g, who=self.listing(e["units"]))
         return self.say("gimmick.none", g=g)
@@ -1070,12 +1190,14 @@ def draft_report(
     memory: Iterable[str] = (),
     previous_events: list[dict[str, Any]] | None = None,
     names: dict[str, str] | None = None,
+    pronouns: dict[str, str] | None = None,
 ) -> str:
     """The generated story of one round as Markdown, for the GM to edit. `prose`: each entered PC's prose by unit
     id (a PC without a key wrote no entry). `pack` (the campaign pack's data) gives gear its display names; without
     it the campaign named in the bundle is looked up under campaigns/. `memory`: the sentences of the scenario's
     earlier stories (`sentences(story)`), none of which is written again; `previous_events`: the round before's
-    events (who fell then); `names`: display names by unit id in this locale. `strict` raises on an event the
+    events (who fell then); `names`: display names by unit id in this locale; `pronouns`: each PC's English pronoun
+    by unit id (she, he or they: the sheet's, else the pack's, else they). `strict` raises on an event the
     phrasebook cannot tell instead of leaving a marked gap."""
     if pack is None:
         pack = _campaign_pack((bundle.get("round") or {}).get("campaign"))
@@ -1091,6 +1213,7 @@ def draft_report(
         memory=memory,
         previous_events=previous_events,
         names=names,
+        pronouns=pronouns,
     )
     return narrator.write()
 

@@ -21,6 +21,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from pbp.reports.markdown import render_markdown
+from pbp.text import is_japanese
 
 # ---------------------------------------------------------------------------------------------------- the result
 
@@ -238,7 +239,6 @@ _OPEN = {"「": "」", "『": "』", "（": "）", "(": ")", "“": "”"}
 _CLOSE = {v: k for k, v in _OPEN.items()}
 _QUOTE_OPEN = '「『“"'
 _ENDERS_JA = "。！？!?"
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]")
 _WORDY = re.compile(r"[\w\u3040-\u30ff\u3400-\u9fff]")
 _MD_MARKS = re.compile(r"[*#`]")
 _BULLET = re.compile(r"^[■□◆◇●▼▽]\s*")
@@ -272,7 +272,7 @@ def _clean(text: str) -> str:
 
 
 def _is_ja(text: str) -> bool:
-    return bool(_CJK.search(text))
+    return is_japanese(text)
 
 
 def _close_of(text: str, start: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pbp.reports.voice import is_japanese
+from pbp.text import is_japanese
 
 #: The pack keys of a scenario's setting, in the order a story opens on them.
 SETTING_KEYS = ("setting", "time", "weather")

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from pbp.engine.errors import Problem
 from pbp.errors import Joined, Text, UserError
 from pbp.paths import PROJECT_ROOT
-from pbp.reports.voice import is_japanese
+from pbp.text import is_japanese
 
 TRANSLATIONS_DIR = PROJECT_ROOT / "pbp" / "translations"
 LOCALES = ("ja", "en")

@@ -98,4 +98,6 @@ def test_a_list_of_pcs_that_may_be_one_is_not_told_as_several() -> None:
 def test_no_capitalised_common_noun_mid_sentence() -> None:
     """A capital after a lower-case word or a comma is a common noun printed as a heading ("her Beam Rifle")."""
     mid = re.compile(r"[a-z,;] (?!I\b)[A-Z][a-z]")
-    assert [p for _, p in _phrases() if mid.search(re.sub(r"\{[^}]*\}", "x", p))] == []
+    titles = ("title.",)  # a round's title is a heading, in title case
+    found = [p for slot, p in _phrases() if not slot.startswith(titles) and mid.search(re.sub(r"\{[^}]*\}", "x", p))]
+    assert found == []

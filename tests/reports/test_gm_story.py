@@ -91,7 +91,8 @@ def _story(bundle: dict, locale: str, **kwargs) -> str:
 
 
 def _paragraphs(story: str) -> list[str]:
-    return story.split("\n---\n")[0].strip().split("\n\n")
+    """The story's paragraphs under its title (the round's heading)."""
+    return [p for p in story.split("\n---\n")[0].strip().split("\n\n") if not p.startswith("### ")]
 
 
 @pytest.mark.rule("R-GAUGE-7")

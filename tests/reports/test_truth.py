@@ -105,7 +105,9 @@ def _bundles() -> list[dict[str, Any]]:
     big, _ = battle_bundle(6, seed="truth-big")
     gm = [
         shaped_bundle([reinforcement()]),
-        shaped_bundle([{"kind": "set_gauge", "unit": "makoto", "gauge": "injury", "taken": [10, 10, 10, 10, 1], "reason": "r"}]),
+        shaped_bundle(
+            [{"kind": "set_gauge", "unit": "makoto", "gauge": "injury", "taken": [10, 10, 10, 10, 1], "reason": "r"}]
+        ),
     ]
     return [*rounds, big, *gm]
 

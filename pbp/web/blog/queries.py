@@ -21,11 +21,11 @@ from pbp.reports.battlemap import Arrow, MapView, battle_map
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
 from pbp.reports.pronouns import english_pronoun
-from pbp.reports.voice import is_japanese
 from pbp.services import publishing
 from pbp.services.characters import character_id_of, unit_id
 from pbp.services.clock import from_db
 from pbp.services.rounds import PUBLISHED
+from pbp.text import is_japanese
 from pbp.web.blog.cache import cached
 
 T = TypeVar("T")
