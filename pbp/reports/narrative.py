@@ -60,6 +60,9 @@ _RETRIES = 48
 #: How many of those are spent on a sentence shape not used yet in this report (variety, not a rule).
 _SHAPE_RETRIES = 8
 _SENTENCE = re.compile(r"[^。！？!?.]+[。！？!?.]*[」』”\"）)]?")
+#: Runs of ASCII white space (a line break in a player's line): one space. A full-width space (U+3000) is a
+#: Japanese player's punctuation and stays, so a quoted line is verbatim.
+_SPACES = re.compile(r"[ \t\r\n\f\v]+")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~{}])")
 _MD_BLOCK_START = re.compile(r"^(\d*)([-+.)])")
 _NESTED = re.compile(r"\{~([\w.]+)\}")
@@ -106,7 +109,7 @@ def md_text(value: Any) -> Any:
 @lru_cache(maxsize=4096)  # the same names and words are printed many times in every report
 def _inert(value: str) -> Markup:
     text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    text = _MD_SPECIAL.sub(r"\\\1", _SPACES.sub(" ", text).strip())
     # A value may open a paragraph: a leading list or heading marker must stay text.
     return Markup(_MD_BLOCK_START.sub(r"\1\\\2", text))
 

@@ -191,13 +191,19 @@ _EN_QUOTES = (("“", "”"), ("(", ")"), ("（", "）"), ("「", "」"))
 
 
 def narration(story: str, locale: str) -> str:
-    """What the narrator says in its own voice: the visible prose without speech, inner voice (（）) or the
-    player's marked words."""
+    """What the narrator says in its own voice: the visible prose without speech, inner voice (（） in Japanese,
+    italics in English) or the player's marked words."""
     text = MARKED_QUOTE.sub("\n", body(story))
+    if locale != "ja":
+        text = _ITALIC.sub("\n", text)
     text = visible(text)
     if locale != "ja":
         text = re.sub(r"\"[^\"\n]*\"", "\n", text)
     return _masked(text, _JA_QUOTES if locale == "ja" else _EN_QUOTES)
+
+
+#: An English inner voice: a span in single asterisks (italics; an escaped \* is a player's star, not a mark).
+_ITALIC = re.compile(r"(?<![\\*])\*(?!\*)(?:\\\*|[^*\n])+?(?<!\\)\*(?!\*)")
 
 
 # ---- the measures ----------------------------------------------------------------------------------------------

@@ -101,7 +101,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): Form(
         "player",
         ENTRY,
-        text=("prose",),
+        text=("prose", "prose_en"),
         other=(
             *ORDER_FIELDS,
             "minor_ability",

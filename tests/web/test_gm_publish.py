@@ -162,7 +162,8 @@ def test_the_diff_marks_the_gms_changes_against_the_generated_draft(world):
 def test_a_correction_shows_a_dated_note_on_the_public_page_and_keeps_the_old_text(world):
     client = _as(world)
     url = _url(world, world.published[0])
-    old_story = _report(world, world.published[0]).draft_md
+    draft = _report(world, world.published[0]).draft_md
+    old_story = next(line for line in draft.splitlines() if line.strip() and not line.startswith("### "))
     no_note = client.post(url, data=_form(client, url, action="correct", story="直した物語。"))
     page = no_note.get_data(as_text=True)
     assert (
