@@ -1,7 +1,7 @@
 """A PC's プレイング woven into the round's story, as a master weaves it: every line of dialogue quoted verbatim with
 the player's own stage direction, the intent told as the attempt (the dice tell how it went), one line of inner
-voice; notes to the master never, the rest left for the GM to restore. What became of each line is kept (`fates`)
-for the GM's review.
+voice; notes to the master never, the rest left for the GM to restore. What became of each line is read back from
+the story itself (`line_fates`), the generated one or the GM's edit alike, for the GM's review.
 
 The reading (`playing.read_playing`) decides what a line is; this module decides where it goes. A line in the other
 language than the story's is never translated: Japanese dialogue in an English story is quoted and marked as the
@@ -44,14 +44,14 @@ class PlayerWords:
 
     uid: str
     reading: Reading | None
-    fates: dict[int, str] = field(default_factory=dict)  # piece index -> QUOTED | TOLD
+    used: set[int] = field(default_factory=set)  # the pieces this story has used
     intents: int = 0
 
     def _next(self, kinds: tuple[str, ...], usable: Any) -> tuple[int, Piece] | None:
         if self.reading is None:
             return None
         for k, piece in enumerate(self.reading.pieces):
-            if k not in self.fates and piece.kind in kinds and usable(piece):
+            if k not in self.used and piece.kind in kinds and usable(piece):
                 return k, piece
         return None
 
@@ -61,7 +61,7 @@ class PlayerWords:
         if found is None:
             return ""
         k, piece = found
-        self.fates[k] = QUOTED
+        self.used.add(k)
         text = teller.player_text(piece.text.rstrip("。．. "), piece.ja)
         return teller.say("thought.any", n=teller.name(self.uid), text=text)
 
@@ -78,7 +78,7 @@ class PlayerWords:
             found = self._next(("action",), lambda p: not p.ja and p.text.strip())
         if found is not None:
             k, piece = found
-            self.fates[k] = TOLD
+            self.used.add(k)
             self.intents += 1
             plan = piece.told if teller.ja else piece.text  # English: the player's sentence as written
             subject = n if piece.subject in (None, n) else str(piece.subject)
@@ -99,7 +99,7 @@ class PlayerWords:
             if found is None:
                 break
             k, piece = found
-            self.fates[k] = QUOTED
+            self.used.add(k)
             said.append(self._line(teller, piece))
         return " ".join(x for x in said if x) if not teller.ja else "".join(said)
 
@@ -111,9 +111,19 @@ class PlayerWords:
             return teller.say(slot, n=n, text=text, direction=teller.player_text(direction, piece.ja))
         return teller.say(f"speech.{piece.tone}", n=n, text=text)
 
-    def review(self) -> list[tuple[str, str, str]]:
-        """Every line of the entry with where it went: (kind, the line as the preview shows it, its fate)."""
-        if self.reading is None:
-            return []
-        lines = [(p.kind, p.source, self.fates.get(k, LEFT_OUT)) for k, p in enumerate(self.reading.pieces)]
-        return lines + [("note", note, NOTE) for note in self.reading.notes]
+
+def line_fates(reading: Reading, story: str) -> list[tuple[str, str, str]]:
+    """Every line of an entry with what became of it in `story` (Markdown, generated or edited): quoted (its words
+    are there verbatim), told (its clause is there as narration), a note to the GM (never in a story), else left
+    out. (kind, the line as the preview shows it, its fate), in the entry's order, notes last."""
+    plain = story.replace("\\", "")  # the story's escapes (\*) are not the player's
+
+    def fate(piece: Piece) -> str:
+        if piece.kind in ("speech", "inner") and piece.text.strip() and piece.text.rstrip("。．. ") in plain:
+            return QUOTED
+        if any(len(x) > 1 and x in plain for x in (piece.told, piece.plain)):
+            return TOLD
+        return LEFT_OUT
+
+    lines = [(p.kind, p.source, fate(p)) for p in reading.pieces]
+    return lines + [("note", note, NOTE) for note in reading.notes]
