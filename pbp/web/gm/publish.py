@@ -1,7 +1,8 @@
 """The round's report in the GM's console (`/gm/<campaign>/rounds/<id>/report`): the draft in Japanese and English
-as Markdown, its preview (sanitised exactly as published), the diff against the generated draft, the leak check,
-publishing and, once published, corrections. Each action is one service call (`pbp.services.publishing`), which
-checks the GM again and has the last word."""
+as Markdown, its preview (sanitised exactly as published), the diff against the generated draft, where each line of
+each プレイング went in the story as typed (`pbp.services.line_fates`), the leak check, publishing and, once
+published, corrections. Each action is one service call (`pbp.services.publishing`), which checks the GM again and
+has the last word."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ from wtforms import TextAreaField
 from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
+from pbp.reports.weave import LEFT_OUT, QUOTED, TOLD
 from pbp.services import publishing
 from pbp.services.clock import from_db
 from pbp.services.leaks import secret_name
+from pbp.services.line_fates import entry_fates
 from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
 from pbp.web.errors import error_page, form_status
@@ -39,6 +42,9 @@ PARTS = {
 }
 #: A service's refusal names a part (`report` is the story): the form's field it is shown beside.
 FIELDS = {"report": "story", "intro": "intro", "outro": "outro", "English story": "story_en", "note": "note"}
+#: What became of a line of a プレイング in the story, and what kind of line it is (`pbp.reports.playing`).
+FATES = {QUOTED: _("quoted"), TOLD: _("told"), LEFT_OUT: _("left out")}
+KINDS = {"speech": _("dialogue"), "action": _("plan"), "inner": _("thought"), "narration": _("description")}
 EXPIRED = _("Your session's security token expired while you wrote. Nothing was saved: press the button again.")
 
 
@@ -105,6 +111,9 @@ def _page(
         refusal=refusal,
         previewed=previewed,
         corrections=[(c, from_db(c.corrected_at)) for c in corrections],
+        fates=entry_fates(rnd.id, review.story, actor_id=current_user.id) if review is not None else [],
+        fate_word=lambda fate: FATES.get(fate, fate),
+        kind_word=lambda kind: KINDS.get(kind, kind),
         part_name=lambda part: PARTS.get(part, part),
         secret_name=lambda secret: localized(secret_name(secret)),
         mark=_mark,
