@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
@@ -26,19 +27,25 @@ NOTE = "MS様へ：葵さんと連携希望です。アドリブ歓迎です。"
 PROSE = f"【行動】\n低空で河原を抜け、ハヤチの背後を取る。\n\n【台詞】\n{LINE}\n\n【その他】\n{NOTE}\n"
 
 
-@pytest.fixture
-def world(tmp_path) -> World:
-    """Round 1 published; round 2 resolved with 真琴's entry rewritten as a headed プレイング with a note to the GM."""
-    built = world_with_rival(tmp_path)
+def _world(folder: Path, **prose: str) -> World:
+    """Round 1 published; round 2 resolved with the given PCs' entries (pack id -> prose) rewritten."""
+    built = world_with_rival(folder)
     with pbp_db.bind(built.url).connection_context():
-        makoto = Character.get_by_id(built.characters["makoto"])
-        entry = Entry.get(Entry.round == built.open_round, Entry.character == makoto.id)
-        clock = FixedClock(from_db(entry.saved_at) + timedelta(minutes=5))
-        entries.save_entry(
-            built.open_round, makoto.id, user_id=makoto.owner_id, order=entry.order, prose=PROSE, clock=clock
-        )
+        for pc, text in prose.items():
+            character = Character.get_by_id(built.characters[pc])
+            entry = Entry.get(Entry.round == built.open_round, Entry.character == character.id)
+            clock = FixedClock(from_db(entry.saved_at) + timedelta(minutes=5))
+            entries.save_entry(
+                built.open_round, character.id, user_id=character.owner_id, order=entry.order, prose=text, clock=clock
+            )
         rounds.resolve_round(built.open_round, clock=FixedClock(START + timedelta(days=3)))
     return built
+
+
+@pytest.fixture
+def world(tmp_path) -> World:
+    """真琴's entry is a headed プレイング with a note to the GM."""
+    return _world(tmp_path, makoto=PROSE)
 
 
 def _url(world: World) -> str:
@@ -139,3 +146,21 @@ def test_the_service_reads_only_a_resolved_round_and_changes_nothing(world):
         draft = rounds.create_round(scenario, later.now() + timedelta(days=2), clock=later)
         with pytest.raises(InvalidState):
             entry_fates(draft.id, actor_id=None)
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "【心情】\n【行動】\n■台詞\n【その他】",  # only headings
+        "🔥🔥🔥✨",  # only emoji
+        "**太字** `code` <script>alert(1)</script>「閉じない台詞" + "そして走る、" * 120 + "。",  # unbalanced, 800+
+    ],
+)
+def test_bad_input_shows_as_text_and_never_breaks_the_page(tmp_path, prose):
+    built = _world(tmp_path, aoi=prose)
+    page = signed_in(built.url, "gm", lang="ja").get(_url(built))
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200 and "<script>alert" not in body
+    aoi = re.search(r'<h3 id="fates-pc\d+">葵</h3>(.*?)</article>', body, re.S)
+    assert aoi, "葵's entry is listed"
+    assert body.count("<article") == body.count("</article>")  # nothing the player wrote opens or closes a tag
