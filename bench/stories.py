@@ -9,7 +9,7 @@ How the corpus is played:
   a chapter's entries entered by their PCs with a seeded legal order (an attack when there is a target), the others
   of the cast sitting the round out (no entry); a PC fallen in an earlier round enters no more;
 - scene entries (5 chapters) are the 5 rounds of one run of the scene `hangar_eve`, each PC attempting the check
-  that fits them (SCENE_CHECKS);
+  that fits them (SCENE_CHECKS) in the first chapter, the scene's other checks in turn after it;
 - the cast's enemies are the scenario's own (カガチ壱, カガチ弐, ハヤチ).
 
 `python -m bench stories` prints every figure with its goal; the goals are the integrator's to assert.
@@ -99,8 +99,11 @@ def _battle_order(encounter: dict[str, Any], uid: str, rng: random.Random) -> di
     return {"unit": uid, "minor": None, "major": major}
 
 
-def _scene_order(checks: dict[str, dict[str, Any]], uid: str) -> dict[str, Any]:
-    check = checks[SCENE_CHECKS[uid]]
+def _scene_order(checks: dict[str, dict[str, Any]], uid: str, chapter: int) -> dict[str, Any]:
+    """The PC's check in this chapter: the one that fits them first, then the scene's others in turn (players do
+    not attempt the same thing every night, and a pack's outcome texts would repeat as no narrator's words do)."""
+    ids = list(checks)
+    check = checks[ids[(ids.index(SCENE_CHECKS[uid]) + chapter - 1) % len(ids)]]
     return {"unit": uid, "minor": None, "major": {"type": "check", "label": check["id"], "skill": check["skill"],
                                                   "need": check["need"]}}  # fmt: skip
 
@@ -117,7 +120,8 @@ def play_scenario(seed: str, kind: str, entries: list[y.Entry], pack: dict[str, 
         living = {u["id"] for u in encounter["units"] if u["side"] == "pc" and not u.get("removed")}
         entered = [e for e in chapter if CAST[e.pc] in living]
         pcs = [
-            _scene_order(checks, CAST[e.pc]) if checks else _battle_order(encounter, CAST[e.pc], rng) for e in entered
+            _scene_order(checks, CAST[e.pc], n) if checks else _battle_order(encounter, CAST[e.pc], rng)
+            for e in entered
         ]
         orders = default_orders(encounter, {"orders": pcs}, sides=("enemy",))
         round_seed = f"{seed}-{kind}-{n}"
@@ -128,6 +132,7 @@ def play_scenario(seed: str, kind: str, entries: list[y.Entry], pack: dict[str, 
             "ruleset": "pool",
             "seed_hash": seed_hash(round_seed),
             "encounter": encounter,
+            "orders": orders,
             "events": result.events,
             "state": result.state,
         }  # fmt: skip
@@ -195,9 +200,16 @@ def measure(seeds: tuple[str, ...] = SEEDS) -> tuple[dict[str, Figures], dict[st
                     _measure_story(fig, locale, story, p.entries, f"{seed} {scenario} r{p.bundle['round']['number']}")
                 if locale == "ja":
                     fig.name_gaps += [g for story in stories for g in y.name_gaps(story, pcs_ja)]
-                ratio = y.distinct_frames(stories, names, locale)
+                ratio = y.distinct_frames(stories, names, locale, _outcomes(pack, scenario, locale))
                 fig.distinct[scenario] = min(ratio, fig.distinct.get(scenario, 1.0))
     return figures, counts
+
+
+def _outcomes(pack: dict[str, Any], scenario: str, locale: str) -> list[str]:
+    """The scenario's check outcomes as the pack words them: a story quotes them, they are not its phrasing."""
+    checks = pack["scenarios"][scenario].get("checks", [])  # a battle has none
+    texts = [c.get(k, {}).get(locale, "") for c in checks for k in ("success", "failure")]
+    return [t for t in texts if isinstance(t, str)]
 
 
 def _write(rounds: list[Played], locale: str, pack: dict[str, Any]) -> list[str]:

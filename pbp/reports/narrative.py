@@ -338,7 +338,11 @@ class Narrator:
         self.at = -1  # the moment being told: an event's index (-1: before the fighting; len(events): after it)
         self.trace: list[Said] = []  # every sentence written, with what it claimed (tests check the claims)
         self._claims_by_text: dict[str, tuple[Claim, ...]] = {}
+        self._fit_cache: dict[tuple[str, int, tuple[tuple[str, str], ...]], list[tuple[tuple[Claim, ...], str]]] = {}
         self._uid_by_name = {self.name(uid): uid for uid in self.names.units}
+        # The earlier rounds' sentence shapes (the same words around other names) are avoided too, as this round's
+        # are: a scenario whose every round says "X shouted" of someone reads as a template.
+        self.shapes |= {shape for sentence in self.used for shape in self._shape(sentence)}
 
     # --- words --------------------------------------------------------------------------------------------------
     def name(self, uid: str | None) -> str:
@@ -368,6 +372,10 @@ class Narrator:
             return f'*{inert}*{{: lang="ja"}}'
         return inert
 
+    def sometimes(self, key: str) -> bool:
+        """A deterministic coin for this round (from the seed's hash): a flourish told on some rounds only."""
+        return self._index(key, 2) == 0
+
     def order_target(self, uid: str) -> str | None:
         """Whom the PC's orders aimed at (the first target of their attack, else where they moved), if anyone."""
         orders = self.bundle.get("orders") or {}
@@ -392,7 +400,7 @@ class Narrator:
         options = self.book.get(slot)
         if not options:
             raise NarrativeError(f"no phrasing for {slot!r} in {self.ruleset}/{self.locale}")
-        fitting = [text for text in map(_parsed, options) if self._fits(text, context)]
+        fitting = self._fitting(slot, options, context)
         if not fitting:
             raise _Unsayable(slot)
         n = len(fitting)
@@ -409,6 +417,14 @@ class Narrator:
             return text
 
         return _NESTED.sub(nested, phrase), combos, picks
+
+    def _fitting(self, slot: str, options: list[str], context: dict[str, str]) -> list[tuple[tuple[Claim, ...], str]]:
+        """The phrasings of `slot` that fit the moment, once per slot, moment and context: a say() retries up to
+        _RETRIES times over the same candidates."""
+        key = (slot, self.at, tuple(sorted(context.items())))
+        if key not in self._fit_cache:
+            self._fit_cache[key] = [text for text in map(_parsed, options) if self._fits(text, context)]
+        return self._fit_cache[key]
 
     def _fits(self, parsed: tuple[tuple[Claim, ...], str], context: dict[str, str]) -> bool:
         """A phrasing fits when every slot it prints has a value (no 「、の」 with a name missing) and every claim it
@@ -556,27 +572,55 @@ class Narrator:
         """`piece` without naming the subject it opens on when `before` ended on a sentence opening on it, unless
         a sentence it then starts with was written already (「静かに言った。」 of two PCs) or would be a bare verb
         (「叫んだ。」)."""
+        if self.ja:
+            return self._known_subject_ja(before, piece)
         name = self._opens_on.get(piece)
         if name is None:
             return piece
-        opening = f"{name}は" if self.ja else f"{name} "
+        opening = f"{name} "
         sentences = _SENTENCE.findall(before)
         if not (sentences and sentences[-1].lstrip().startswith(opening) and piece.startswith(opening)):
             return piece
         rest = piece[len(opening) :]
-        if self.ja:
-            shorter = rest.removeprefix("、")
-        elif name in {self.name(uid) for uid in self.pcs_ever()}:  # every phrasing is in the past tense
+        if name in {self.name(uid) for uid in self.pcs_ever()}:  # every phrasing is in the past tense
             they = "They " + ("were " + rest[4:] if rest.startswith("was ") else rest)
             shorter = with_pronoun(they, self.pronoun(self._uid_by_name.get(name)))
         else:  # an enemy is "it", as the phrasings say ("its head")
             shorter = "It " + rest
+        return self._if_fresh(piece, shorter)
+
+    def _if_fresh(self, piece: str, shorter: str) -> str:
+        """`shorter` for `piece` unless a sentence it starts with was written already (「静かに言った。」 of two PCs)
+        or its first sentence would be too curt to stand without its subject (「叫んだ。」)."""
         said = _split(_QUOTED.sub("\x02", shorter))
         first = _SENTENCE.match(shorter)
         if said & self.used or first is None or (self.ja and len(first.group()) < _TOPICLESS_MIN):
             return piece
         self.used |= said
         return shorter
+
+    def _known_subject_ja(self, before: str, piece: str) -> str:
+        """Japanese drops a subject the reader knows: a piece opening on 「Xは」 or 「Xの」 right after a sentence
+        whose first-named character is X says it without X (真琴は息を止めた。マイクロミサイルポッドが火を噴いた。).
+        Never after a line of dialogue, nor when another character led the sentence before (ハヤチは真琴を目指した。
+        真琴は… keeps 真琴)."""
+        sentences = _SENTENCE.findall(before)
+        if not sentences or self._names_re is None:
+            return piece
+        last = sentences[-1].strip()
+        if last.startswith(("「", "『", "（")) or last.endswith(("」", "』", "）")):
+            return piece
+        leading = self._names_re.search(_QUOTED.sub("\x02", last))
+        if leading is None:
+            return piece
+        name = leading.group()
+        # 「Xは」 goes when X led the sentence before; 「Xの」 only when that sentence opened on X itself (after
+        # 「…カガチ壱へ飛んだ。」, 「表面で…」 would not say whose).
+        particles = ("は", "の") if last.startswith(name) else ("は",)
+        for particle in particles:
+            if piece.startswith(name + particle):
+                return self._if_fresh(piece, piece[len(name) + 1 :].removeprefix("、"))
+        return piece
 
     def _opening(self, plan: Plan) -> str:
         parts = []
@@ -602,7 +646,7 @@ class Narrator:
         title = str(own.get(self.locale) or self.round.get("scenario_title") or "")
         title = "" if not self.ja and is_japanese(title) else str(md_text(title))  # no English title known
         number = self.round.get("number", 1)
-        if number == 1 or self._index("setting again", 2) == 0:  # the place again, some rounds
+        if number == 1 or self.sometimes("setting again"):  # the place again, some rounds
             setting = scenario_setting(self.names.pack, self.names.scenario, self.locale)
             where = {"place": setting.place, "time": setting.time, "weather": setting.weather}
             parts.append(self.say("opening.setting" if number == 1 else "opening.setting_again", **where))
@@ -618,7 +662,7 @@ class Narrator:
             parts.append(self.say("opening.again", pcs=pcs, foes=foes))
         # One glance, at the PC who acts first, on some rounds: a glance at every PC each round read as a roll-call.
         glanced = next((u for u in plan.pcs if self.facts.holds(Claim("acted", "n"), u, -1)), None)
-        if glanced and self._index("glance", 2) == 0:
+        if glanced and self.sometimes("glance"):
             parts.append(self.say("opening.glance", n=self.name(glanced), v=self._vehicle_word(glanced)))
         if plan.first:
             alone = len(plan.pcs) + len(plan.foes) == 1
@@ -740,7 +784,7 @@ class Narrator:
                 others.append(beat)
                 continue
             parts += self._beats_text(others, plan)
-            parts += [self._reaction(uid, others) for uid in owners]
+            parts.append(self._reaction(self._most_struck(owners, others), others))  # one, not a roll-call
             others = []
             if beat is None:
                 break
@@ -749,16 +793,23 @@ class Narrator:
             if uid in pending:
                 parts.append(words.inner(self))
             turn = len(owners) > 1 and uid != last  # the scene turns to another PC: said, not just cut to
-            parts.append(words.intent(self, turn=turn))
+            intent = words.intent(self, turn=turn)
+            parts.append(intent)
             last = uid
             if uid in pending:
-                parts.append(words.speech(self, 1))
+                parts.append(words.speech(self, 1, known=bool(intent)))
             parts += self._beats_text([beat], plan)
             parts.append(self._reaction(uid, [beat]))
             if uid in pending:
                 parts.append(words.speech(self, None))
                 pending.discard(uid)
         return parts
+
+    def _most_struck(self, owners: list[str], beats: list[Beat]) -> str:
+        """Of the PCs sharing a scene, the one the enemies' beats hit (else aimed at) last: whose reaction is told."""
+        aimed = [e for b in beats for _, e in b.events if e.get("type") == "attack" and e.get("target") in owners]
+        hit = [e for e in aimed if e.get("hit")]
+        return str((hit or aimed)[-1]["target"]) if aimed else owners[0]
 
     def _idle(self, uid: str, plan: Plan) -> list[str]:
         """A PC who did not act: their inner voice and words still theirs, a neutral moment."""
@@ -841,8 +892,9 @@ class Narrator:
                 return ""
             if main["type"] != "attack" or main.get("skipped"):
                 continue
-            if beat.actor == uid:
-                slot = "react.hit" if any(e.get("hit") for _, e in beat.events) else "react.miss"
+            if beat.actor == uid:  # their own blow: on some rounds only, or every attack ends on a nod
+                if self.sometimes(f"react\x1f{beat.events[0][0]}"):
+                    slot = "react.hit" if any(e.get("hit") for _, e in beat.events) else "react.miss"
                 continue
             aimed = [e for _, e in beat.events if e.get("type") == "attack" and e.get("target") == uid]
             if aimed:
@@ -950,7 +1002,8 @@ class Narrator:
         roll = e.get("attack_check")
         volley = roll is not None and self._first_of_roll.get(roll, i) < i  # an area weapon's later targets share it
         opening = self.say("attack.volley" if volley else f"attack.open.{kind}", **ctx)
-        if not volley and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment: the aim first
+        aims = self.sometimes(f"aim\x1f{i}")  # the aim told on some attacks: on every one it reads as a log
+        if not volley and aims and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment
             opening = self._join([self.say("attack.aim.any", **ctx), opening])
         heavy = e.get("margin", 0) >= 3
         if e["hit"] and not heavy and not self._wounds(i, e["target"]):  # a light hit that leaves a scratch

@@ -37,6 +37,8 @@ class Teller(Protocol):
 
     def order_target(self, uid: str) -> str | None: ...
 
+    def sometimes(self, key: str) -> bool: ...
+
 
 @dataclass
 class PlayerWords:
@@ -85,14 +87,15 @@ class PlayerWords:
             slot = "intent.turn" if turn else "intent.told"
             return teller.say(slot, n=subject, plan=teller.player_text(plan, piece.ja))
         target = teller.order_target(self.uid)
-        if self.intents or not target:
-            return ""
+        if self.intents or not target or not teller.sometimes(f"order\x1f{self.uid}"):
+            return ""  # the attack itself shows the aim: the orders' intent is told on some rounds only
         self.intents += 1
         return teller.say("intent.order_turn" if turn else "intent.order", n=n, t=teller.name(target))
 
-    def speech(self, teller: Teller, count: int | None) -> str:
+    def speech(self, teller: Teller, count: int | None, *, known: bool = False) -> str:
         """The next `count` lines of dialogue (None: all that are left), each verbatim, with the player's stage
-        direction where they wrote one."""
+        direction where they wrote one. `known`: the sentence before was about this PC, so even the first line
+        needs no "X said"."""
         said: list[str] = []
         while count is None or len(said) < count:
             found = self._next(("speech",), lambda p: bool(p.text.strip()))
@@ -100,16 +103,18 @@ class PlayerWords:
                 break
             k, piece = found
             self.used.add(k)
-            said.append(self._line(teller, piece))
+            said.append(self._line(teller, piece, tagged=not (said or known)))
         return " ".join(x for x in said if x) if not teller.ja else "".join(said)
 
-    def _line(self, teller: Teller, piece: Piece) -> str:
+    def _line(self, teller: Teller, piece: Piece, *, tagged: bool) -> str:
+        """One line of dialogue: with the player's stage direction where they wrote one; else said by name when it
+        is the first of a run (`tagged`), bare after it: the speaker is known, and a tag on every line is a log."""
         n, text = teller.name(self.uid), teller.player_text(piece.text, piece.ja)
         direction = piece.direction if piece.ja == teller.ja else ""
         if direction:
             slot = "speech.direction_clause" if direction.endswith(_PAST) else "speech.direction_manner"
             return teller.say(slot, n=n, text=text, direction=teller.player_text(direction, piece.ja))
-        return teller.say(f"speech.{piece.tone}", n=n, text=text)
+        return teller.say(f"speech.{piece.tone}" if tagged else "speech.bare", n=n, text=text)
 
 
 def line_fates(reading: Reading, story: str) -> list[tuple[str, str, str]]:

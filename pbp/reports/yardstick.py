@@ -412,10 +412,13 @@ def mechanics_words(story: str, locale: str) -> list[str]:
 _SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]*[」』”\"）)]?")
 
 
-def frames(story: str, names: Iterable[str], locale: str) -> list[str]:
+def frames(story: str, names: Iterable[str], locale: str, quoted: Iterable[str] = ()) -> list[str]:
     """The story's sentence frames: each sentence with names masked (〇), speech and marked words emptied and
-    digits masked, so two sentences that differ only in who or what was said are the same frame."""
+    digits masked, so two sentences that differ only in who or what was said are the same frame. `quoted`: texts
+    the story quotes as written, not the narrator's words (a scene check's outcome in the pack), emptied too."""
     text = visible(MARKED_QUOTE.sub("「」", body(story)))
+    for words in sorted({w for w in quoted if w}, key=len, reverse=True):
+        text = text.replace(words, "「」")
     text = _masked(text, (("「", "」"), ("“", "”")), by="「」")
     if locale != "ja":
         text = re.sub(r"\"[^\"\n]*\"", "「」", text)
@@ -425,10 +428,10 @@ def frames(story: str, names: Iterable[str], locale: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.findall(text) if len(s.strip()) > 3]
 
 
-def distinct_frames(stories: Iterable[str], names: Iterable[str], locale: str) -> float:
+def distinct_frames(stories: Iterable[str], names: Iterable[str], locale: str, quoted: Iterable[str] = ()) -> float:
     """The share of distinct sentence frames over a scenario's stories (1.0 for no sentence at all)."""
-    names = list(names)
-    said = [f for story in stories for f in frames(story, names, locale)]
+    names, quoted = list(names), list(quoted)
+    said = [f for story in stories for f in frames(story, names, locale, quoted)]
     return len(set(said)) / len(said) if said else 1.0
 
 
