@@ -473,6 +473,21 @@ def _core(toks: tuple[_Tok, ...]) -> list[_Tok]:
     return core
 
 
+def _other_topic(text: str) -> bool:
+    """Whether a sentence opens on a topic of its own that is not a person (コンクリートの床は…, 明日は…): what
+    it says is about that, so it is no plan of the character's. Only a noun phrase at the very head counts (名詞,
+    の-linked): 「頭の上をハヤチがかすめたら、伏せる」 and 「隊長が…と言ってたのを思い出して」 stay the character's."""
+    toks = _tokens(text)
+    for i, tok in enumerate(toks[:-1]):
+        linked = tok.pos1 in ("名詞", "接頭辞", "連体詞") or (tok.surface == "の" and tok.pos1 == "助詞")
+        if not linked:
+            return False
+        nxt = toks[i + 1]
+        if tok.pos1 == "名詞" and nxt.surface == "は" and nxt.pos1 == "助詞":
+            return tok.pos3 != "人名" and tok.pos2 != "代名詞"
+    return False
+
+
 def _clause(text: str, section: str | None) -> _Clause:
     """What the final predicate of a Japanese sentence makes it: a plan (told as the attempt), a said/thought act
     (told in the plain past), or anything else (never forced into a plan)."""
@@ -725,7 +740,8 @@ def _add_sentence(state: _State, sentence: str) -> None:
     stripped, subject, clean = _strip_subject(body, state.names)
     feeling = state.section == "心情" or bool(re.search(r"かもしれない|気がする|気がした", body))
     exclaim = body.endswith(("！", "!"))
-    clause = _clause(stripped.rstrip("！!"), state.section) if not feeling else _Clause("other")
+    other = subject is None and not first and _other_topic(stripped)  # 床は…奪っていく: not their plan
+    clause = _clause(stripped.rstrip("！!"), state.section) if not (feeling or other) else _Clause("other")
     if clause.kind == "plan" and not (exclaim and not clause.told):
         told, plain, kind = clause.told, clause.plain, "action"
     elif clause.kind == "say":
@@ -867,6 +883,26 @@ def read_playing(prose: str | None, names: tuple[str, ...] = ()) -> Reading:
         return Reading((), (), (), None, True)
 
 
+#: The share of an entry's own sentences in the past tense from which it is written as a story (出撃前夜の第三格納庫は
+#: …静かだった。…考えかけて、首を振る。): its present-tense sentences are then the story's present, not plans.
+_STORY_PAST_SHARE = 0.3
+
+
+def _as_story(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """An entry written as a story, with no 行動 heading, has no plans: each "action" is narration told as written.
+    A plan section (【行動】, 【プレイング】) keeps its plans."""
+    own = [p for p in pieces if p.ja and p.kind in ("action", "narration", "inner") and not p.first_person]
+    if not own or any(p.section in ("行動", "プレイング") for p in pieces):
+        return pieces
+    past = sum(_ends_past(p.text.rstrip("。．！!？? \u3000")) for p in own)
+    if past / len(own) < _STORY_PAST_SHARE:
+        return pieces
+    return tuple(
+        replace(p, kind="narration", told=_clean(p.text.rstrip("。． \u3000")), plain="") if p.kind == "action" else p
+        for p in pieces
+    )
+
+
 def _read(prose: str, names: tuple[str, ...]) -> Reading:
     state = _State(names=names)
     adlib_lines: list[str] = []
@@ -894,7 +930,7 @@ def _read(prose: str, names: tuple[str, ...]) -> Reading:
         if note:
             state.notes.append(note)
             state.last_speech = None
-    pieces = tuple(p for p in state.pieces if p.text)
+    pieces = _as_story(tuple(p for p in state.pieces if p.text))
     return Reading(
         pieces=pieces,
         notes=tuple(state.notes),

@@ -332,3 +332,17 @@ ALPHABET = st.sampled_from(list("盾を構える。撃つ私は俺「」『』�
 @given(st.text(ALPHABET, max_size=120))
 def test_any_text_is_read_safely(prose: str) -> None:
     check_safe(read_playing(prose))
+
+
+def test_an_entry_written_as_a_story_has_no_plans_and_a_thing_is_no_one_s_plan(readings):
+    """p20 is written as a story (a third of its sentences in the past): its present tense is the story's present,
+    told as written (「考えかけて、首を振る」, not 「首を振ろうとした」); a sentence about a thing (コンクリートの床は…
+    奪っていく) is never a plan, in any entry; a heading-structured plan keeps its plans."""
+    hangar = readings["p20"]
+    assert not [p for p in hangar.pieces if p.kind == "action"]
+    assert find(hangar, "考えかけて").told == "考えかけて、首を振る"
+    assert find(hangar, "コンクリートの床").kind == "narration"
+    floor = read_playing("コンクリートの床は冷たくて、体温を奪っていく。")
+    assert floor.pieces[0].kind == "narration" and "ようとした" not in floor.pieces[0].told
+    assert [p.kind for p in read_playing("重い箱は私が持ちます。").pieces] == ["action"]  # 私が: the PC's plan
+    assert any(p.kind == "action" for p in readings["p01"].pieces)  # 【行動】
