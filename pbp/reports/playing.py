@@ -81,7 +81,7 @@ class _Tok:
 
 
 @lru_cache(maxsize=8192)
-def _tokens(text: str) -> tuple[_Tok, ...]:
+def tokens(text: str) -> tuple[_Tok, ...]:
     """The analysis of `text` with each token's offset (cached: a corpus repeats its sentences across seeds)."""
     out: list[_Tok] = []
     at = 0
@@ -99,7 +99,7 @@ def _tokens(text: str) -> tuple[_Tok, ...]:
 
 def _ends_past(text: str) -> bool:
     """The analyser's check on a built clause: its last word is the past auxiliary た/だ."""
-    toks = [t for t in _tokens(text) if t.pos1 not in ("補助記号", "空白")]
+    toks = [t for t in tokens(text) if t.pos1 not in ("補助記号", "空白")]
     return bool(toks) and toks[-1].pos1 == "助動詞" and toks[-1].lemma == "た"
 
 
@@ -163,7 +163,7 @@ def _build(head: str, tok: _Tok, want: str) -> str:
     "" when no candidate passes."""
     for stem, vol, past in _stems(tok):
         built = head + (stem + vol + "とした" if want == "attempt" else stem + past)
-        toks = _tokens(built)
+        toks = tokens(built)
         if not _ends_past(built):
             continue
         for i, t in enumerate(toks):
@@ -392,7 +392,7 @@ def _is_name(tok: _Tok, names: tuple[str, ...]) -> bool:
 def _strip_subject(text: str, names: tuple[str, ...] = ()) -> tuple[str, str | None, bool]:
     """(text without its first-person subject or its named topic (葵は… at the head of the sentence or of a
     clause), that name, clean): `clean` is False when a first-person pronoun stays that cannot be dropped (私の)."""
-    toks = _tokens(text)
+    toks = tokens(text)
     if not toks:
         return text, None, not _has_first_person_ja(text)
     cut: list[tuple[int, int]] = []
@@ -437,7 +437,7 @@ def _first_person_tok(toks: tuple[_Tok, ...], i: int) -> bool:
 
 
 def _has_first_person_ja(text: str) -> bool:
-    toks = _tokens(_unquoted(text))
+    toks = tokens(_unquoted(text))
     return any(_first_person_tok(toks, i) for i in range(len(toks)))
 
 
@@ -477,7 +477,7 @@ def _other_topic(text: str) -> bool:
     """Whether a sentence opens on a topic of its own that is not a person (コンクリートの床は…, 明日は…): what
     it says is about that, so it is no plan of the character's. Only a noun phrase at the very head counts (名詞,
     の-linked): 「頭の上をハヤチがかすめたら、伏せる」 and 「隊長が…と言ってたのを思い出して」 stay the character's."""
-    toks = _tokens(text)
+    toks = tokens(text)
     for i, tok in enumerate(toks[:-1]):
         linked = tok.pos1 in ("名詞", "接頭辞", "連体詞") or (tok.surface == "の" and tok.pos1 == "助詞")
         if not linked:
@@ -494,7 +494,7 @@ def _clause(text: str, section: str | None) -> _Clause:
     body = text.rstrip(" \u3000")
     if not body or body[-1] in "？?":
         return _Clause("other")
-    toks = _tokens(body)
+    toks = tokens(body)
     core = _core(toks)
     if not core or core[-1].pos2 == "終助詞":  # 〜か: a question
         return _Clause("other")
@@ -621,7 +621,7 @@ def _addressee(words: str, names: tuple[str, ...]) -> str | None:
     if not _is_ja(words):
         m = re.match(r"\s*(?:(?:Hey|Oi|Okay|OK)\s*,?\s+)?([A-Z][a-z]+)\s*[,!]", words)
         return m.group(1) if m and m.group(1).lower() not in _EN_INTERJECTIONS else None
-    toks = _tokens(words[:40])
+    toks = tokens(words[:40])
     i = 0
     while i < len(toks) and toks[i].pos1 in ("感動詞", "補助記号", "空白"):
         i += 1
@@ -649,7 +649,7 @@ def _direction_from(sentence: str) -> str:
     "" when it is not such a sentence or cannot be retold safely."""
     if not _is_ja(sentence) or _has_first_person_ja(sentence):
         return ""
-    toks = _tokens(sentence)
+    toks = tokens(sentence)
     if not any(t.pos1 == "動詞" and t.lemma in _SAY for t in toks[:5]):
         return ""
     body = sentence.rstrip("。 \u3000")
@@ -747,7 +747,7 @@ def _add_sentence(state: _State, sentence: str) -> None:
     elif clause.kind == "say":
         told, plain, kind = clause.told, "", "narration"
     else:
-        polite = any(t.lemma in ("ます", "です") for t in _core(_tokens(stripped))[-2:])
+        polite = any(t.lemma in ("ます", "です") for t in _core(tokens(stripped))[-2:])
         told, plain, kind = "" if polite else stripped, "", "inner" if first or feeling else "narration"
     if not clean:
         told, plain = "", ""
@@ -817,7 +817,7 @@ def _tail_direction(tail: str) -> str:
     body = tail.rstrip("。．！!？? \u3000")
     if _ends_past(body):
         return _clean(body)
-    core = _core(_tokens(body))
+    core = _core(tokens(body))
     if core and core[-1].pos1 == "動詞" and core[-1].cform in _PLAIN_FORMS:
         return _clean(_build(body[: core[-1].start], core[-1], "past"))
     return ""
@@ -852,7 +852,7 @@ def _partners(notes: list[str]) -> tuple[str, ...]:
             continue
         for m in _PARTNER_EN.finditer(note):
             found.append(m.group(1))
-        toks = _tokens(note)
+        toks = tokens(note)
         for i, t in enumerate(toks):
             if t.pos1 == "接尾辞" and t.lemma in _HONORIFICS and i:
                 j = i

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbp.reports.narrative import NARRATIVE_DIR, Narrator, grade, md_text
 from pbp.reports.plan import plan_round
-from pbp.reports.playing import Piece, Reading, _tokens, read_playing
+from pbp.reports.playing import Piece, Reading, read_playing, tokens
 from pbp.reports.setting import Setting, scenario_setting
 
 #: Words of a scenario's time or title that make it night (the _night phrasings claim it).
@@ -57,7 +57,7 @@ def is_scene_round(bundle: dict[str, Any], pack: dict[str, Any] | None) -> bool:
 def _plain_verb_phrase(text: str) -> bool:
     """Whether a Japanese check name ends on a verb in its plain form (修理する, 願い出る): it can then stand before
     「ことにした」. Read by the morphological analyser, not by the kana it ends in."""
-    words = _tokens(text)
+    words = tokens(text)
     return bool(words) and words[-1].pos1 == "動詞" and words[-1].cform.startswith("終止形")
 
 
@@ -71,7 +71,7 @@ def _verbatim(line: str) -> str:
 def _has_topic(clause: str) -> bool:
     """Whether a Japanese clause has a topic of its own (床は冷たくて…, 明日は…): the PC's name is not put before it
     (「葵は、床は冷たくて」 is not Japanese)."""
-    return any(t.pos1 == "助詞" and t.pos2 == "係助詞" and t.surface == "は" for t in _tokens(clause))
+    return any(t.pos1 == "助詞" and t.pos2 == "係助詞" and t.surface == "は" for t in tokens(clause))
 
 
 class SceneNarrator(Narrator):
