@@ -111,12 +111,13 @@ class Facts:
             elif kind == "attack" and not e.get("skipped"):
                 self._acted.add(e["attacker"])
                 if e.get("hit"):
-                    light = e.get("margin", 0) < 3 and not self._checks_after(i, e["target"])
+                    light = e.get("margin", 0) < 3 and not self.checks_after(i, e["target"])
                     self._blows.setdefault(e["target"], []).append((i, light))
             elif kind in ("ability", "reload", "swap", "check") or (kind == "move" and e.get("action") in _OWN):
                 self._acted.add(e["unit"])
 
-    def _checks_after(self, i: int, target: str) -> bool:
+    def checks_after(self, i: int, target: str) -> bool:
+        """Whether the hit of event `i` checked a stage of its target's gauge (the damage event that follows it)."""
         for later in self.events[i + 1 : i + 4]:
             if later.get("type") == "damage" and later.get("unit") == target:
                 return bool(later.get("checked"))

@@ -1006,7 +1006,7 @@ class Narrator:
         if not volley and aims and self.before.get(e["attacker"], {}).get("side") == "pc":  # a PC's moment
             opening = self._join([self.say("attack.aim.any", **ctx), opening])
         heavy = e.get("margin", 0) >= 3
-        if e["hit"] and not heavy and not self._wounds(i, e["target"]):  # a light hit that leaves a scratch
+        if e["hit"] and not heavy and not self.facts.checks_after(i, e["target"]):  # a light hit that leaves a scratch
             outcome = "attack.graze"
         elif e["hit"]:
             outcome = "attack.clean" if heavy else "attack.hit"
@@ -1018,15 +1018,6 @@ class Narrator:
         if outcome in ("attack.near", "attack.miss") and special in self.book:
             outcome = special
         return self._join([opening, self.say(outcome, **ctx)])
-
-    def _wounds(self, i: int, target: str) -> bool:
-        """Whether the hit of event `i` checked a stage of its target's gauge (the damage event that follows it)."""
-        for later in self.events[i + 1 : i + 4]:
-            if later.get("type") == "damage" and later.get("unit") == target:
-                return bool(later.get("checked"))
-            if later.get("type") == "attack":
-                break
-        return False
 
     def _vehicle_word(self, uid: str) -> str:
         kind = ((self.before.get(uid) or {}).get("vehicle") or {}).get("kind")

@@ -10,13 +10,11 @@ from dataclasses import dataclass
 
 from peewee import JOIN
 
-from pbp.errors import N_, InvalidState
-from pbp.models import Character, Entry, Participation, Report, Round
+from pbp.models import Character, Entry, Participation, Report
 from pbp.reports.playing import read_playing
 from pbp.reports.weave import NOTE, line_fates
-from pbp.services import gms
 from pbp.services.characters import unit_id
-from pbp.services.rounds import PUBLISHED, RESOLVED, campaign_of, state_word
+from pbp.services.publishing import reported_round
 
 
 @dataclass(frozen=True)
@@ -38,16 +36,7 @@ def entry_fates(round_id: int, story: str | None = None, *, actor_id: int | None
     """Each entry of a resolved or published round (in character order, as the story reads them) with where its
     lines went in `story` (the Japanese story as the GM typed it; None: as stored, the GM's edit or the draft).
     The campaign's GMs only: the entries of an unpublished round are theirs and their players' alone."""
-    gms.require_gm(campaign_of(round_id), actor_id)
-    rnd = Round.get_by_id(round_id)
-    if rnd.state not in (RESOLVED, PUBLISHED):
-        raise InvalidState(
-            N_(
-                "round %(round)s is %(state)s: its report is written when it is resolved",
-                round=round_id,
-                state=state_word(rnd.state),
-            )
-        )
+    rnd = reported_round(round_id, actor_id)
     if story is None:
         story = Report.select(Report.draft_md).where(Report.round == round_id).scalar() or ""
     on_round = (Entry.character == Character.id) & (Entry.round == round_id)

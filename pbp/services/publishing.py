@@ -497,6 +497,22 @@ class Review:
         return None
 
 
+
+def reported_round(round_id: int, actor_id: int) -> Round:
+    """A round whose report the GM may read: the campaign's GMs only, a resolved or published round only."""
+    gms.require_gm(campaign_of(round_id), actor_id)
+    rnd = Round.get_by_id(round_id)
+    if rnd.state not in (RESOLVED, PUBLISHED):
+        raise InvalidState(
+            N_(
+                "round %(round)s is %(state)s: its report is written when it is resolved",
+                round=round_id,
+                state=state_word(rnd.state),
+            )
+        )
+    return rnd
+
+
 def review(
     round_id: int,
     markdown: str | None = None,
@@ -510,16 +526,7 @@ def review(
     the stored ones, changing nothing: the page as it would be published, the generated drafts, the corrections and
     the leak check's finds. A resolved or published round only; the campaign's GMs only."""
     parts = _checked_parts(markdown, intro, outro, story_en)
-    gms.require_gm(campaign_of(round_id), actor_id)
-    rnd = Round.get_by_id(round_id)
-    if rnd.state not in (RESOLVED, PUBLISHED):
-        raise InvalidState(
-            N_(
-                "round %(round)s is %(state)s: its report is written when it is resolved",
-                round=round_id,
-                state=state_word(rnd.state),
-            )
-        )
+    rnd = reported_round(round_id, actor_id)
     report = Report.get(Report.round == round_id)
     texts = {column: parts[column] if column in parts else getattr(report, column) for column, _ in _PARTS}
     generated = report.generated_md  # as the narrator wrote it at resolution, else written again now
