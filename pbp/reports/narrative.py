@@ -790,11 +790,11 @@ class Narrator:
                 break
             uid = str(beat.actor)
             words = self._words_of(uid)
-            if uid in pending:
-                parts.append(words.inner(self))
             turn = len(owners) > 1 and uid != last  # the scene turns to another PC: said, not just cut to
+            thought = words.inner(self) if uid in pending else ""
             intent = words.intent(self, turn=turn)
-            parts.append(intent)
+            # A thought opens the PC's moment, unless the scene turns to them: then 「一方、葵は…」 names them first.
+            parts += [intent, thought] if turn else [thought, intent]
             last = uid
             if uid in pending:
                 parts.append(words.speech(self, 1, known=bool(intent)))

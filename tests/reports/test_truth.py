@@ -169,6 +169,39 @@ def test_no_sentence_has_an_empty_slot():
     assert not broken, broken[:10]
 
 
+@cache
+def _scenes() -> list[tuple[dict[str, Any], Any]]:
+    """The hangar scene (a scenario without a battle) over 50 seeds, its corpus entries as the players' words, told
+    by the scene narrator in both languages: 500 scene rounds."""
+    import bench.stories as stories
+    from pbp.reports import yardstick
+    from pbp.reports.scene_story import SceneNarrator
+
+    if not stories.ENTRIES.is_file():
+        pytest.skip(f"the PBW corpus is not at {stories.ENTRIES}")
+    entries = yardstick.load_entries(stories.ENTRIES.read_text(encoding="utf-8"))
+    pack = stories.bench_pack()
+    out = []
+    for k in range(50):
+        for played in stories.play_scenario(f"truth-scene-{k}", "scene", entries, pack):
+            for locale in LOCALES:
+                narrator = SceneNarrator(played.bundle, prose=played.prose, growth=None, locale=locale, pack=pack)
+                narrator.write()
+                out.append((played.bundle, narrator))
+    return out
+
+
+def test_no_scene_sentence_has_an_empty_slot_or_a_false_claim():
+    """Scenes are checked as battles are: every sentence the scene narrator wrote has its slots filled and its
+    claims true (a scene's phrasings claim little: no battlefield is ever in them)."""
+    said = [(b, s) for b, n in _scenes() for s in n.trace]
+    assert len(said) > 2000
+    assert not [s.text for _, s in said if _BROKEN.search(_unmarked(s.text))]
+    false = [s for b, s in said for c, uid in s.claims if uid and not Oracle(b).holds(c.name, uid, s.at, entered=set(),
+             river=False)]  # fmt: skip
+    assert not false, false[:5]
+
+
 def test_a_missing_name_chooses_another_phrasing_or_none():
     """A unit with no name at all (an id the pack and the sheets do not know, named "") leaves no hole."""
     bundle = demo_bundles("truth-0", 2)[1]
