@@ -497,7 +497,6 @@ class Review:
         return None
 
 
-
 def reported_round(round_id: int, actor_id: int) -> Round:
     """A round whose report the GM may read: the campaign's GMs only, a resolved or published round only."""
     gms.require_gm(campaign_of(round_id), actor_id)
