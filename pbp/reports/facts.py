@@ -19,7 +19,7 @@ BODIES = ("mecha", "aircraft", "creature", "foot")
 #: Every claim a phrasing may make, with the number of units it is about (0: the round or the place).
 CLAIMS = {
     "alive": 1,  # not dead nor taken off the field at this moment
-    "stands": 1,  # alive, and still alive when its current beat is over ("held on": not said of one about to die)
+    "stands": 1,  # alive, and still alive when the round is over ("held on": never said of one who dies in it)
     "hurt": 1,  # has taken damage or injury by this moment
     "unhurt": 1,  # has taken none
     "light": 1,  # the last blow on it was light (no stage checked, margin under 3): "barely shaken"
@@ -125,15 +125,6 @@ class Facts:
                 break
         return False
 
-    def end_of_beat(self, at: int) -> int:
-        """The last moment of the beat moment `at` belongs to: the events that follow from one action (damage,
-        statuses, a death) up to the next action."""
-        follow = {"damage", "status", "death", "removed", "restore", "engage", "disengage"}
-        j = at
-        while j + 1 < len(self.events) and self.events[j + 1].get("type") in follow:
-            j += 1
-        return j
-
     def alive(self, uid: str, at: int) -> bool:
         gone = self._gone_at.get(uid)
         return uid in self.units and (gone is None or gone > at)
@@ -151,7 +142,7 @@ class Facts:
         if name == "alive":
             return self.alive(uid, at)
         if name == "stands":
-            return self.alive(uid, max(at, self.end_of_beat(max(at, 0))))
+            return self.alive(uid, len(self.events))
         if name in ("hurt", "unhurt"):
             hurt = self._hurt_at.get(uid, len(self.events)) <= at
             return hurt if name == "hurt" else not hurt

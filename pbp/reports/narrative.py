@@ -600,8 +600,8 @@ class Narrator:
         return shorter
 
     def _known_subject_ja(self, before: str, piece: str) -> str:
-        """Japanese drops a subject the reader knows: a piece opening on 「Xは」 or 「Xの」 right after a sentence
-        whose first-named character is X says it without X (真琴は息を止めた。マイクロミサイルポッドが火を噴いた。).
+        """Japanese drops a subject the reader knows: a piece opening on 「Xは」 right after a sentence whose
+        first-named character is X says it without X (真琴は息を止めた。ためらわず引き金を引いた。).
         Never after a line of dialogue, nor when another character led the sentence before (ハヤチは真琴を目指した。
         真琴は… keeps 真琴)."""
         sentences = _SENTENCE.findall(before)
@@ -614,12 +614,9 @@ class Narrator:
         if leading is None:
             return piece
         name = leading.group()
-        # 「Xは」 goes when X led the sentence before; 「Xの」 only when that sentence opened on X itself (after
-        # 「…カガチ壱へ飛んだ。」, 「表面で…」 would not say whose).
-        particles = ("は", "の") if last.startswith(name) else ("は",)
-        for particle in particles:
-            if piece.startswith(name + particle):
-                return self._if_fresh(piece, piece[len(name) + 1 :].removeprefix("、"))
+        # Only the topic goes: without 「Xの」 a sentence may no longer say whose (「動きが、誰よりも速かった。」).
+        if piece.startswith(name + "は"):
+            return self._if_fresh(piece, piece[len(name) + 1 :].removeprefix("、"))
         return piece
 
     def _opening(self, plan: Plan) -> str:

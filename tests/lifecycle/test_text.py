@@ -58,6 +58,7 @@ from pbp.models import (
     User,
 )
 from pbp.paths import DEMO_PACK_DIR
+from pbp.reports.weave import LEFT_OUT, NOTE, QUOTED, TOLD
 from pbp.services import (
     accounts,
     authoring,
@@ -65,6 +66,7 @@ from pbp.services import (
     characters,
     entries,
     gms,
+    line_fates,
     notifications,
     publishing,
     rounds,
@@ -683,6 +685,19 @@ def test_report_edits_take_any_text(
             assert getattr(after, column) == want, column
         want_en = before.story_en_md if english is None else (lines(english).strip() or None)
         assert after.story_en_md == want_en
+
+
+@covers("line_fates.entry_fates")
+@FAST
+@given(story=st.none() | TEXT)
+@example(story="「\x00")
+def test_where_each_line_went_reads_any_story_text(stage: Stage, story: str | None) -> None:
+    """The GM's typed story (a preview) is only read: any text gives every entry's lines a known fate, never an
+    error, and changes nothing."""
+    before = Report.get(Report.round == stage.resolved_round).draft_md
+    fates = line_fates.entry_fates(stage.resolved_round, story, actor_id=stage.world.gm)
+    assert {fate for entry in fates for _, _, fate in entry.lines} <= {QUOTED, TOLD, NOTE, LEFT_OUT}
+    assert Report.get(Report.round == stage.resolved_round).draft_md == before
 
 
 @covers("publishing.review", "publishing.publish_round", "publishing.correct_report")

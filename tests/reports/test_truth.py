@@ -86,7 +86,7 @@ class Oracle:
         kind = vehicle.get("kind") if riding else None
         return {
             "alive": lambda: not self.dead(uid, at),
-            "stands": lambda: not self.dead(uid, self.beat_end(at)),
+            "stands": lambda: not self.dead(uid, len(self.events)),
             "hurt": lambda: self.hurt(uid, at),
             "unhurt": lambda: not self.hurt(uid, at),
             "light": lambda: self.light(uid, at),
