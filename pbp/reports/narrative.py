@@ -637,7 +637,7 @@ class Narrator:
     def _facing(self, plan: Plan) -> list[str]:
         """Who faces whom, a glance at each PC, who moves first: the last words before the fighting."""
         parts = []
-        pcs, foes = self.listing(plan.pcs), self.listing(plan.foes)
+        pcs, foes = self._cast_words(plan.pcs), self.listing(plan.foes)
         self.cast = list(plan.pcs)
         own = self.names._own_scenario()
         title = str(own.get(self.locale) or self.round.get("scenario_title") or "")
@@ -665,6 +665,14 @@ class Narrator:
             alone = len(plan.pcs) + len(plan.foes) == 1
             parts.append(self.say("initiative.alone" if alone else "initiative.first", a=self.name(plan.first)))
         return parts
+
+    def _cast_words(self, pcs: list[str]) -> str:
+        """The PCs as the opening names them: by name in a scenario's first round (or when one or two are left),
+        after it as the group they are (四人; all four of them): the cast is known, and every name again in every
+        opening is a roll-call."""
+        if self.round.get("number", 1) == 1 or len(pcs) <= 2:
+            return self.listing(pcs)
+        return str(self.lex["group"].get(str(len(pcs)), self.lex["group"]["many"]))
 
     def _title(self, plan: Plan) -> str:
         """The round's title from its focal moment (a death, the heaviest blow; else a standoff or the end of the
