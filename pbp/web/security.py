@@ -7,6 +7,10 @@ pictures in a report. Framing is refused twice (CSP `frame-ancestors` and the ol
 A request body without a Content-Length (chunked) is held to `MAX_CONTENT_LENGTH` like one with it: Werkzeug
 stops reading such a stream at the limit without an error, so a chunked body over it would reach the form parser
 cut short instead of getting the 413 page (`BodyLimit`).
+
+Every answer to a signed-in user, and every page of the GM's console, is `Cache-Control: no-store`: it holds their
+name, their forms' CSRF tokens, a GM's secrets, which no shared cache or back button may keep. An anonymous
+reader's public pages keep their caching (and `pbp.web.page_cache` keeps them, without this header).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request, session
 from werkzeug.wrappers import Response
 
 CSP = "; ".join(
@@ -36,6 +40,8 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+#: The blueprints whose every page is private, whoever asks (an anonymous visitor's redirect to log in too).
+PRIVATE_BLUEPRINTS = frozenset({"gm"})
 #: With HTTPS: browsers keep to HTTPS for a year.
 HSTS = "max-age=31536000"
 
@@ -59,8 +65,15 @@ class BodyLimit:
         return self.wsgi_app(environ, start_response)
 
 
+def _signed_in(app: Flask) -> bool:
+    """Whether the request's session has a user; without a session cookie the session is not opened (reading it
+    would add `Vary: Cookie` to a static file's answer)."""
+    return app.config["SESSION_COOKIE_NAME"] in request.cookies and "_user_id" in session
+
+
 def init_app(app: Flask) -> None:
-    """Cookie flags from the settings (Secure when `HTTPS`), and the headers on every response, error pages too."""
+    """Cookie flags from the settings (Secure when `HTTPS`), and the headers on every response, error pages too
+    (`no-store` for a signed-in user's and the GM's: the session says who, without loading the user)."""
     app.config.update(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -74,4 +87,6 @@ def init_app(app: Flask) -> None:
             response.headers.setdefault(name, value)
         if app.config["HTTPS"]:
             response.headers.setdefault("Strict-Transport-Security", HSTS)
+        if request.blueprint in PRIVATE_BLUEPRINTS or _signed_in(app):
+            response.headers["Cache-Control"] = "no-store"
         return response
