@@ -26,6 +26,7 @@ from email.message import EmailMessage
 from email.utils import formataddr
 from typing import Any
 
+from email_validator import EmailNotValidError, validate_email
 from peewee import Case, fn
 
 from pbp.db import Busy, is_sqlite, retried, write_transaction
@@ -232,11 +233,23 @@ def _row(
 
 
 def checked_email(address: str | None) -> str | None:
-    """An e-mail address as stored (trimmed; None or empty: none), or a refusal of one that is not an address."""
+    """An e-mail address as stored (trimmed; None or empty: none), or a refusal of one that is not an address.
+
+    Checked by `email-validator` without a DNS look-up (a sign-up must not wait on, nor leak to, the network): a
+    domain of one label (`a@b`) and a local part outside ASCII (it needs SMTPUTF8 from every server on the way) are
+    refused; an internationalised domain is stored in ASCII (`user@例え.jp` as `user@xn--r8jz45g.jp`), which every
+    mail server delivers to, and a domain in lower case."""
     value = storable_text(address, N_("email")).strip() if address else ""
-    if value and (len(value) > ADDRESS_LIMIT or not _EMAIL.fullmatch(value)):
-        raise UserError(N_("%(value)r is not an e-mail address", value=value[:60]), "email")
-    return value or None
+    if not value:
+        return None
+    refused = UserError(N_("%(value)r is not an e-mail address", value=value[:60]), "email")
+    if len(value) > ADDRESS_LIMIT:
+        raise refused
+    try:
+        checked = validate_email(value, check_deliverability=False, allow_smtputf8=False)
+    except EmailNotValidError:
+        raise refused from None
+    return str(checked.ascii_email or checked.normalized)
 
 
 @retried
