@@ -39,16 +39,22 @@ def serve(host: str, port: int, debug: bool) -> None:
 
 
 @click.command("export-site")
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--base-url", help="Absolute URL the export will be served from (feeds and OpenGraph need it).")
-def export_site(directory: Path, base_url: str | None) -> None:
-    """Write the whole public blog (pages, feeds, bundles, assets) as static files under DIRECTORY."""
+def export_site(directory: str, base_url: str | None) -> None:
+    """Write the whole public blog (pages, feeds, bundles, assets) as static files under DIRECTORY: a new or empty
+    folder, or one an earlier export wrote (it holds a .pbp-export file)."""
     from pbp.errors import UserError
+    from pbp.web.export import check_target
     from pbp.web.export import export_site as export
 
+    if not directory.strip():  # Path("") is the current folder
+        raise UserError("export-site needs a folder to write to: DIRECTORY is empty")
+    out = Path(directory)
+    check_target(out)  # before the database is opened: a wrong folder is said at once
     app = _app(base_url)
     try:
-        files = export(app, directory)
+        files = export(app, out)
     except OSError as e:
         raise UserError(f"cannot write {e.filename or directory}: {e.strerror}") from None
     click.echo(f"{len(files)} files written to {directory}")

@@ -35,6 +35,23 @@ _ROOT_PAGE = (
 )
 
 
+#: The file an export writes at its root first: a folder holding it is an earlier export, exported into again.
+MARKER = ".pbp-export"
+
+
+def check_target(out: Path) -> None:
+    """Refuse a folder that holds files but no earlier export: the export's files must never mix into, or write
+    over, a pack, a campaign or someone's home folder (a new or empty folder is fine)."""
+    if out.is_dir() and not (out / MARKER).is_file() and any(out.iterdir()):
+        raise UserError(
+            N_(
+                "%(folder)s holds other files and no earlier export (no %(marker)s): choose a new or empty folder",
+                folder=str(out),
+                marker=MARKER,
+            )
+        )
+
+
 class ExportError(UserError):
     """A page of the public blog could not be exported (a broken link or a failing view): the message names the
     page that links to it, so the GM can fix the text (the CLI shows it on one line, exit 2)."""
@@ -124,7 +141,11 @@ def _final_path(app: Flask) -> Callable[[str], str]:
 
 
 def export_site(app: Flask, out: Path) -> list[str]:
-    """Write every public page, feed, bundle and asset under `out`; the list of files written."""
+    """Write every public page, feed, bundle and asset under `out` (`check_target` first); the list of files
+    written."""
+    check_target(out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text("pbp export-site\n", encoding="utf-8")
     client = app.test_client()
     client.environ_base[STATIC_EXPORT] = True  # the pages leave out the live site's accounts and home
     final = _final_path(app)
