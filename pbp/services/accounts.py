@@ -10,10 +10,12 @@ line (`set_password`)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
 import re
+import secrets
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -80,15 +82,27 @@ def name_taken(name: str) -> bool:
     return is_text(name) and User.select().where(User.name == name).exists()
 
 
+def login_name(typed: str) -> str | None:
+    """The login name as typed in a form (spaces around it dropped), or None when no account can have it (a NUL, a
+    script other than ASCII, 5,000 characters): the form's limit keys on it, so nothing unchecked is ever stored."""
+    name = typed.strip()
+    return name if _NAME.fullmatch(name) else None
+
+
+@functools.cache
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    """A hash of a random password with `hasher`'s parameters, made once per hasher: an unknown name is checked
+    against it, so a login costs the same whether or not the name exists (its time names no accounts)."""
+    return hasher.hash(secrets.token_urlsafe(32))
+
+
 def authenticate(name: str, password: str) -> User | None:
-    """The user when the password matches, else None (the same answer for an unknown name)."""
-    if not (is_text(name) and is_text(password)):  # no account has such a name or password
-        return None
-    user = User.get_or_none(User.name == name)
-    if user is None:
-        return None
+    """The user when the password matches, else None (the same answer, after the same work, for an unknown name)."""
+    known = login_name(name)
+    user = User.get_or_none(User.name == known) if known is not None else None
+    typed = password if is_text(password) else ""  # no password is empty: "" matches none
     try:
-        _HASHER.verify(user.password_hash, password)
+        _HASHER.verify(user.password_hash if user is not None else _dummy_hash(_HASHER), typed)
     except (VerificationError, InvalidHashError):
         return None
     return user

@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Flask, request
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import BaseConverter, IntegerConverter, Map
 
 from pbp.packs import SLUG
@@ -36,7 +37,9 @@ DEFAULTS: dict[str, Any] = {
     "LOCALE": "ja",
     "HTTPS": False,  # the site is served over HTTPS: Secure session cookie and Strict-Transport-Security
     "MAX_CONTENT_LENGTH": 1024 * 1024,  # bytes a request body may have (larger: the 413 page)
-    "LOGIN_RATE_LIMIT": "10 per minute",  # login attempts per address and per account name (Flask-Limiter's syntax)
+    "LOGIN_RATE_LIMIT": "10 per minute",  # login attempts per address and user name (Flask-Limiter's syntax)
+    "LOGIN_ADDRESS_RATE_LIMIT": None,  # login attempts per address, whatever the names; None: 5 x LOGIN_RATE_LIMIT
+    "TRUSTED_PROXIES": None,  # proxy hops whose X-Forwarded-For/-Proto/-Host are believed; None: PBP_TRUSTED_PROXIES
     "RATELIMIT_STORAGE_URI": "pbp-database://",  # where the limits count: the site's database (pbp.web.ratelimit)
     "SCHEDULER_STALE_AFTER": 300,  # seconds since the scheduler's last tick after which /healthz says degraded
     "CLOCK": None,  # None: the system's clock; tests set a pbp.services.clock.FixedClock (deadlines, entries)
@@ -46,6 +49,8 @@ DEFAULTS: dict[str, Any] = {
     "MAIL": None,  # whether the site sends e-mail (a forgotten password's link); None: as PBP_SMTP_HOST says
     "LOADTEST_HELLO": False,  # serve a bare `/hello` (pbp.web.hello): `make loadtest`'s baseline, never on a real site
 }
+#: The environment's number of trusted proxy hops, when `TRUSTED_PROXIES` is not set (0 when neither is).
+TRUSTED_PROXIES_ENV = "PBP_TRUSTED_PROXIES"
 #: Set in a request's environ by the static export: pages leave out what only the live site has (accounts, home).
 STATIC_EXPORT = "pbp.static_export"
 
@@ -85,6 +90,17 @@ def instance_secret_key(folder: Path) -> str:
     return path.read_text().strip()
 
 
+def trusted_proxies(setting: object) -> int:
+    """How many proxies in front of the app to believe about the client (`TRUSTED_PROXIES`, else the environment's
+    PBP_TRUSTED_PROXIES, else 0). Anything but a count stops the start: a wrong value would silently make every
+    client the proxy (one login limit for all) or let any client name its own address."""
+    raw = os.environ.get(TRUSTED_PROXIES_ENV, "0") if setting is None else setting
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not text.isascii() or not text.isdigit():
+        raise ValueError(f"{TRUSTED_PROXIES_ENV} must be a number of proxy hops (0 or more), got {text[:40]!r}")
+    return int(text)
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """The app; `test_config` replaces `instance/config.py` (flaskr's pattern)."""
     app = Flask(
@@ -101,6 +117,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
 
+    hops = trusted_proxies(app.config["TRUSTED_PROXIES"])
+    if hops:  # the client's address, scheme and host as the proxies in front say (else each client is the proxy)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     hosts.init_app(app)
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))

@@ -8,6 +8,7 @@ first and shows the message beside the field). Nothing here parses a message.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from flask import Flask, render_template
 from flask_babel import lazy_gettext as _
@@ -70,6 +71,17 @@ def _http_error(e: HTTPException) -> Response:
 def _service_error(e: errors.UserError) -> tuple[str, int]:
     code = next(status for kind, status in SERVICE_ERRORS.items() if isinstance(e, kind))
     return error_page(code, refusal_text(e) if code in (400, 409) else None)
+
+
+def redrawn(draw: Callable[[], tuple[str, int]]) -> tuple[str, int] | Response:
+    """A form drawn again inside an error handler (after a CSRF failure) runs its page's access check, and Flask turns
+    whatever an error handler raises into a 500: the check's refusal is answered here with its own page instead."""
+    try:
+        return draw()
+    except HTTPException as e:  # abort(403), abort(404)
+        return _http_error(e)
+    except errors.UserError as e:  # a service's Forbidden, NotFound
+        return _service_error(e)
 
 
 def _server_error(_e: InternalServerError) -> tuple[str, int]:

@@ -371,7 +371,7 @@ def test_every_service_that_takes_text_is_covered() -> None:
     assert not stale, f"listed but no longer public services taking a str: {sorted(stale)}"
 
 
-@covers("accounts.create_user", "accounts.authenticate", "accounts.name_taken")
+@covers("accounts.create_user", "accounts.authenticate", "accounts.name_taken", "accounts.login_name")
 @FAST
 @given(
     name=TEXT | st.from_regex(r"[a-z][a-z0-9_.-]{1,11}", fullmatch=True),
@@ -386,6 +386,7 @@ def test_accounts_take_any_text(
     stage: Stage, name: str, password: str, display_name: str | None, email: str | None
 ) -> None:
     accounts.name_taken(name)
+    assert accounts.login_name(name) is None or storable(name)  # what the login limit keys on is text to store
     assert accounts.authenticate(name, password) is None or storable(name)
     create = lambda: accounts.create_user(name, password, display_name=display_name, email=email)  # noqa: E731
     if accepted(create, name, password, display_name, email):

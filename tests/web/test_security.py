@@ -31,8 +31,8 @@ CAUSES = {
     405: lambda c, h: c.get("/logout", headers=h),
     409: lambda c, h: c.get("/probe/state", headers=h),
     413: lambda c, h: c.post("/login", data={"name": "x" * 3000}, headers=h),
-    # The fixture's limit is one attempt a minute: the second is refused.
-    429: lambda c, h: [log_in(c, "x", "y", headers=h) for _ in range(2)][-1],
+    # The fixture's limit is one attempt a minute per address and user name: the second is refused.
+    429: lambda c, h: [log_in(c, "xy", "y", headers=h) for _ in range(2)][-1],
     500: lambda c, h: c.get("/probe/crash", headers=h),
 }
 

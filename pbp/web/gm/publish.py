@@ -27,7 +27,7 @@ from pbp.services.leaks import secret_name
 from pbp.services.line_fates import entry_fates
 from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
-from pbp.web.errors import error_page, form_status
+from pbp.web.errors import error_page, form_status, redrawn
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import campaign_round, gm_campaign
 from pbp.web.i18n import localized, refusal_text
@@ -196,14 +196,20 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
 
 
 @bp.errorhandler(CSRFError)
-def _expired(error: CSRFError) -> tuple[str, int]:
+def _expired(error: CSRFError) -> tuple[str, int] | Response:
     """A long writing session outlived its CSRF token: the report page comes back with everything typed and a
-    fresh token (nothing saved); any other GM form gets the 400 page."""
-    args = request.view_args or {}
+    fresh token (nothing saved); any other GM form gets the 400 page. A page the user may not see answers its
+    access check's 403 or 404 (`redrawn`)."""
     if request.endpoint in EXPIRED_PAGES and current_user.is_authenticated:
-        return EXPIRED_PAGES[request.endpoint]()
+        return redrawn(EXPIRED_PAGES[request.endpoint])
     if request.endpoint != "gm.report_action" or not current_user.is_authenticated:
         return error_page(400)
+    return redrawn(_expired_report)
+
+
+def _expired_report() -> tuple[str, int]:
+    """The report form back with the story typed, a fresh token and the message above it (status 400)."""
+    args = request.view_args or {}
     found = gm_campaign(args["campaign"])
     rnd = campaign_round(found, args["round_id"])
     form = ReportForm()

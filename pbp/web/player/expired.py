@@ -11,7 +11,7 @@ from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from werkzeug.wrappers import Response
 
-from pbp.web.errors import error_page
+from pbp.web.errors import error_page, redrawn
 from pbp.web.player import bp
 
 MESSAGE = _("Your session's security token expired while you wrote. Nothing was saved: press Save again.")
@@ -33,5 +33,4 @@ def _expired(error: CSRFError) -> Response | tuple[str, int]:
     redraw = _PAGES.get(request.endpoint or "")
     if redraw is None or not current_user.is_authenticated:
         return error_page(400)
-    body, _status = redraw(str(MESSAGE))
-    return body, 400
+    return redrawn(lambda: (redraw(str(MESSAGE))[0], 400))  # a page the user may not see: its 403/404
