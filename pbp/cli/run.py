@@ -21,6 +21,7 @@ DEFAULT_PORT = 5000
 DEFAULT_DEMO_DEADLINE = 300  # seconds: long enough to look around, short enough to see the round resolve
 STOP_GRACE = 20  # seconds the web server has to finish its requests before it is killed
 DEMO_ACCOUNTS = "gm, player1, player2"
+SERVING = "python:pbp.serving"  # gunicorn's worker class, threads and timeouts: one slow client starves nothing
 
 
 def register(cli: click.Group) -> None:
@@ -79,7 +80,7 @@ def _server_command(host: str, port: int, workers: int, debug: bool) -> list[str
     if debug:  # Flask's development server: the debugger and reloader, never on a public address
         return [sys.executable, "-m", "pbp", "serve", "--host", host, "--port", str(port), "--debug"]
     return [
-        sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"{host}:{port}",
+        sys.executable, "-m", "gunicorn", "--config", SERVING, "--workers", str(workers), "--bind", f"{host}:{port}",
         "--graceful-timeout", str(STOP_GRACE), "--log-level", "warning", "pbp.web:create_app()",
     ]  # fmt: skip
 
@@ -116,6 +117,7 @@ def _serve_and_tick(host: str, port: int, workers: int, interval: float, debug: 
     server ends."""
     from apscheduler.schedulers.background import BackgroundScheduler
 
+    from pbp import serving
     from scheduler.process import build, yield_cpu
 
     stop = threading.Event()
@@ -127,7 +129,7 @@ def _serve_and_tick(host: str, port: int, workers: int, interval: float, debug: 
     yield_cpu()  # this thread, and so the scheduler's threads it starts now: not the web server, started above
     sched.start()
     shown = f"[{host}]" if ":" in host else host
-    served = "development server" if debug else f"gunicorn, {workers} workers"
+    served = "development server" if debug else f"gunicorn, {workers} workers × {serving.THREADS} threads"
     click.echo(
         f"pbp: the site is at http://{shown}:{port}/ ({served})"
         f"; the scheduler ticks every {interval:g} s\n"
