@@ -31,8 +31,16 @@ FORGETFUL = "forgetful"  # an account only the reset form's tests set passwords 
 
 @pytest.fixture(scope="session")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
-    built = build_world(f"sqlite:///{tmp_path_factory.mktemp('security-db') / 'pbp.sqlite3'}")
-    add_rival_campaign(built, tmp_path_factory.mktemp("packs"))
+    db = f"sqlite:///{tmp_path_factory.mktemp('security-db') / 'pbp.sqlite3'}"
+    built = build_security_world(db, tmp_path_factory.mktemp("packs"))
+    _copy(_file(built), _file(built).with_name(PRISTINE))
+    return built
+
+
+def build_security_world(url: str, packs: Path) -> World:
+    """The security suite's world (this module's docstring) on the empty database `url` (SQLite or PostgreSQL)."""
+    built = build_world(url)
+    add_rival_campaign(built, packs)
     clock = FixedClock(START)
     with pbp_db.bind(built.url).connection_context():
         campaign = Campaign.get(Campaign.slug == "demo")
@@ -66,7 +74,6 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
             else:
                 shaping.record_action(first.id, "retreat", {"unit": "kagachi2"}, reason="the river", actor_id=gm.id)
                 assert first.id == SHAPED_ROUND
-    _copy(_file(built), _file(built).with_name(PRISTINE))
     return built
 
 
