@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, EmailField
 from wtforms.validators import Length, Optional
@@ -14,7 +13,7 @@ from wtforms.validators import Length, Optional
 from pbp.errors import UserError
 from pbp.models import User
 from pbp.services import notifications
-from pbp.web.forms import show_refusal
+from pbp.web.forms import SiteForm, show_refusal
 from pbp.web.gm.access import runs_any_campaign
 
 bp = Blueprint("notify", __name__)
@@ -37,7 +36,7 @@ def field_name(kind: str) -> str:
     return "kind_" + kind.replace(".", "_")
 
 
-class NotificationsForm(FlaskForm):
+class NotificationsForm(SiteForm):
     email = EmailField(
         _("E-mail address"),
         [Optional(), Length(max=notifications.ADDRESS_LIMIT)],

@@ -12,7 +12,6 @@ from typing import Any
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms import IntegerField, TextAreaField
 from wtforms.validators import InputRequired, NumberRange
@@ -25,6 +24,7 @@ from pbp.services._common import said_problems
 from pbp.services.clock import from_db
 from pbp.web.blog.queries import pack_name
 from pbp.web.errors import form_status
+from pbp.web.forms import SiteForm
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import localized, page_locale, refusal_text
@@ -33,11 +33,11 @@ RECENT = 20  # decided requests listed
 STATUS = {"pending": _("waiting"), "approved": _("approved"), "denied": _("denied")}
 
 
-class DecisionForm(FlaskForm):
+class DecisionForm(SiteForm):
     reason = TextAreaField(_("Reason"), description=_("Shown to the player. Required to deny."))
 
 
-class AwardForm(FlaskForm):
+class AwardForm(SiteForm):
     points = IntegerField(
         _("Growth points on publication"),
         [
@@ -188,6 +188,8 @@ def decide(campaign: str, request_id: int) -> Response | tuple[str, int]:
     if decision not in ("approve", "deny"):
         abort(400)
     form = DecisionForm(prefix=f"r{request_id}")
+    if not form.validate_on_submit():  # a file or JSON where the reason is typed: said beside it
+        return _page(found.slug, forms={request_id: form}, status=422)
     try:
         characters.decide_growth(request_id, decision == "approve", form.reason.data or "", actor_id=current_user.id)
     except (Forbidden, NotFound):

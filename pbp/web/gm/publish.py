@@ -11,7 +11,6 @@ from typing import Any
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -28,6 +27,7 @@ from pbp.services.line_fates import entry_fates
 from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
 from pbp.web.errors import error_page, form_status, redrawn
+from pbp.web.forms import SiteForm
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import campaign_round, gm_campaign
 from pbp.web.i18n import localized, refusal_text
@@ -48,7 +48,7 @@ KINDS = {"speech": _("dialogue"), "action": _("plan"), "inner": _("thought"), "n
 EXPIRED = _("Your session's security token expired while you wrote. Nothing was saved: press the button again.")
 
 
-class ReportForm(FlaskForm):
+class ReportForm(SiteForm):
     intro = TextAreaField(_("Intro"), description=_("Markdown, above the story (images allowed). Japanese page only."))
     story = TextAreaField(_("Story (Japanese)"), description=_("Markdown: the generated draft, yours to edit."))
     outro = TextAreaField(_("Outro"), description=_("Markdown, below the story (images allowed). Japanese page only."))
@@ -157,6 +157,8 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     found = gm_campaign(campaign)
     rnd = campaign_round(found, round_id)
     form = ReportForm()
+    if not form.validate_on_submit():  # a file or JSON where the form takes text: said beside the field
+        return _page(found, rnd, form, _review(rnd), status=422)
     action = request.form.get("action", "preview")
     if action not in ("preview", "save", "publish", "correct"):
         abort(400)

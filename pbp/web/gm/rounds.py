@@ -16,7 +16,6 @@ from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
@@ -36,6 +35,7 @@ from pbp.services.clock import from_db
 from pbp.web.blog.queries import battlefield, character_names
 from pbp.web.clock import app_clock
 from pbp.web.errors import form_status
+from pbp.web.forms import SiteForm
 from pbp.web.gm import bp
 from pbp.web.gm.access import campaign_round, gm_campaign
 from pbp.web.i18n import page_locale, refusal_text
@@ -69,7 +69,7 @@ DEADLINE_HINT = _("In the campaign's time zone, e.g. 2026-12-24T21:00.")
 DEADLINE_LIMIT = 40
 
 
-class RoundActionForm(FlaskForm):
+class RoundActionForm(SiteForm):
     """The dashboard's buttons: `action`, with the reason (hold, cancel) or the new deadline (extend) it needs."""
 
     action = HiddenField()
@@ -77,7 +77,7 @@ class RoundActionForm(FlaskForm):
     deadline = StringField(_("New deadline"), [Optional(), Length(max=DEADLINE_LIMIT)], description=DEADLINE_HINT)
 
 
-class NewRoundForm(FlaskForm):
+class NewRoundForm(SiteForm):
     deadline = StringField(
         _("Deadline"),
         [InputRequired(message=_("Fill this in.")), Length(max=DEADLINE_LIMIT)],
@@ -85,7 +85,7 @@ class NewRoundForm(FlaskForm):
     )
 
 
-class OverrideForm(FlaskForm):
+class OverrideForm(SiteForm):
     """One check's new result, and the reason published beside it in the dice log (R-GM-1)."""
 
     check = SelectField(_("Check"), validate_choice=False)
@@ -231,8 +231,9 @@ def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
     action = form.action.data or ""
     if action not in ACTIONS:
         abort(400)
-    if not form.validate_on_submit():
-        return _dashboard(found, rnd, form, status=422)
+    if not form.validate_on_submit():  # a wrong type is also said above: the field may be another button's
+        wrong = " ".join(sorted(set(form.wrong_types().values()))) or None
+        return _dashboard(found, rnd, form, status=422, refusal=wrong)
     me = current_user.id
     reason = (form.reason.data or "").strip()
     try:

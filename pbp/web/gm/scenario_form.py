@@ -11,7 +11,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask_babel import lazy_gettext as _
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
@@ -28,6 +27,7 @@ from wtforms.validators import Length, Optional
 
 from pbp.engine import Problem
 from pbp.web.data.words import WORDS
+from pbp.web.forms import SiteForm
 from pbp.web.i18n import problem_text
 
 NAME, TEXT, NOTES = 80, 4_000, 20_000
@@ -120,7 +120,7 @@ class CheckRow(Form):
     failure_en = _short(_("On failure (English)"), TEXT)
 
 
-class ScenarioForm(FlaskForm):
+class ScenarioForm(SiteForm):
     slug = StringField(
         _("Slug"), validators=[Optional(), Length(max=64)], description=_("Letters, digits, '_' or '-': its URLs.")
     )
@@ -169,7 +169,7 @@ class ScenarioForm(FlaskForm):
         return valid
 
 
-class ImportForm(FlaskForm):
+class ImportForm(SiteForm):
     toml = TextAreaField(
         _("Scenario TOML"),
         validators=[Optional(), Length(max=100_000)],

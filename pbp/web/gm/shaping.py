@@ -11,7 +11,6 @@ from typing import Any
 from flask import redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from pbp.engine import find_ruleset
@@ -22,6 +21,7 @@ from pbp.services.entry_desk import OrderDesk
 from pbp.services.shaping import ShapingDesk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.errors import form_status
+from pbp.web.forms import NOT_TEXT, SiteForm
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import page_locale
@@ -43,7 +43,7 @@ STAGES = 5
 WHOLE = _("A whole number.")
 
 
-class ShapeForm(FlaskForm):
+class ShapeForm(SiteForm):
     """The CSRF token of the shaping forms (their fields are read by hand: each kind has its own)."""
 
 
@@ -133,8 +133,9 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
     form = ShapeForm()
     if request.method == "GET":
         return _actions_page(desk, form, status=200)
-    form.validate_on_submit()  # the CSRF token (a missing one never reaches here)
     kind = request.form.get("kind", "")
+    if not form.validate_on_submit():  # the token was checked (CSRFProtect): a file or JSON where text goes
+        return _actions_page(desk, form, kind=kind, errors=form.wrong_types(), status=422)
     if kind not in KINDS:
         return _actions_page(desk, form, kind=kind, errors={"form": str(_("Choose an action."))}, status=422)
     errors: dict[str, str] = {}
@@ -160,7 +161,8 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
 def delete_action(campaign: str, round_id: int, action_id: int) -> Response | tuple[str, int]:
     desk = _desk(campaign, round_id)
     form = ShapeForm()
-    form.validate_on_submit()
+    if not form.validate_on_submit():  # nothing to type: only a wrong type fails it
+        return _actions_page(desk, form, errors={"form": str(NOT_TEXT)}, status=422)
     try:
         shaping.delete_action(round_id, action_id, actor_id=current_user.id, campaign_id=desk.campaign.id)
     except (NotFound, Forbidden):
@@ -218,8 +220,9 @@ def enemy_order(campaign: str, round_id: int, unit: str) -> Response | tuple[str
     form = ShapeForm()
     if request.method == "GET":
         return _order_page(desk, unit, form, form_of(desk.orders.get(unit)))
-    form.validate_on_submit()
     fields = FormData(request.form.to_dict(flat=False))
+    if not form.validate_on_submit():  # a file or JSON where the order's fields take text
+        return _order_page(desk, unit, form, fields, errors=form.wrong_types(), status=422)
     try:
         if "clear" in request.form:
             shaping.clear_enemy_order(round_id, unit, actor_id=current_user.id, campaign_id=desk.campaign.id)

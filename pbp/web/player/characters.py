@@ -9,7 +9,6 @@ from typing import Any
 from flask import redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, StringField, TextAreaField
 
@@ -21,6 +20,7 @@ from pbp.services import characters
 from pbp.services.characters import BadSheet, StaleSheet, sheet_version
 from pbp.web.clock import app_clock
 from pbp.web.data.views import belongs_to
+from pbp.web.forms import SiteForm
 from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp, queries
 from pbp.web.player.expired import keeps_input
@@ -47,14 +47,14 @@ GROWTH_STATUS = {
 }
 
 
-class SheetForm(FlaskForm):
+class SheetForm(SiteForm):
     ja = StringField(_("Name (Japanese)"))
     en = StringField(_("Name (English, optional)"), description=_("Left empty, the Japanese name is used."))
     description = TextAreaField(_("Description"))
     version = HiddenField()
 
 
-class GrowthForm(FlaskForm):
+class GrowthForm(SiteForm):
     note = TextAreaField(_("Note to the GM (optional)"))
 
 

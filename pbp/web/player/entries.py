@@ -13,7 +13,6 @@ from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
@@ -30,6 +29,7 @@ from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
 from pbp.web.data.views import belongs_to
 from pbp.web.database import assumes_reading, confirm_reading
+from pbp.web.forms import SiteForm
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
 from pbp.web.player.expired import keeps_input
@@ -43,7 +43,7 @@ CLOSED = {
 }
 
 
-class EntryForm(FlaskForm):
+class EntryForm(SiteForm):
     prose = TextAreaField(_("Your entry (what your character does, says and feels)"))
     prose_en = TextAreaField(_("English version (optional)"))
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import abort, redirect, render_template, url_for
 from flask_babel import gettext
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms import HiddenField
 
@@ -13,11 +12,12 @@ from pbp.errors import UserError
 from pbp.services import scenarios
 from pbp.web.clock import app_clock
 from pbp.web.errors import SERVICE_ERRORS
+from pbp.web.forms import SiteForm
 from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp, queries
 
 
-class SignupForm(FlaskForm):
+class SignupForm(SiteForm):
     character = HiddenField()
 
 
