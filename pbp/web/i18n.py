@@ -82,6 +82,23 @@ def lang_of(text: str) -> Markup:
     return Markup(' lang="ja"') if page_locale() != "ja" and is_japanese(str(text)) else Markup("")
 
 
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: the text between them takes its direction from itself, and
+#: an override inside it (U+202E) ends at the second.
+FSI, PDI = "\u2068", "\u2069"
+
+
+def isolate(text: object) -> str:
+    """User text set apart from the site's text around it where an element cannot be (a `<title>`, a feed, a
+    sentence built by gettext): a name holding U+202E reverses nothing after it."""
+    return f"{FSI}{text}{PDI}"
+
+
+def bdi(text: object) -> Markup:
+    """User text in a `<bdi>` (escaped): set apart from the site's text that shares its line (a correction note
+    before the site's link, a reason after the site's words)."""
+    return Markup("<bdi>{}</bdi>").format(text)
+
+
 def init_app(app: Flask) -> None:
     """Install gettext for templates and code; refuse a LOCALE the catalogs do not cover."""
     if app.config["LOCALE"] not in LOCALES:
@@ -92,6 +109,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["localized"] = localized
     app.jinja_env.filters["problem_text"] = problem_text
     app.jinja_env.filters["lang_of"] = lang_of
+    app.jinja_env.filters["bdi"] = bdi
+    app.jinja_env.filters["isolate"] = isolate
 
     @app.after_request
     def _vary(response: Response) -> Response:

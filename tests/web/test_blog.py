@@ -75,8 +75,8 @@ def test_index_is_newest_first_and_paginated_by_path(world):
 
 def test_report_page_has_story_meta_dice_log_and_verification(client, world):
     html = text(client, REPORT.format(1))
-    for part in ("多摩川防衛戦 第1ラウンド", "ヤマツカミ迎撃戦線", "葵", "真琴", 'class="story"', "ダイスログ",
-                 "[r1-c1]", "d6≤", "golden-1", "bundle.json", "JST"):  # fmt: skip
+    for part in ("\u2068多摩川防衛戦\u2069 第1ラウンド", "ヤマツカミ迎撃戦線", "葵", "真琴", 'class="story"',
+                 "ダイスログ", "[r1-c1]", "d6≤", "golden-1", "bundle.json", "JST"):  # fmt: skip
         assert part in html, part
     assert html_problems(main_of(html)) == []
 

@@ -277,9 +277,10 @@ def test_the_published_report_shows_the_gm_actions_with_their_reasons(world):
         publishing.publish_round(2, clock=clock)
     page = app.test_client().get("/blog/demo/tama_river/round-2/").get_data(as_text=True)
     section = page.split('<ol class="gm-actions">', 1)[1].split("</ol>", 1)[0]
-    assert "理由：上流から増援" in section and "理由：傷ついて退く" in section and "増援：" in section
+    assert "理由：<bdi>上流から増援</bdi>" in section and "理由：<bdi>傷ついて退く</bdi>" in section
+    assert "増援：" in section
     english = make_app(world.url, LOCALE="en").test_client().get("/blog/demo/tama_river/round-2/")
-    assert "retreats — reason: 傷ついて退く" in english.get_data(as_text=True)
+    assert "retreats — reason: <bdi>傷ついて退く</bdi>" in english.get_data(as_text=True)
 
 
 def test_a_round_of_another_campaign_is_not_found(world):

@@ -17,15 +17,16 @@ from pbp.web import STATIC_EXPORT
 from pbp.web.blog import bp, queries
 from pbp.web.blog.cache import cached
 from pbp.web.hosts import absolute
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import isolate, page_locale
 from pbp.web.pronouns import PRONOUN_LABELS
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def report_title(card: queries.ReportCard) -> str:
-    """A report's title in the page's language: `多摩川 第2ラウンド`, `Tama River, round 2`."""
-    return gettext("%(scenario)s, round %(number)s", scenario=card.scenario_title, number=card.number)
+    """A report's title in the page's language: `多摩川 第2ラウンド`, `Tama River, round 2` (the scenario's title
+    isolated: it stands in the site's phrase, the page's `<title>` and the feed)."""
+    return gettext("%(scenario)s, round %(number)s", scenario=isolate(card.scenario_title), number=card.number)
 
 
 @bp.app_context_processor

@@ -10,7 +10,7 @@ from flask_babel import lazy_gettext as _
 from pbp.models import Campaign
 from pbp.web.blog.queries import pack_name, pack_of
 from pbp.web.gm import bp
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import isolate, page_locale
 
 ROUND_STATES = {
     "draft": _("draft"),
@@ -45,8 +45,9 @@ def scenario_title(scenario: Any, campaign_id: int | None = None) -> str:
 
 @bp.context_processor
 def labels() -> dict[str, object]:
+    """The pages' words; a GM's names isolated (`isolate`): they stand in titles, headings and the site's phrases."""
     return {
         "round_state": lambda state: ROUND_STATES.get(state, state),
-        "campaign_name": campaign_name,
-        "scenario_title": scenario_title,
+        "campaign_name": lambda campaign: isolate(campaign_name(campaign)),
+        "scenario_title": lambda scenario, campaign_id=None: isolate(scenario_title(scenario, campaign_id)),
     }
