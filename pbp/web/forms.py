@@ -92,14 +92,15 @@ class SiteForm(FlaskForm):
 
 
 def _fields(form: Any) -> Iterator[Field]:
-    """Every field of a form, those in its lists and sub-forms too (`enemies-0-x`)."""
+    """Every field of a form that holds a value, those in its lists and sub-forms too (`enemies-0-x`); not the
+    lists and sub-forms themselves (`enemies-0`: their errors are their fields')."""
     for f in form:
-        yield f
         if isinstance(f, FieldList):
-            for entry in f.entries:
-                yield from _fields([entry])
+            yield from _fields(f.entries)
         elif isinstance(f, FormField):
             yield from _fields(f.form)
+        else:
+            yield f
 
 
 def _required() -> DataRequired:

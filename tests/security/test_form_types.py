@@ -110,6 +110,14 @@ def test_on_the_gm_forms_the_refusal_stands_beside_the_text_field(world, key):
         assert f'name="{name}"' in before[-3000:], f"{name}: the message is not beside its field"
 
 
+@pytest.mark.parametrize("name", ["enemies", "enemies-0", "checks-1"])
+def test_a_file_named_as_a_list_or_a_row_of_the_scenario_form_is_refused_above_it(world, name):
+    """Found by the fuzz suite: a list or a row has no value of its own to put the message beside."""
+    sender = Sender(security_app(world), FORMS[("/gm/<slug:campaign>/scenarios/new", "POST")])
+    response = _file_to(sender, name)
+    assert response.status_code == 422 and NOT_TEXT_JA in response.get_data(as_text=True)
+
+
 def test_a_file_for_the_import_forms_upload_is_still_read(world):
     sender = Sender(security_app(world), FORMS[("/gm/<slug:campaign>/scenarios/import", "POST")])
     page = _file_to(sender, "file").get_data(as_text=True)
