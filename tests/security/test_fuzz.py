@@ -82,16 +82,7 @@ ATTACKS: dict[str, Callable[[Route], bool]] = {
 
 #: (rule, method, attack) -> (the backends where it fails today, the finding): the probe's findings other helpers are
 #: fixing (issue 33). Un-xfail an entry when its fix lands (strict: the suite turns red until then).
-KNOWN: dict[tuple[str, str, str], tuple[tuple[str, ...], str]] = {
-    ("/gm/<slug:campaign>/scenarios/new", "POST", "file"): (
-        ("sqlite", "postgres"),
-        "GM form types: a file upload where the scenario form expects text",
-    ),
-    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/edit", "POST", "file"): (
-        ("sqlite", "postgres"),
-        "GM form types: a file upload where the scenario form expects text",
-    ),
-}
+KNOWN: dict[tuple[str, str, str], tuple[tuple[str, ...], str]] = {}
 
 
 CASES = [(route, attack) for route in ROUTES for attack, applies in ATTACKS.items() if applies(route)]
