@@ -30,7 +30,10 @@ INFRA = ("pbp.db", "pbp.errors", "pbp.lru", "pbp.paths", "pbp.text")
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engine": (("pbp/engine",), ("pbp.engine",)),
     "packs": (("pbp/packs",), ("pbp.packs", "pbp.engine", "pbp.paths", "pbp.errors", "pbp.text")),
-    "infrastructure": (("pbp/db.py", "pbp/errors.py", "pbp/lru.py", "pbp/paths.py", "pbp/text.py"), INFRA),
+    "infrastructure": (
+        ("pbp/db.py", "pbp/errors.py", "pbp/lru.py", "pbp/paths.py", "pbp/serving.py", "pbp/text.py"),
+        INFRA,
+    ),
     "models": (("pbp/models", "pbp/migrations"), ("pbp.models", "pbp.migrations", "pbp.engine", *INFRA)),
     "reports": (("pbp/reports",), ("pbp.reports", "pbp.engine", "pbp.packs", *INFRA)),
     "services": (
