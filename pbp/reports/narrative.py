@@ -4,8 +4,10 @@ sentences from the locale's phrasebook (`templates/narrative/<ruleset>/<locale>/
 Phrasings are data: several per slot, picked deterministically from the round's seed hash, the slot and how often
 it was used, so a re-run writes the same story. No sentence is written twice in a scenario: the sentences of the
 earlier rounds' stories (`memory`) and of this one are remembered, and a phrasing that would repeat one is
-re-picked. The player's words (`voice.py`) are all used, each once; numbers, gauges and rule terms never reach
-the prose: the state list after the rule carries them.
+re-picked. A phrasing is written only where what it claims is true at that moment (`facts.py`) and every slot it
+prints has a value. The players' プレイング is read by `playing.py` and woven by `weave.py` (every line of dialogue,
+the intent as the attempt, notes never); numbers, gauges and rule terms never reach the prose: the state list
+after the rule carries them.
 """
 
 from __future__ import annotations
