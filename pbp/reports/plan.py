@@ -3,7 +3,8 @@
 The engine's events are a log: one line per roll. A story groups them: each unit's main action with what followed
 from it is a *beat*; beats are gathered into *scenes*, one per PC (their own actions and the enemies' actions on
 them, in the order they happened), the enemies' other doings in scenes of their own; a PC who did nothing still
-gets a moment (held back without an entry, waiting with one). The round's *climax* is its most consequential event:
+gets a moment (held back without an entry, waiting with one); the narrator then lets PCs who meet share one scene
+(`Narrator._meetings`). The round's *climax* is its most consequential event:
 a death, a destruction, else the heaviest hit. Continuity comes from the state the round starts from and the
 previous round's events: who fell, whose lock-on is counting down, who is hurt. What the GM did between the rounds
 (the bundle's `gm_actions`, applied to its `start`) is told before the fighting: a reinforcement arrives, a death
