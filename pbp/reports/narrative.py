@@ -306,6 +306,7 @@ class Narrator:
         self.prose = prose or {}
         self.pronouns = dict(pronouns or {})
         self.player_words: dict[str, PlayerWords] = {}  # each PC's reading and what the story used of it
+        self.wounds_used: set[str] = set()  # the lexicon's wound words this report used
         self.strict = strict
         self.growth = growth or {}
         self.previous_events = previous_events
@@ -731,7 +732,7 @@ class Narrator:
         gauge = str(beat.gauge)
         key = f"gm\x1f{beat.unit}\x1f{gauge}"
         wounds = self._wound_words(beat.unit, gauge, beat.stage)
-        wound = wounds[self._index(key, len(wounds))]
+        wound = self._wound(key, wounds)
         body = self._body(beat.unit) if gauge == "damage" else self.book["body.foot"]  # an injury is the rider's
         return self.say("gm.wound", t=self.name(beat.unit), wound=wound, body=body)
 
@@ -1062,13 +1063,22 @@ class Narrator:
         gauge = e["gauge"]
         wounds = self._wound_words(e["unit"], gauge, stage)
         if stage >= 0:
-            wound = wounds[self._index(f"wound\x1f{i}", len(wounds))]
+            wound = self._wound(f"wound\x1f{i}", wounds)
             slot = "damage.grave" if stage >= 3 else "damage.stage"
         else:
-            wound = wounds[self._index(f"shallow\x1f{i}", len(wounds))]
+            wound = self._wound(f"shallow\x1f{i}", wounds)
             slot = "damage.shallow"
         parts.append(self.say(slot, t=t, wound=wound, body=self._body(e["unit"])))
         return self._join(parts)
+
+    def _wound(self, key: str, wounds: list[str]) -> str:
+        """One of the lexicon's words for a wound, picked as a phrasing is, and not one this report used already
+        while another is left (two hits told with the same 「甲殻の表面が削れ、粉が散った」 read as a template)."""
+        start = self._index(key, len(wounds))
+        turned = [wounds[(start + k) % len(wounds)] for k in range(len(wounds))]
+        wound = next((w for w in turned if w not in self.wounds_used), turned[0])
+        self.wounds_used.add(wound)
+        return wound
 
     def _status_word(self, sid: str) -> str:
         return str(md_text(self.lex["statuses"].get(sid, self.lex["statuses"]["default"])))

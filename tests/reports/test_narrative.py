@@ -15,6 +15,7 @@ from pbp.engine import find_ruleset
 from pbp.engine.pool.events import EVENT_TYPES
 from pbp.packs import demo_pack
 from pbp.reports import draft_report, render_markdown
+from pbp.reports.facts import split_claims
 from pbp.reports.narrative import LOCALES, Narrator, grade, lexicon, phrasebook
 from pbp.reports.samples import battle_bundle, pc_lines
 from tests.reports.demo import PROSE, demo_bundles
@@ -595,3 +596,23 @@ def test_a_status_on_a_monster_is_told_without_machinery(locale, status):
     monster, machine = told("yamatsukami"), told("savior")
     assert len(monster) >= 3 and monster != machine
     assert not [t for t in monster if any(word in t for word in machinery)], monster
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_wound_word_is_not_told_twice_while_another_is_left(locale):
+    """Two hits in one report are not both 「甲殻の表面が削れ、粉が散った」: a lexicon word for a wound is used
+    again only once every word of its list has been (a big battle may need more hits than a list has words)."""
+    bundle, pack = battle_bundle(10)
+    stories = [
+        _body(draft_report({**bundle, "seed_hash": f"{n:064x}"}, prose=pc_lines(bundle), pack=pack, locale=locale))
+        for n in range(4)
+    ]
+    lexicon_words = lexicon("pool", locale)
+    lists = [words for table in ("wound", "shallow") for entry in lexicon_words[table].values() for words in
+             (entry if isinstance(entry[0], list) else [entry])]  # fmt: skip
+    for story in stories:
+        assert any(story.count(split_claims(w)[1]) for words in lists for w in words)
+        for words in lists:
+            texts = [split_claims(w)[1] for w in words]
+            counts = [story.count(t) for t in texts]
+            assert max(counts) <= 1 or min(counts) >= 1, (texts, counts)
