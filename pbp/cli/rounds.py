@@ -178,7 +178,7 @@ def resolve(round_id: int) -> None:
     from pbp.services import rounds
 
     with open_db():
-        outcome = rounds.resolve_round(round_id)
+        outcome = rounds.resolve_round(round_id, by_hand=True)
     if outcome.status == "busy":
         raise UserError(outcome.message)
     click.echo(outcome.message)

@@ -108,7 +108,8 @@ class ResolutionFailed(Exception):
 @dataclass(frozen=True)
 class ResolveOutcome:
     round_id: int
-    #: "resolved" (this call did it), "already" (resolved before), "busy" (another process holds it, or resolve_due
+    #: "resolved" (this call did it), "already" (resolved before), "held" (resolve_by_hand only: the guard held
+    #: it for the GM), "busy" (another process holds it, or resolve_due
     #: only: the database stayed busy; due again at the next tick),
     #: "failed" (resolve_due only: the engine failed, or anything else raised; the message says which attempt),
     #: "error" (resolve_due only: the database failed; not counted, tried again at the next tick)
@@ -692,9 +693,13 @@ def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
 
 
 @retried
-def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> ResolveOutcome:
+def resolve_round(
+    round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM, by_hand: bool = False
+) -> ResolveOutcome:
     """Resolve a round exactly once (the GM's hand or the scheduler's): an open round is closed first; a resolved or
-    published one is left alone ("already"). Missing entries do not stop it: units without entries do nothing."""
+    published one is left alone ("already"). Missing entries do not stop it: units without entries do nothing.
+    `by_hand` (the GM's resolve-now, the command line) is logged with it: such a round waits for the GM's review
+    even in a campaign that publishes automatically (`to_publish`), and its GMs are told it is resolved."""
     require_round_gm(round_id, actor_id)
     rnd = get_or_fail(Round, round_id, N_("round"))
     if rnd.state in (RESOLVED, PUBLISHED):
@@ -734,8 +739,9 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
                 gm_actions=inputs.gm_actions,
             )
             _store(claimed, scenario, done, inputs.prose, now, first=True)
-            if not policy(scenario.campaign.policies, "publish_automatically"):
+            if by_hand or not policy(scenario.campaign.policies, "publish_automatically"):
                 notifications.notify_round("round.resolved", claimed, now, users=gms.gm_ids(scenario.campaign.id))
+            hand = {"by_hand": True} if by_hand else {}
             audit.log(
                 "round.resolve",
                 f"round:{round_id}",
@@ -744,6 +750,7 @@ def resolve_round(round_id: int, *, actor_id: int | None = None, clock: Clock = 
                 was=CLOSED,
                 to=RESOLVED,
                 events=len(done["events"]),
+                **hand,
             )
     except ResolutionFailed as e:
         _failed(round_id, str(e), actor_id=actor_id, now=now)
@@ -998,29 +1005,37 @@ def open_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
     return [r.id for r in Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= now).order_by(Round.id)]
 
 
-def missing_entries(round_id: int, scenario_id: int) -> tuple[int, int]:
-    """How many of the round's joined, living characters have no entry (a dead one can no longer enter), and how
-    many there are."""
-    joined = {
-        p.character_id
-        for p in Participation.select(Participation.character)
-        .join(Character)
+def missing_characters(round_id: int, scenario_id: int) -> tuple[list[str], int]:
+    """The names of the round's joined, living characters with no entry (a dead one can no longer enter), in the
+    order they joined, and how many joined, living characters there are."""
+    joined = list(
+        Character.select(Character.id, Character.name)
+        .join(Participation)
         .where(Participation.scenario == scenario_id, Participation.status == "joined", Character.alive)
-    }
+        .order_by(Participation.id)
+        .tuples()
+    )
     entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == round_id)}
-    return len(joined - entered), len(joined)
+    return [name for cid, name in joined if cid not in entered], len(joined)
+
+
+def missing_entries(round_id: int, scenario_id: int) -> tuple[int, int]:
+    """How many of the round's joined, living characters have no entry, and how many there are."""
+    missing, joined = missing_characters(round_id, scenario_id)
+    return len(missing), joined
 
 
 @retried
-def guard(round_id: int, *, clock: Clock = SYSTEM) -> bool:
+def guard(round_id: int, *, clock: Clock = SYSTEM, actor_id: int | None = None, early: bool = False) -> bool:
     """The missing-entries guard at the deadline: when more than the campaign's `hold_share` of the joined
     characters have no entry, hold the round for the GM instead of resolving it, and tell the GM. A round is held
-    by the guard once: the GM's release resolves it as it stands (a new deadline arms the guard again). Returns
-    whether it held the round."""
+    by the guard once: the GM's release resolves it as it stands (a new deadline arms the guard again). `early`:
+    the GM asked to resolve it now (`resolve_by_hand`), before its deadline too. Returns whether it held the
+    round."""
     now = to_db(clock.now())
     with write_transaction():
         rnd = lock_round(round_id)
-        if rnd.state not in (OPEN, CLOSED) or rnd.deadline > now or rnd.guard_held_at is not None:
+        if rnd.state not in (OPEN, CLOSED) or (rnd.deadline > now and not early) or rnd.guard_held_at is not None:
             return False
         missing, joined = missing_entries(rnd.id, rnd.scenario_id)
         campaign = (
@@ -1030,8 +1045,9 @@ def guard(round_id: int, *, clock: Clock = SYSTEM) -> bool:
         if not too_many_missing(missing, joined, campaign.hold_share):
             return False
         move_state(rnd, HELD, now, held_from=rnd.state, guard_held_at=now)
-        why = f"{missing} of {joined} characters have no entry at the deadline"
-        audit.log("round.hold", f"round:{round_id}", now, was=rnd.state, to=HELD, reason=why)
+        when = "when the GM asked to resolve it" if early else "at the deadline"
+        why = f"{missing} of {joined} characters have no entry {when}"
+        audit.log("round.hold", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=HELD, reason=why)
         users = gms.gm_ids(campaign.id)
         notifications.notify_round("round.held", rnd, now, users=users, missing=missing, joined=joined)
     return True
@@ -1059,21 +1075,76 @@ class GuardVerdict:
     resolves_now: bool = False
 
 
+def _share_and_policies(scenario_id: int) -> tuple[float, dict[str, Any]]:
+    """The guard's `hold_share` and the policies of the scenario's campaign."""
+    return (
+        Campaign.select(Campaign.hold_share, Campaign.policies)
+        .join(Scenario)
+        .where(Scenario.id == scenario_id)
+        .tuples()
+        .get()
+    )
+
+
 def guard_verdict(round_id: int) -> GuardVerdict:
     """The guard's verdict on a round as it stands, changing nothing (`guard` is what acts at the deadline)."""
     rnd = get_or_fail(Round, round_id, N_("round"))
     missing, joined = missing_entries(rnd.id, rnd.scenario_id)
-    share, policies = (
-        Campaign.select(Campaign.hold_share, Campaign.policies)
-        .join(Scenario)
-        .where(Scenario.id == rnd.scenario_id)
-        .tuples()
-        .get()
-    )
+    share, policies = _share_and_policies(rnd.scenario_id)
     spent = rnd.guard_held_at is not None
     would = rnd.state in (OPEN, CLOSED) and not spent and too_many_missing(missing, joined, share)
     now = rnd.state == CLOSED and missing == 0 and policy(policies, "resolve_when_complete")
     return GuardVerdict(missing, joined, share, spent, would, resolves_now=now)
+
+
+@dataclass(frozen=True)
+class MoveRisk:
+    """What an irreversible move of the GM's (resolve now, cancel, publish) does to a round as it stands: the console
+    asks the GM to confirm it first when the deadline lies ahead or entries are missing (`asks`)."""
+
+    #: The joined, living characters without an entry, by name, in the order they joined.
+    missing: list[str]
+    joined: int
+    #: Before the deadline; None once it has passed.
+    time_left: timedelta | None
+    #: The campaign publishes resolved rounds by itself (a round resolved by hand still waits for the GM).
+    auto_publish: bool
+    #: Resolving now, the guard would hold the round for the GM (too many entries missing, the guard not spent).
+    would_hold: bool
+
+    @property
+    def asks(self) -> bool:
+        return bool(self.missing) or self.time_left is not None
+
+
+def move_risk(round_id: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> MoveRisk:
+    """The risk of an irreversible move on the round now, changing nothing. The campaign's GMs only."""
+    require_round_gm(round_id, actor_id)
+    rnd = get_or_fail(Round, round_id, N_("round"))
+    missing, joined = missing_characters(rnd.id, rnd.scenario_id)
+    share, policies = _share_and_policies(rnd.scenario_id)
+    left = rnd.deadline - to_db(clock.now())
+    spent = rnd.guard_held_at is not None
+    would = rnd.state in (OPEN, CLOSED) and not spent and too_many_missing(len(missing), joined, share)
+    return MoveRisk(
+        missing=missing,
+        joined=joined,
+        time_left=left if left > timedelta(0) else None,
+        auto_publish=policy(policies, "publish_automatically"),
+        would_hold=would,
+    )
+
+
+def resolve_by_hand(
+    round_id: int, *, anyway: bool = False, actor_id: int | None = None, clock: Clock = SYSTEM
+) -> ResolveOutcome:
+    """The GM's resolve-now: the missing-entries guard applies as at the deadline (the round is held for the GM,
+    outcome "held") unless the GM chose to resolve `anyway`; a round resolved so waits for the GM's review even
+    when its campaign publishes automatically."""
+    require_round_gm(round_id, actor_id)
+    if not anyway and guard(round_id, clock=clock, actor_id=actor_id, early=True):
+        return ResolveOutcome(round_id, "held", f"round {round_id} is held: too many entries are missing")
+    return resolve_round(round_id, actor_id=actor_id, clock=clock, by_hand=True)
 
 
 def to_publish() -> list[int]:
@@ -1087,7 +1158,22 @@ def to_publish() -> list[int]:
         .tuples()
     )
     due = [rid for rid, policies in list(query) if policy(policies, "publish_automatically")]
-    return [rid for rid in due if rid not in _refused_since_edit(due)]
+    waiting = _refused_since_edit(due) | _resolved_by_hand(due)
+    return [rid for rid in due if rid not in waiting]
+
+
+def _resolved_by_hand(round_ids: list[int]) -> set[int]:
+    """The rounds resolved by a hand (`resolve_round(by_hand=True)`, said in its audit line): they wait for their
+    GMs' review, never published by the scheduler."""
+    if not round_ids:
+        return set()
+    targets = {f"round:{rid}": rid for rid in round_ids}
+    resolved = (
+        AuditLog.select(AuditLog.target, AuditLog.detail)
+        .where(AuditLog.action == "round.resolve", AuditLog.target.in_(list(targets)))
+        .tuples()
+    )
+    return {targets[target] for target, detail in resolved if (detail or {}).get("by_hand")}
 
 
 def _refused_since_edit(round_ids: list[int]) -> set[int]:

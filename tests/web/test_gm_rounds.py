@@ -143,7 +143,7 @@ def test_close_hold_release_and_cancel_go_through_the_services_and_the_audit_log
     assert (_round(world).state, _round(world).held_from) == ("held", "closed")
     assert _post(client, url, action="release").status_code == 303
     assert _round(world).state == "closed"
-    assert _post(client, url, action="cancel", reason="the scene ends here").status_code == 303
+    assert _post(client, url, action="cancel", reason="the scene ends here", confirm="yes").status_code == 303
     assert _round(world).state == "cancelled"
     with _db(world):
         logged = [
@@ -209,7 +209,7 @@ def test_the_service_refuses_an_extension_into_the_past_itself(world):
 
 def test_resolve_from_the_dashboard_then_the_links_to_review_and_report(world):
     client = _as(world)
-    done = _post(client, _dash(world), action="resolve")
+    done = _post(client, _dash(world), action="resolve", confirm="yes")  # before the deadline: confirmed
     assert done.status_code == 303 and _round(world).state == "resolved"
     page = client.get(_dash(world)).get_data(as_text=True)
     assert f"/gm/demo/rounds/{world.open_round}/review" in page and f"/gm/demo/rounds/{world.open_round}/report" in page

@@ -14,22 +14,24 @@ from flask_login import current_user, login_required
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup
 from werkzeug.wrappers import Response
-from wtforms import TextAreaField
+from wtforms import HiddenField, TextAreaField
 
 from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
 from pbp.reports.weave import LEFT_OUT, QUOTED, TOLD
-from pbp.services import publishing
+from pbp.services import publishing, rounds
 from pbp.services.clock import from_db
 from pbp.services.leaks import secret_name
 from pbp.services.line_fates import entry_fates
 from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
+from pbp.web.clock import app_clock
 from pbp.web.errors import error_page, form_status, redrawn
 from pbp.web.forms import SiteForm
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm.access import campaign_round, gm_campaign
+from pbp.web.gm.rounds import confirm_move
 from pbp.web.i18n import localized, refusal_text
 
 #: A part of the public text, as the leak check's finds name it.
@@ -61,6 +63,8 @@ class ReportForm(SiteForm):
     note = TextAreaField(
         _("Correction note"), description=_("Required: shown with today's date above the corrected report.")
     )
+    #: "yes" once the GM confirmed publishing a round whose deadline lies ahead or whose entries are missing.
+    confirm = HiddenField()
 
 
 def _texts(form: ReportForm) -> dict[str, str]:
@@ -179,6 +183,13 @@ def report_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
         if action == "save":
             publishing.edit_report(rnd.id, **texts, actor_id=me)
         elif action == "publish":
+            if rnd.state == RESOLVED and form.confirm.data != "yes":
+                risk = rounds.move_risk(rnd.id, actor_id=me, clock=app_clock())
+                if risk.asks:
+                    carried = {"action": "publish", "intro": texts["intro"], "story": texts["markdown"]}
+                    carried |= {"outro": texts["outro"], "story_en": texts["story_en"]}
+                    post = url_for("gm.report_action", campaign=found.slug, round_id=rnd.id)
+                    return confirm_move(found, rnd, "publish", risk, form, post, carried)
             publishing.publish_round(rnd.id, **texts, actor_id=me)
         else:
             publishing.correct_report(rnd.id, form.note.data or "", **texts, actor_id=me)

@@ -13,7 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import abort, redirect, render_template, request, url_for
-from flask_babel import gettext, ngettext
+from flask_babel import format_timedelta, gettext, ngettext
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
 from markupsafe import Markup
@@ -59,6 +59,10 @@ DONE = {
     "release": _("The round is released."),
     "extend": _("The deadline is moved; the players are told."),
     "cancel": _("The round is cancelled."),
+    "held": _(
+        "The guard held the round instead of resolving it: too many entries are missing. Release it to take "
+        "entries again, or release it and resolve it anyway."
+    ),
     "created": _("The round is created as a draft: open it to take entries."),
     "overridden": _("The override is recorded and the round resolved again with the same dice."),
 }
@@ -75,6 +79,9 @@ class RoundActionForm(SiteForm):
     action = HiddenField()
     reason = StringField(_("Reason"), [Optional(), Length(max=REASON_LIMIT)])
     deadline = StringField(_("New deadline"), [Optional(), Length(max=DEADLINE_LIMIT)], description=DEADLINE_HINT)
+    #: "yes" once the GM confirmed an irreversible move (`confirm_move`); `anyway` "yes": resolve past the guard.
+    confirm = HiddenField()
+    anyway = HiddenField()
 
 
 class NewRoundForm(SiteForm):
@@ -240,6 +247,19 @@ def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
         if action in ("hold", "cancel") and not reason:
             form.reason.errors = [gettext("Say why: the reason is logged.")]
             return _dashboard(found, rnd, form, status=422)
+        if action in ("resolve", "cancel") and rnd.state in ACTIONS[action] and form.confirm.data != "yes":
+            risk = rounds.move_risk(rnd.id, actor_id=me, clock=app_clock())
+            if risk.asks:
+                carried = {"action": action, "reason": reason}
+                return confirm_move(
+                    found,
+                    rnd,
+                    action,
+                    risk,
+                    form,
+                    url_for("gm.round_action", campaign=found.slug, round_id=rnd.id),
+                    carried,
+                )
         if action == "extend":
             try:
                 deadline = parse_deadline(form.deadline.data or "", found.timezone, app_clock().now())
@@ -255,9 +275,12 @@ def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
         elif action == "close":
             rounds.close_round(rnd.id, actor_id=me, clock=app_clock())
         elif action == "resolve":
-            outcome = rounds.resolve_round(rnd.id, actor_id=me, clock=app_clock())
+            anyway = form.anyway.data == "yes"
+            outcome = rounds.resolve_by_hand(rnd.id, anyway=anyway, actor_id=me, clock=app_clock())
             if outcome.status == "busy":
                 raise Conflict(outcome.message)
+            if outcome.status == "held":
+                return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done="held"), 303)
         elif action == "hold":
             rounds.hold_round(rnd.id, reason=reason, actor_id=me, clock=app_clock())
         elif action == "release":
@@ -271,6 +294,41 @@ def round_action(campaign: str, round_id: int) -> Response | tuple[str, int]:
             found, campaign_round(found, round_id), form, status=form_status(refusal), refusal=refusal_text(refusal)
         )
     return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done=action), 303)
+
+
+# ---- confirming an irreversible move -------------------------------------------------------------------------------
+
+
+def confirm_move(
+    campaign: Campaign,
+    rnd: Round,
+    action: str,
+    risk: rounds.MoveRisk,
+    form: SiteForm,
+    post: str,
+    carried: dict[str, str],
+) -> tuple[str, int]:
+    """The page that asks before an irreversible move (resolve now, cancel, publish) on a round whose deadline lies
+    ahead or whose entries are missing: it says what will happen and posts `carried` (the move's own fields) back
+    with `confirm=yes`, so nothing changes without a second, deliberate POST. Nothing has changed yet (200)."""
+    left = format_timedelta(risk.time_left, threshold=1.1) if risk.time_left is not None else None
+    page = render_template(
+        "gm/confirm.html",
+        campaign=campaign,
+        rnd=rnd,
+        scenario=rnd.scenario,
+        action=action,
+        risk=risk,
+        time_left=left,
+        deadline=from_db(rnd.deadline),
+        form=form,
+        post=post,
+        carried=carried,
+        back=url_for(
+            "gm.report" if action == "publish" else "gm.round_dashboard", campaign=campaign.slug, round_id=rnd.id
+        ),
+    )
+    return page, 200
 
 
 # ---- a new round ----------------------------------------------------------------------------------------------------
