@@ -44,6 +44,7 @@ from pbp.models import (
     Round,
     Scenario,
     ScenarioSecret,
+    User,
 )
 from pbp.reports.pronouns import english_pronoun
 from pbp.services import audit, gms, notifications
@@ -1005,18 +1006,18 @@ def open_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
     return [r.id for r in Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= now).order_by(Round.id)]
 
 
-def missing_characters(round_id: int, scenario_id: int) -> tuple[list[str], int]:
-    """The names of the round's joined, living characters with no entry (a dead one can no longer enter), in the
+def missing_characters(round_id: int, scenario_id: int) -> tuple[list[int], int]:
+    """The ids of the round's joined, living characters with no entry (a dead one can no longer enter), in the
     order they joined, and how many joined, living characters there are."""
-    joined = list(
-        Character.select(Character.id, Character.name)
-        .join(Participation)
+    joined = [
+        p.character_id
+        for p in Participation.select(Participation.character)
+        .join(Character)
         .where(Participation.scenario == scenario_id, Participation.status == "joined", Character.alive)
         .order_by(Participation.id)
-        .tuples()
-    )
+    ]
     entered = {e.character_id for e in Entry.select(Entry.character).where(Entry.round == round_id)}
-    return [name for cid, name in joined if cid not in entered], len(joined)
+    return [cid for cid in joined if cid not in entered], len(joined)
 
 
 def missing_entries(round_id: int, scenario_id: int) -> tuple[int, int]:
@@ -1098,12 +1099,21 @@ def guard_verdict(round_id: int) -> GuardVerdict:
 
 
 @dataclass(frozen=True)
+class MissingEntry:
+    """A joined, living character without an entry: its id, its name as stored and its player's name."""
+
+    character_id: int
+    character: str
+    player: str
+
+
+@dataclass(frozen=True)
 class MoveRisk:
     """What an irreversible move of the GM's (resolve now, cancel, publish) does to a round as it stands: the console
     asks the GM to confirm it first when the deadline lies ahead or entries are missing (`asks`)."""
 
-    #: The joined, living characters without an entry, by name, in the order they joined.
-    missing: list[str]
+    #: The joined, living characters without an entry, in the order they joined.
+    missing: list[MissingEntry]
     joined: int
     #: Before the deadline; None once it has passed.
     time_left: timedelta | None
@@ -1121,7 +1131,9 @@ def move_risk(round_id: int, *, actor_id: int | None = None, clock: Clock = SYST
     """The risk of an irreversible move on the round now, changing nothing. The campaign's GMs only."""
     require_round_gm(round_id, actor_id)
     rnd = get_or_fail(Round, round_id, N_("round"))
-    missing, joined = missing_characters(rnd.id, rnd.scenario_id)
+    ids, joined = missing_characters(rnd.id, rnd.scenario_id)
+    found = {c.id: c for c in Character.select(Character, User).join(User).where(Character.id.in_(ids))}
+    missing = [MissingEntry(c.id, c.name, c.owner.display_name or c.owner.name) for c in map(found.get, ids) if c]
     share, policies = _share_and_policies(rnd.scenario_id)
     left = rnd.deadline - to_db(clock.now())
     spent = rnd.guard_held_at is not None

@@ -112,6 +112,7 @@ def test_create_open_order_resolve_override_edit_leak_publish(site, page_factory
 
     page.goto(site.url + f"/gm/demo/rounds/{round_id}/")
     page.click("form.action-resolve button")
+    page.click("form.confirm-move button.primary")  # the deadline lies ahead: the console asks first (issue 31)
     page.wait_for_url(f"**/gm/demo/rounds/{round_id}/?done=resolve")
     page.click(f'a[href="/gm/demo/rounds/{round_id}/review"]')
     log = page.locator("ol.dicelog").inner_text()
@@ -133,6 +134,7 @@ def test_create_open_order_resolve_override_edit_leak_publish(site, page_factory
     leaky = f"{STORY[lang]}\n\n{SECRET[lang]}。\n\n{page.input_value(story)}"
     page.fill(story, leaky)
     page.click("button[value=publish]")
+    page.click("form.confirm-move button.primary")  # confirmed, then the leak check refuses it
     leaks = page.locator("section.leak-check.found")
     assert says["leak"] in leaks.locator("h2").inner_text()
     assert SECRET[lang] in leaks.locator("ol.leaks").inner_text()
@@ -142,6 +144,7 @@ def test_create_open_order_resolve_override_edit_leak_publish(site, page_factory
 
     page.fill(story, leaky.replace(f"{SECRET[lang]}。\n\n", ""))
     page.click("button[value=publish]")
+    page.click("form.confirm-move button.primary")
     page.wait_for_url("**/report?done=published")
     assert says["published"] in page.locator("p.notice[role=status]").inner_text()
 

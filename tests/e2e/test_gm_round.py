@@ -36,6 +36,7 @@ def test_open_resolve_override_with_a_reason_and_publish(site, page_factory, wid
     assert "川霧の向こう" in page.locator(".entries").inner_text()
 
     page.click("form.action-resolve button")
+    page.click("form.confirm-move button.primary")  # the deadline lies ahead: the console asks first (issue 31)
     page.wait_for_url(f"**/gm/demo/rounds/{round_id}/?done=resolve")
     page.click(f'a[href="/gm/demo/rounds/{round_id}/review"]')
     assert page.locator(".preview-banner").count() == 0
@@ -54,6 +55,7 @@ def test_open_resolve_override_with_a_reason_and_publish(site, page_factory, wid
 
     page.click(f'a[href="/gm/demo/rounds/{round_id}/report"]')
     page.click("button[value=publish]")
+    page.click("form.confirm-move button.primary")
     page.wait_for_url("**/report?done=published")
     page.goto(f"{site.url}/blog/demo/{run}/round-1/")
     published = page.locator("ol.dicelog").inner_text()

@@ -47,15 +47,15 @@ def _post(client: FlaskClient, url: str, **form: str):
     return client.post(url, data={**form, "csrf_token": csrf_token(client, "/gm/demo/")})
 
 
-def _withdraw(world: World, *pcs: str) -> list[str]:
-    """Withdraw the entries of `pcs`; their characters' names."""
+def _withdraw(world: World, *pcs: str) -> list[tuple[str, str]]:
+    """Withdraw the entries of `pcs`; their characters' English names (their sheets') and their players' names."""
     names = []
     with _db(world):
         for pc in pcs:
             character = Character.get_by_id(world.characters[pc])
             user = User.get_by_id(character.owner_id)
             entries.withdraw_entry(world.open_round, character.id, user_id=user.id, clock=FixedClock(NOW))
-            names.append(character.name)
+            names.append((character.sheet["en"], user.display_name or user.name))
     return names
 
 
@@ -100,7 +100,8 @@ def test_resolve_now_without_confirm_changes_nothing_and_names_the_missing_entry
     page = asked.get_data(as_text=True)
     assert asked.status_code == 200 and "Resolve this round now?" in page
     assert _state(world) == before  # nothing resolved, logged or sent
-    assert "1 of 2 characters has no entry" in page and f"<bdi>{missing[0]}</bdi>" in page
+    assert "1 of 2 characters has no entry" in page and f"<bdi>{missing[0][0]}</bdi>" in page
+    assert f"player {missing[0][1]}" in page and missing[0][0] != "真琴"  # named in the page's language
     assert "The deadline is 6 hours away" in page and "2026-12-03 09:00" in page
     assert "does not publish by itself" in page and "This cannot be undone." in page
     fields = _hidden(page)

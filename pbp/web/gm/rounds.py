@@ -310,8 +310,11 @@ def confirm_move(
 ) -> tuple[str, int]:
     """The page that asks before an irreversible move (resolve now, cancel, publish) on a round whose deadline lies
     ahead or whose entries are missing: it says what will happen and posts `carried` (the move's own fields) back
-    with `confirm=yes`, so nothing changes without a second, deliberate POST. Nothing has changed yet (200)."""
+    with `confirm=yes`, so nothing changes without a second, deliberate POST. Nothing has changed yet (200). The
+    characters without an entry are named in the page's language, each with its player."""
     left = format_timedelta(risk.time_left, threshold=1.1) if risk.time_left is not None else None
+    names = character_names([unit_id(m.character_id) for m in risk.missing], page_locale())
+    missing = [(names.get(unit_id(m.character_id)) or m.character, m.player) for m in risk.missing]
     page = render_template(
         "gm/confirm.html",
         campaign=campaign,
@@ -319,6 +322,7 @@ def confirm_move(
         scenario=rnd.scenario,
         action=action,
         risk=risk,
+        missing=missing,
         time_left=left,
         deadline=from_db(rnd.deadline),
         form=form,
