@@ -26,6 +26,15 @@ SECRET_KEY = "loadtest-only"
 """
 
 
+def reap(proc: subprocess.Popen[bytes]) -> None:
+    """Wait for a process told to stop; one that has not stopped in 20 s is killed."""
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -123,8 +132,4 @@ class Servers:
                 proc.send_signal(signal.SIGTERM)
         for proc in (self.scheduler, self.web):
             if proc is not None:
-                try:
-                    proc.wait(20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+                reap(proc)

@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from loadtest.servers import free_port, reap
 from pbp import serving
-from pbp.cli.run import _server_command
+from pbp.cli.run import server_command
 from pbp.paths import PROJECT_ROOT
 
 LIMIT = 40.0  # seconds a /healthz may take before it counts as no answer (sync workers are killed after 30 s)
@@ -34,7 +35,7 @@ def _plain(*options: str) -> Callable[[int], list[str]]:
 
 def pbp_run_server(port: int) -> list[str]:
     """`pbp run`'s own gunicorn command (pbp.cli.run), on the loopback and `port`."""
-    return _server_command("127.0.0.1", port, WORKERS, debug=False)
+    return server_command("127.0.0.1", port, WORKERS, debug=False)
 
 
 #: The ways of running gunicorn compared: port -> the command.
@@ -48,12 +49,6 @@ SETUPS: dict[str, Callable[[int], list[str]]] = {
     ),
 }
 COUNTS = (2, 8, 16, 32)  # slow connections open at once
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @contextmanager
@@ -75,11 +70,7 @@ def gunicorn(instance: Path, command: Callable[[int], list[str]]) -> Iterator[in
         yield port
     finally:
         server.terminate()
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        reap(server)
 
 
 @contextmanager

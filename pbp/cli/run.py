@@ -76,7 +76,7 @@ def _prepare(deadline_in: int) -> str:
     )
 
 
-def _server_command(host: str, port: int, workers: int, debug: bool) -> list[str]:
+def server_command(host: str, port: int, workers: int, debug: bool) -> list[str]:
     if debug:  # Flask's development server: the debugger and reloader, never on a public address
         return [sys.executable, "-m", "pbp", "serve", "--host", host, "--port", str(port), "--debug"]
     return [
@@ -123,7 +123,7 @@ def _serve_and_tick(host: str, port: int, workers: int, interval: float, debug: 
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    server = subprocess.Popen(_server_command(host, port, workers, debug))
+    server = subprocess.Popen(server_command(host, port, workers, debug))
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     sched = build(interval, kind=BackgroundScheduler)
     yield_cpu()  # this thread, and so the scheduler's threads it starts now: not the web server, started above
