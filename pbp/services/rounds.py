@@ -1170,7 +1170,7 @@ def to_publish() -> list[int]:
         .tuples()
     )
     due = [rid for rid, policies in list(query) if policy(policies, "publish_automatically")]
-    waiting = _refused_since_edit(due) | _resolved_by_hand(due)
+    waiting = refused_since_edit(due) | _resolved_by_hand(due)
     return [rid for rid in due if rid not in waiting]
 
 
@@ -1188,9 +1188,9 @@ def _resolved_by_hand(round_ids: list[int]) -> set[int]:
     return {targets[target] for target, detail in resolved if (detail or {}).get("by_hand")}
 
 
-def _refused_since_edit(round_ids: list[int]) -> set[int]:
+def refused_since_edit(round_ids: list[int]) -> set[int]:
     """The rounds whose automatic publication the leak check refused since their report last changed: they wait
-    for their GMs (`publishing.publish_automatically`)."""
+    for their GMs (`publishing.publish_automatically`), and the GMs' 要対応 panel says so (`desk.needs`)."""
     if not round_ids:
         return set()
     targets = {f"round:{rid}": rid for rid in round_ids}

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbp.models import Campaign, Participation, Round, Scenario
-from pbp.services import characters
 from pbp.services.clock import local_text
 
 
@@ -55,7 +54,3 @@ def scenarios_of(campaign: Campaign) -> list[ScenarioRow]:
     for r in rounds:
         rows[r.scenario_id].rounds.append(RoundRow(r.id, r.number, r.state, local_text(r.deadline, campaign.timezone)))
     return list(rows.values())
-
-
-def pending_growth_count(campaign: Campaign) -> int:
-    return len(characters.pending_growth(campaign.id))

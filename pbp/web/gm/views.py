@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 
 from pbp.errors import Forbidden, UserError
 from pbp.models import Campaign
-from pbp.services import authoring, gms
+from pbp.services import authoring, desk, gms
 from pbp.web.forms import ActionForm, CoGmForm, show_refusal
 from pbp.web.gm import bp, queries
 from pbp.web.gm.access import gm_campaign
@@ -21,7 +21,7 @@ def index() -> str:
     campaigns = gms.campaigns_run_by(current_user.id)
     if not campaigns:
         abort(403)
-    return render_template("gm/index.html", campaigns=campaigns)
+    return render_template("gm/index.html", campaigns=campaigns, needs=desk.needs(current_user.id))
 
 
 def _campaign_page(campaign: Campaign, form: CoGmForm, status: int = 200) -> tuple[str, int]:
@@ -31,12 +31,12 @@ def _campaign_page(campaign: Campaign, form: CoGmForm, status: int = 200) -> tup
         "gm/campaign.html",
         campaign=campaign,
         scenarios=queries.scenarios_of(campaign),
-        pending_growth=queries.pending_growth_count(campaign),
         team=team,
         is_owner=is_owner,
         form=form,
         action_form=ActionForm(),
         summaries={row.id: row for row in authoring.summaries([campaign.id])},
+        needs=desk.needs(current_user.id, campaign.id),
         done=request.args.get("done"),
     )
     return page, status
