@@ -45,6 +45,7 @@ from pbp.engine.pool.types import (
     SwapEvent,
 )
 from pbp.paths import TEMPLATES_DIR
+from pbp.reports.anaphora import first_sentence, refer
 from pbp.reports.english import common_noun, with_pronoun
 from pbp.reports.facts import Claim, Facts, split_claims
 from pbp.reports.plan import Beat, GmBeat, Plan, Scene, plan_round
@@ -74,7 +75,7 @@ _ENDING = re.compile(r"[。！？!?.」』”\"）)\s]+$")
 _SLOTS = re.compile(r"\{(\w+)\}")
 #: The placeholders that stand for one unit (a claim about "t" is about the unit named there).
 _ROLES = ("a", "t", "n", "goal")
-_TOPICLESS_MIN = 8  # characters a sentence keeps without its topic (「叫んだ。」 alone is too curt: the name stays)
+_JA_PRONOUNS = {"she": "彼女", "he": "彼"}  # a PC whose pronoun is `they` is called by name
 
 
 class NarrativeError(ValueError):
@@ -329,6 +330,7 @@ class Narrator:
         #: text, so that nothing a player wrote can be taken for one.
         self._opens_on: dict[str, str] = {}
         self._name_cache: dict[str | None, str] = {}
+        self._moment_openers: set[str] = set()  # first sentences that turn the story to a PC: they keep the name
         names_md = sorted(
             {str(md_text(self.names.unit(uid))) for uid in self.names.units} - {""}, key=len, reverse=True
         )
@@ -549,19 +551,41 @@ class Narrator:
     def write(self) -> str:
         plan = plan_round(self.bundle, set(self.prose), self.previous_events)
         self.at = -1
-        blocks = [self._title(plan), self._opening(plan)]
+        title = self._title(plan)
+        blocks = [self._opening(plan)]
         for scenes in self._meetings(plan):
             blocks.append(self._pc_scene(scenes, plan) if scenes[0].kind == "pc" else self._scene(scenes[0], plan))
         self.at = len(self.events)
         blocks.append(self._closing(plan))
-        blocks.append(self._state(plan))
-        return "\n\n".join(b for b in blocks if b) + "\n"
+        return self._story(title, blocks, plan)
+
+    def _story(self, title: str, prose: list[str], plan: Plan) -> str:
+        """The story's Markdown: the title, the prose (a Japanese one naming a PC only where the reader needs it)
+        and the state list."""
+        if self.ja:
+            prose = [self._names_spaced(b) for b in prose]
+        return "\n\n".join(b for b in [title, *prose, self._state(plan)] if b) + "\n"
+
+    def _names_spaced(self, block: str) -> str:
+        """Each paragraph of `block` without the names a Japanese reader already holds (`anaphora.py`)."""
+        if self._names_re is None or not block:
+            return block
+        pronouns = {self.name(uid): _JA_PRONOUNS.get(self.pronoun(uid)) for uid in self.pcs_ever()}
+
+        def fresh(sentence: str) -> bool:
+            said = sentences(sentence)
+            if said & self.used:
+                return False
+            self.used |= said
+            return True
+
+        return "\n\n".join(refer(p, self._names_re, pronouns, fresh, self._moment_openers) for p in block.split("\n\n"))
 
     def _join(self, parts: Iterable[str]) -> str:
-        """The pieces of one paragraph in a row. A piece that opens on the subject the sentence before it opened on
-        does not name it again: Japanese leaves the topic out, English says "they" of a PC (their pronoun here) and
-        "it" of an enemy; never twice in a row, never after a quote or across paragraphs. The paragraph opens on
-        what its first piece opens on, for the paragraph it may join."""
+        """The pieces of one paragraph in a row. In English a piece that opens on the subject the sentence before it
+        opened on does not name it again: "they" of a PC (their pronoun here), "it" of an enemy; never twice in a
+        row, never after a quote or across paragraphs (Japanese refers to its PCs in `_story`, by `anaphora.py`).
+        The paragraph opens on what its first piece opens on, for the paragraph it may join."""
         pieces = [p for p in parts if p]
         kept = pieces[:1]
         for piece in pieces[1:]:
@@ -572,11 +596,8 @@ class Narrator:
         return joined
 
     def _subject_not_named_again(self, before: str, piece: str) -> str:
-        """`piece` without naming the subject it opens on when `before` ended on a sentence opening on it, unless
-        a sentence it then starts with was written already (「静かに言った。」 of two PCs) or would be a bare verb
-        (「叫んだ。」)."""
-        if self.ja:
-            return self._known_subject_ja(before, piece)
+        """`piece` saying "they" (the PC's pronoun) or "it" for the subject it opens on when `before` ended on a
+        sentence opening on it, unless a sentence it then starts with was written already."""
         name = self._opens_on.get(piece)
         if name is None:
             return piece
@@ -590,37 +611,11 @@ class Narrator:
             shorter = with_pronoun(they, self.pronoun(self._uid_by_name.get(name)))
         else:  # an enemy is "it", as the phrasings say ("its head")
             shorter = "It " + rest
-        return self._if_fresh(piece, shorter)
-
-    def _if_fresh(self, piece: str, shorter: str) -> str:
-        """`shorter` for `piece` unless a sentence it starts with was written already (「静かに言った。」 of two PCs)
-        or its first sentence would be too curt to stand without its subject (「叫んだ。」)."""
         said = _split(_QUOTED.sub("\x02", shorter))
-        first = _SENTENCE.match(shorter)
-        if said & self.used or first is None or (self.ja and len(first.group()) < _TOPICLESS_MIN):
+        if said & self.used:
             return piece
         self.used |= said
         return shorter
-
-    def _known_subject_ja(self, before: str, piece: str) -> str:
-        """Japanese drops a subject the reader knows: a piece opening on 「Xは」 right after a sentence whose
-        first-named character is X says it without X (真琴は息を止めた。ためらわず引き金を引いた。).
-        Never after a line of dialogue, nor when another character led the sentence before (ハヤチは真琴を目指した。
-        真琴は… keeps 真琴)."""
-        sentences = _SENTENCE.findall(before)
-        if not sentences or self._names_re is None:
-            return piece
-        last = sentences[-1].strip()
-        if last.startswith(("「", "『", "（")) or last.endswith(("」", "』", "）")):
-            return piece
-        leading = self._names_re.search(_QUOTED.sub("\x02", last))
-        if leading is None:
-            return piece
-        name = leading.group()
-        # Only the topic goes: without 「Xの」 a sentence may no longer say whose (「動きが、誰よりも速かった。」).
-        if piece.startswith(name + "は"):
-            return self._if_fresh(piece, piece[len(name) + 1 :].removeprefix("、"))
-        return piece
 
     def _opening(self, plan: Plan) -> str:
         parts = []
@@ -783,7 +778,7 @@ class Narrator:
         parts = [self.say("air", n=self.name(owners[0]))]
         for uid in owners:
             if not any(b.actor == uid and b.kind == "action" for b in beats):
-                parts += self._idle(uid, plan)
+                parts += self._opening_moment(self._idle(uid, plan))
         pending = set(owners)
         last = owners[0]
         others: list[Beat] = []  # the enemies' beats in a row, told together (a shared move is one sentence)
@@ -802,16 +797,24 @@ class Narrator:
             thought = words.inner(self) if uid in pending else ""
             intent = words.intent(self, turn=turn)
             # A thought opens the PC's moment, unless the scene turns to them: then 「一方、葵は…」 names them first.
-            parts += [intent, thought] if turn else [thought, intent]
-            last = uid
+            moment = [intent, thought] if turn else [thought, intent]
             if uid in pending:
-                parts.append(words.speech(self, 1, known=bool(intent)))
-            parts += self._beats_text([beat], plan)
+                moment.append(words.speech(self, 1, known=bool(intent)))
+            moment += self._beats_text([beat], plan)
+            parts += self._opening_moment(moment) if turn or uid in pending else moment
+            last = uid
             parts.append(self._reaction(uid, [beat]))
             if uid in pending:
                 parts.append(words.speech(self, None))
                 pending.discard(uid)
         return parts
+
+    def _opening_moment(self, pieces: list[str]) -> list[str]:
+        """`pieces`, which open a PC's moment: its first sentence names them, whoever the reader last followed."""
+        first = next((p for p in pieces if p), "")
+        if first:
+            self._moment_openers.add(first_sentence(first))
+        return pieces
 
     def _most_struck(self, owners: list[str], beats: list[Beat]) -> str:
         """Of the PCs sharing a scene, the one the enemies' beats hit (else aimed at) last: whose reaction is told."""

@@ -97,8 +97,7 @@ class SceneNarrator(Narrator):
         blocks += [self._join(self._group(g)) for g in self._groups(present)]
         self.at = len(self.events)
         blocks.append(self._scene_closing(present))
-        blocks.append(self._state(plan))
-        return "\n\n".join(b for b in blocks if b) + "\n"
+        return self._story("", blocks, plan)
 
     # --- the opening and the close ------------------------------------------------------------------------------
     def _words(self) -> dict[str, str]:
@@ -183,7 +182,7 @@ class SceneNarrator(Narrator):
         """One paragraph: each member's moment (the check taken on, their プレイング), then how the checks went."""
         parts: list[str] = []
         for uid in members:
-            parts += self._moment(uid)
+            parts += self._opening_moment(self._moment(uid))
         for uid in members:
             parts += [self._outcome(uid, e) for e in self._checks_of(uid)]
         return parts

@@ -73,14 +73,16 @@ def _name(uid: str, locale: str, bundle: dict) -> str:
 
 
 def _told_by(slot: str, text: str, locale: str, **names: str) -> bool:
-    """Whether `text` holds a phrasing of `slot` with the given names in place (other placeholders: any words)."""
+    """Whether `text` holds a phrasing of `slot` with the given names in place (other placeholders: any words); in
+    Japanese a name said a moment ago may stand as 彼女 / 彼 (`anaphora.py`)."""
     for phrasing in phrasebook("pool", locale)[slot]:
         phrasing = split_claims(phrasing)[1]
         pattern = ""
         for literal, field, _, _ in string.Formatter().parse(phrasing):
             pattern += re.escape(literal)
             if field is not None:
-                pattern += re.escape(names[field]) if field in names else ".+?"
+                said_as = re.escape(names.get(field, "")) + ("|彼女|彼" if locale == "ja" else "")
+                pattern += f"(?:{said_as})" if field in names else ".+?"
         if re.search(pattern, text, re.IGNORECASE):
             return True
     return False
