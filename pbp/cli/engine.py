@@ -24,8 +24,9 @@ def engine() -> None:
 
 
 def parse_dice(text: str) -> list[int]:
-    dice = []
-    for i, part in enumerate(text.split(",")):
+    """`3,1,6`: the scripted d6 results; an empty text is an empty script (a run that needs no die)."""
+    dice: list[int] = []
+    for i, part in enumerate(text.split(",") if text.strip() else []):
         part = part.strip()
         if not (part.isdigit() and 1 <= int(part) <= 6):
             raise BadInput(Problem(f"--dice[{i}]", f"{part!r} is not a d6 result (1..6)"))
@@ -79,6 +80,29 @@ def resolve(
 ) -> None:
     """Resolve rounds of an encounter and print the new state and the events."""
     encounter = read_json(encounter_file, "the encounter")
+    if isinstance(encounter, dict) and encounter.get("ruleset") == "kancolle":
+        from pbp.cli import engine_kancolle
+
+        def run() -> None:
+            orders = read_json(orders_file, "the orders") if orders_file else {"orders": []}
+            overrides = None
+            if overrides_file:
+                doc = read_json(overrides_file, "the overrides")
+                overrides = doc.get("overrides") if isinstance(doc, dict) else None
+                if isinstance(overrides, dict) and list(overrides) == ["overrides"]:
+                    # The vector runner writes a vector's `overrides` object (already {"overrides": [...]}) inside
+                    # one more {"overrides": ...}: the same file, wrapped twice.
+                    overrides = overrides["overrides"]
+                if not isinstance(overrides, list):
+                    raise BadInput(Problem("overrides", "must be a list", overrides_file))
+            in_range(rounds, 1, MAX_ROUNDS, "--rounds")
+            files = {"encounter": encounter_file, "orders": orders_file or "--orders", "overrides": overrides_file}
+            pack = load_pack_data(pack_dir) if pack_dir else None
+            source = dice_source(seed, dice)
+            engine_kancolle.resolve(encounter, orders, overrides, source, rounds, seed, files, pack)
+
+        engine_kancolle.contract_errors(run)
+        return
     orders = read_json(orders_file, "the orders") if orders_file else {"orders": []}
     overrides: Any = []
     if overrides_file:
@@ -106,21 +130,62 @@ def resolve(
     })  # fmt: skip
 
 
+def kancolle_options(f: Any) -> Any:
+    """The flags of `--ruleset kancolle`'s check and odds (engine-cli-kancolle.md)."""
+    options = [
+        click.option("--dc", type=int, help="kancolle: the DC (else from --designated, --traits and --gap)."),
+        click.option("--designated", help="kancolle: the designated trait."),
+        click.option("--traits", help="kancolle: the held traits, NAME:merit,NAME:weakness."),
+        click.option("--gap", type=click.IntRange(1, 5), help="kancolle: the blacked-out gap column."),
+        click.option("--kind", type=click.Choice(KANCOLLE_KINDS), help="kancolle: the check's kind."),
+        click.option("--rating", default=0, type=int, help="kancolle: the rating the check adds."),
+        click.option("--modifier", default=0, type=int, help="kancolle: the sum of modifiers."),
+        click.option("--interfere", type=click.IntRange(1, 6), help="kancolle: the face interference zeroes."),
+        click.option("--night", is_flag=True, help="kancolle: a night-battle check."),
+        click.option("--side", type=click.Choice(["pc", "enemy"]), help="kancolle: the unit's side."),
+        click.option("--grid", "grid", metavar="FILE", help="kancolle: more grid names, {name: [c, r]}."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+KANCOLLE_KINDS = ["hit", "evasion", "torpedo", "air", "recon", "night", "retreat", "event", "salvage", "other"]
+
+
+def pool_needs(**given: int | None) -> None:
+    """`pool`'s check and odds need these flags (click cannot require them only for one ruleset)."""
+    for name, value in given.items():
+        if value is None:
+            raise click.UsageError(f"Missing option '--{name.replace('_', '-')}'.")
+
+
 @engine.command()
 @click.option("--ruleset", default="pool", show_default=True)
-@click.option("--stat", required=True, type=int, help="The parent stat: the number of dice.")
-@click.option("--skill-level", required=True, type=int, help="The skill level: faces at most this succeed.")
-@click.option("--dice-bonus", default=0, type=int, help="Extra dice (items, effects).")
-@click.option("--success-bonus", default=0, type=int, help="Successes added after counting.")
-@click.option("--need", type=int, help="Successes needed (N成功).")
+@click.option("--stat", type=int, help="pool: the parent stat: the number of dice.")
+@click.option("--skill-level", type=int, help="pool: the skill level: faces at most this succeed.")
+@click.option("--dice-bonus", default=0, type=int, help="pool: extra dice (items, effects).")
+@click.option("--success-bonus", default=0, type=int, help="pool: successes added after counting.")
+@click.option("--need", type=int, help="pool: successes needed (N成功).")
+@kancolle_options
+@click.option("--ap", type=int, help="kancolle: the unit's AP (default 10).")
+@click.option("--ap-max", type=int, help="kancolle: the unit's AP maximum.")
+@click.option("--rechallenge", metavar="MAX,KEEP", help="kancolle: the re-challenge policy.")
 @click.option("--seed")
 @click.option("--dice")
 def check(
-    ruleset: str, stat: int, skill_level: int, dice_bonus: int, success_bonus: int, need: int | None,
-    seed: str | None, dice: str | None,
+    ruleset: str, stat: int | None, skill_level: int | None, dice_bonus: int, success_bonus: int, need: int | None,
+    seed: str | None, dice: str | None, **kancolle: Any,
 ) -> None:  # fmt: skip
-    """Roll one success-count check (R-CHECK-1/2)."""
-    ruleset_named(ruleset, "--ruleset")
+    """Roll one check: pool's success count (R-CHECK-1/2) or kancolle's behaviour check (C-5)."""
+    rs = ruleset_named(ruleset, "--ruleset")
+    if rs.id == "kancolle":
+        from pbp.cli import engine_kancolle
+
+        engine_kancolle.contract_errors(lambda: engine_kancolle.check(kancolle, dice_source(seed, dice)))
+        return
+    pool_needs(stat=stat, skill_level=skill_level)
+    assert stat is not None and skill_level is not None
     in_range(stat, 0, MAX_POOL, "--stat")
     in_range(dice_bonus, -MAX_POOL, MAX_POOL, "--dice-bonus")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
@@ -131,16 +196,25 @@ def check(
 
 @engine.command()
 @click.option("--ruleset", default="pool", show_default=True)
-@click.option("--stat", required=True, type=int)
-@click.option("--skill-level", required=True, type=int)
-@click.option("--need", type=int, help="Print P(successes >= NEED).")
-@click.option("--vs-stat", type=int, help="Opposed check (R-HIT-2): the evader's dice.")
-@click.option("--vs-level", type=int, help="Opposed check: the evader's skill level.")
+@click.option("--stat", type=int, help="pool: the parent stat.")
+@click.option("--skill-level", type=int, help="pool: the skill level.")
+@click.option("--need", type=int, help="pool: print P(successes >= NEED).")
+@click.option("--vs-stat", type=int, help="pool: opposed check (R-HIT-2): the evader's dice.")
+@click.option("--vs-level", type=int, help="pool: opposed check: the evader's skill level.")
+@kancolle_options
 def odds(
-    ruleset: str, stat: int, skill_level: int, need: int | None, vs_stat: int | None, vs_level: int | None
-) -> None:
+    ruleset: str, stat: int | None, skill_level: int | None, need: int | None, vs_stat: int | None,
+    vs_level: int | None, **kancolle: Any,
+) -> None:  # fmt: skip
     """Exact probabilities of a check (never sampled)."""
-    ruleset_named(ruleset, "--ruleset")
+    rs = ruleset_named(ruleset, "--ruleset")
+    if rs.id == "kancolle":
+        from pbp.cli import engine_kancolle
+
+        engine_kancolle.contract_errors(lambda: engine_kancolle.odds(kancolle))
+        return
+    pool_needs(stat=stat, skill_level=skill_level)
+    assert stat is not None and skill_level is not None
     in_range(stat, 0, MAX_POOL, "--stat")
     in_range(skill_level, MIN_LEVEL, MAX_LEVEL, "--skill-level")
     if (vs_stat is None) != (vs_level is None):

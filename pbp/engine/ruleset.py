@@ -26,6 +26,9 @@ class Ruleset(Protocol):
     """What every ruleset offers the core."""
 
     id: str
+    #: The deadlines an encounter's `mode` may name: `pool` has battle rounds only; `kancolle` also base-phase
+    #: cycles, free checks and the end phase (a deadline that is not a battle round).
+    modes: tuple[str, ...]
     #: Every event type `resolve` may emit, with a one-line description (narration must cover each).
     event_types: dict[str, str]
 
@@ -108,9 +111,10 @@ class Ruleset(Protocol):
 
 
 def _registry() -> dict[str, Ruleset]:
+    from pbp.engine.kancolle import KANCOLLE
     from pbp.engine.pool import POOL
 
-    return {POOL.id: POOL}
+    return {POOL.id: POOL, KANCOLLE.id: KANCOLLE}
 
 
 def ruleset_ids() -> list[str]:

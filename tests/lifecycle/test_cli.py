@@ -242,16 +242,19 @@ def test_an_unknown_ruleset_in_a_bundle_or_an_encounter_is_one_line(instance: Pa
         refused = pbp("verify", "--bundle", str(path))
         assert (refused.returncode, refused.stderr) == (
             2,
-            f"pbp: {path}: ruleset: unknown ruleset {shown} (known: pool)\n",
+            f"pbp: {path}: ruleset: unknown ruleset {shown} (known: kancolle, pool)\n",
         )
         encounter.write_text(json.dumps({**bundle["encounter"], "ruleset": ruleset}), encoding="utf-8")
         resolved = pbp("engine", "resolve", str(encounter), "--seed", "x")
         assert (resolved.returncode, resolved.stderr) == (
             2,
-            f"pbp: {encounter}: ruleset: unknown ruleset {shown} (known: pool)\n",
+            f"pbp: {encounter}: ruleset: unknown ruleset {shown} (known: kancolle, pool)\n",
         )
     checked = pbp("engine", "check", "--ruleset", "chess", "--stat", "2", "--skill-level", "3", "--seed", "x")
-    assert (checked.returncode, checked.stderr) == (2, "pbp: --ruleset: unknown ruleset 'chess' (known: pool)\n")
+    assert (checked.returncode, checked.stderr) == (
+        2,
+        "pbp: --ruleset: unknown ruleset 'chess' (known: kancolle, pool)\n",
+    )
 
 
 def test_numbers_out_of_range_are_refused_by_the_command_line(instance: Path) -> None:

@@ -105,7 +105,7 @@ def test_an_unknown_ruleset_is_said_by_a_template_with_its_file() -> None:
     with pytest.raises(BadInput) as refused:
         ruleset_named("chess", file="campaign.toml")
     (problem,) = refused.value.problems
-    assert str(problem) == "campaign.toml: ruleset: unknown ruleset 'chess' (known: pool)"
+    assert str(problem) == "campaign.toml: ruleset: unknown ruleset 'chess' (known: kancolle, pool)"
     assert problem.template is not None and problem.template % dict(problem.params) == problem.message
 
 

@@ -32,6 +32,7 @@ class PoolRuleset:
     """Seed 004's success-count rules."""
 
     id = "pool"
+    modes: tuple[str, ...] = ("battle",)
     event_types = EVENT_TYPES
 
     def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
