@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 WINDOW = 120
 #: Characters a sentence keeps without its name (「叫んだ。」 alone is too curt: the name stays).
 MIN_LENGTH = 8
-_PAIRS = {"「": "」", "『": "』", "（": "）"}
+_BRACKET = re.compile("[「『（]")
+_INNERMOST = re.compile(r"「[^「」『』（）]*」|『[^「」『』（）]*』|（[^「」『』（）]*）")
 _MASK = "\x02"
 _SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]*")
 _SUBJECT = ("は", "が", "の", "も")
@@ -53,17 +54,11 @@ class _Mention:
 
 def _masked(text: str) -> str:
     """`text` with every bracketed span (speech, thoughts, titles; nested ones too) blanked, length kept."""
-    out, closers = [], []
-    for ch in text:
-        if ch in _PAIRS:
-            closers.append(_PAIRS[ch])
-            out.append(_MASK)
-        elif closers and ch == closers[-1]:
-            closers.pop()
-            out.append(_MASK)
-        else:
-            out.append(_MASK if closers else ch)
-    return "".join(out)
+    if not _BRACKET.search(text):
+        return text
+    while (blanked := _INNERMOST.sub(lambda m: _MASK * len(m.group()), text)) != text:
+        text = blanked
+    return text
 
 
 def first_sentence(text: str) -> str:
@@ -90,7 +85,8 @@ def refer(
         text, masked = paragraph[m.start() : m.end()], m.group()
         found = list(names.finditer(masked))
         lead = _lead(masked, found)
-        if any(text.endswith(o) for o in openers):  # a line of dialogue may lead into it
+        spoken = len(masked) - len(masked.lstrip(_MASK))  # a line of dialogue may lead into an opener
+        if not any(f.group() in pronouns for f in found) or text in openers or text[spoken:] in openers:
             changed, mentions = text, [_Mention(f.group(), "name", f.start()) for f in found]
         else:
             changed, mentions = _shortened(text, masked, found, lead, pronouns, reader, written)
