@@ -36,6 +36,9 @@ class ScenarioSecret(BaseModel):
 
     scenario = peewee.ForeignKeyField(Scenario, backref="secret", unique=True)
     gm_notes = peewee.TextField(default="")
+    #: Terms the leak check watches for whatever their length, one a line as the GM typed them
+    #: (`pbp.services.secret_terms`; terms marked 【秘】…【/秘】 in the notes are watched too).
+    secret_terms = peewee.TextField(default="")
     #: The pack's scenario entry (enemies, gimmicks, checks on offer).
     setup = JSONField()
     #: The encounter round 1 starts from, when the GM sets one (None: built from the pack and the joined

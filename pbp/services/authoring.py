@@ -20,7 +20,7 @@ from pbp.db import retried, write_transaction
 from pbp.engine import Problem, find_ruleset
 from pbp.errors import N_, Conflict, InvalidState, UserError
 from pbp.models import Campaign, Participation, Round, Scenario, ScenarioSecret
-from pbp.services import audit, gms
+from pbp.services import audit, gms, secret_terms
 from pbp.services._common import get_or_fail, locked
 from pbp.services.campaigns import add_scenario, scenario_taken
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
@@ -94,6 +94,22 @@ def _past(deadline: datetime | None, now: datetime) -> list[Problem]:
     return []
 
 
+def _term_problems(spec: dict[str, Any], terms: str | None) -> list[Problem]:
+    """The secret-term list typed (None: not given) and the terms marked in the GM notes, each refusal as a problem
+    beside its field (`secret_terms`, `gm_notes`)."""
+    notes = str(spec.get("gm_notes") or "")
+    checks = [lambda: secret_terms.marked_terms(notes, strict=True)]
+    if terms is not None:
+        checks.append(lambda: secret_terms.checked_terms(terms))
+    problems = []
+    for check in checks:
+        try:
+            check()
+        except UserError as refusal:
+            problems.append(Problem(refusal.field or "", refusal.message))
+    return problems
+
+
 def _taken(campaign: Campaign, slug: str) -> bool:
     """Whether a scenario of the campaign, or a scenario entry of its pack, already has this slug."""
     exists = Scenario.select().where(Scenario.campaign == campaign.id, Scenario.slug == slug).exists()
@@ -116,14 +132,16 @@ def create_scenario(
     spec: dict[str, Any],
     *,
     signup_deadline: datetime | None = None,
+    terms: str = "",
     actor_id: int | None,
     clock: Clock = SYSTEM,
 ) -> Scenario:
-    """The GM writes a new scenario (the form's): refused with every problem by its key, nothing stored."""
+    """The GM writes a new scenario (the form's) with its secret terms (`terms`, one a line): refused with every
+    problem by its key, nothing stored."""
     campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
     gms.require_gm(campaign_id, actor_id)
     now = to_db(clock.now())
-    problems = problems_of(campaign.pack, slug, spec) + _past(signup_deadline, now)
+    problems = problems_of(campaign.pack, slug, spec) + _past(signup_deadline, now) + _term_problems(spec, terms)
     if not problems and _taken(campaign, slug):
         problems.append(Problem("slug", scenario_taken(slug)))
     if problems:
@@ -133,6 +151,8 @@ def create_scenario(
         if _taken(campaign, slug):
             raise Conflict(scenario_taken(slug), "slug")
         scenario = _store(campaign, slug, spec, to_db(signup_deadline) if signup_deadline else None, now)
+        listed = "\n".join(secret_terms.checked_terms(terms))
+        ScenarioSecret.update(secret_terms=listed).where(ScenarioSecret.scenario == scenario.id).execute()
         audit.log("scenario.create", f"scenario:{scenario.id}", now, actor_id=actor_id, source="form", slug=slug)
     return scenario
 
@@ -173,11 +193,13 @@ def edit_scenario(
     spec: dict[str, Any],
     *,
     signup_deadline: datetime | None = None,
+    terms: str | None = None,
     actor_id: int | None,
     clock: Clock = SYSTEM,
 ) -> Scenario:
     """The GM changes a console scenario before its first round opens (a pack scenario changes in its folder, then
-    the pack is upgraded): the whole entry, checked like a new one; its sign-up deadline while sign-up is open."""
+    the pack is upgraded): the whole entry, checked like a new one; its sign-up deadline while sign-up is open; its
+    secret terms (`terms`, one a line) when given (None: kept)."""
     scenario = get_or_fail(Scenario, scenario_id, N_("scenario"))
     gms.require_gm(scenario.campaign_id, actor_id)
     if scenario.source != CONSOLE:
@@ -191,7 +213,7 @@ def edit_scenario(
     now = to_db(clock.now())
     deadline = to_db(signup_deadline) if signup_deadline else None
     moved = signup_deadline if deadline != scenario.signup_deadline else None
-    problems = problems_of(campaign.pack, scenario.slug, spec) + _past(moved, now)
+    problems = problems_of(campaign.pack, scenario.slug, spec) + _past(moved, now) + _term_problems(spec, terms)
     if problems:
         raise ScenarioProblems(problems)
     with write_transaction():
@@ -223,7 +245,8 @@ def edit_scenario(
             slots=min(slots, len(starts)) if starts is not None else slots,
             signup_deadline=deadline,
         ).where(Scenario.id == scenario_id).execute()
-        ScenarioSecret.update(gm_notes=spec.get("gm_notes", ""), setup=spec).where(
+        kept = {} if terms is None else {"secret_terms": "\n".join(secret_terms.checked_terms(terms))}
+        ScenarioSecret.update(gm_notes=spec.get("gm_notes", ""), setup=spec, **kept).where(
             ScenarioSecret.scenario == scenario_id
         ).execute()
         audit.log("scenario.edit", f"scenario:{scenario_id}", now, actor_id=actor_id, slug=scenario.slug)

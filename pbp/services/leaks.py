@@ -2,7 +2,9 @@
 round's campaign, and what is public already (`pbp.reports.leaks` does the looking; docs/reports.md says what
 counts).
 
-Secrets: the GM notes of every scenario of the campaign; the enemy types not marked `public = true` (names and
+Secrets: the secret terms of every scenario of the campaign (`pbp.services.secret_terms`: found whatever their
+length, even where public text holds them, in the units' names on the field as well); the GM notes of every
+scenario of the campaign; the enemy types not marked `public = true` (names and
 description); the enemies placed in a scenario (their names); the gimmicks not marked public (names and
 description). An enemy type or placed enemy on the field in the round or in a published round of the campaign, and
 a gimmick that fired in one, is no secret any more: what it is called is public from then on.
@@ -17,6 +19,7 @@ from pbp import reports
 from pbp.errors import N_, Text, UserError
 from pbp.models import Campaign, Report, Resolution, Round, Scenario, ScenarioSecret
 from pbp.reports.leaks import Leak, Secret, find_leaks, own_words, phrases
+from pbp.services import secret_terms
 from pbp.services.rounds import PUBLISHED
 
 #: What kind of secret a find is (`Secret.kind`), with where it comes from (%(source)s): how pages and refusals name it.
@@ -25,6 +28,7 @@ SECRET_KINDS = {
     "enemy": N_("enemy type %(source)s, not public and not yet on the field"),
     "placed_enemy": N_("enemy %(source)s, placed but not yet on the field"),
     "gimmick": N_("gimmick %(source)s, not public and not yet fired"),
+    "term": N_("secret term of %(source)s"),
 }
 
 
@@ -33,8 +37,9 @@ def secret_name(secret: Secret) -> Text:
     return N_(SECRET_KINDS.get(secret.kind, "%(source)s").template, source=secret.source)
 
 
-#: The parts of a round's public text the check reads, in the order its finds are listed.
-PARTS = ("intro", "story", "outro", "story_en", "scenario")
+#: The parts of a round's public text the check reads, in the order its finds are listed (`units`: the names of
+#: the units on the field, which the dice log shows; only the secret terms are looked for in them).
+PARTS = ("intro", "story", "outro", "story_en", "scenario", "units")
 #: The pack's sections whose names and descriptions every player may read (on the game-data pages or their sheet).
 _PUBLIC_SECTIONS = ("stats", "skills", "statuses", "items", "weapons", "vehicles", "abilities", "characters")
 
@@ -168,11 +173,34 @@ def secrets_of(round_id: int) -> tuple[list[Secret], list[str]]:
     return secrets, public
 
 
+def _terms(round_id: int) -> list[Secret]:
+    """The secret terms watched in a round's public text: those of every scenario of its campaign."""
+    campaign_id = Scenario.select(Scenario.campaign).join(Round).where(Round.id == round_id).scalar()
+    return secret_terms.as_secrets(secret_terms.watched(campaign_id))
+
+
+def _with_terms(found: list[Leak], parts: dict[str, str], terms: list[Secret]) -> list[Leak]:
+    """`found` with the secret terms found in `parts` that it does not already hold, in the order of `parts`."""
+    seen = {(leak.part, leak.found) for leak in found}
+    extra = [leak for leak in secret_terms.find_terms(parts, terms) if (leak.part, leak.found) not in seen]
+    order = list(parts)
+    return sorted(found + extra, key=lambda leak: order.index(leak.part))  # stable: each part's finds in place
+
+
+def _unit_names(round_id: int) -> str:
+    """The names of the round's units on the field but the PCs (one a line): the dice log shows them."""
+    encounter = Resolution.select(Resolution.encounter).where(Resolution.round == round_id).scalar()
+    units = (encounter or {}).get("units") or []
+    return "\n".join(str(u.get("name") or "") for u in units if isinstance(u, dict) and u.get("side") != "pc")
+
+
 def check(round_id: int, parts: dict[str, str]) -> list[Leak]:
-    """The GM secrets found in a round's public text (`parts` by the names in PARTS, Markdown), in PARTS order."""
+    """The GM secrets found in a round's public text (`parts` by the names in PARTS, Markdown; the units' names are
+    read from its resolution), in PARTS order."""
     secrets, public = secrets_of(round_id)
     ordered = {name: parts[name] for name in PARTS if parts.get(name)}
-    return find_leaks(ordered, secrets, public)
+    found = find_leaks(ordered, secrets, public)
+    return _with_terms(found, {**ordered, "units": _unit_names(round_id)}, _terms(round_id))
 
 
 def refuse_leaking_reason(round_id: int, reason: str, on_the_field: list[dict[str, Any]] | None = None) -> None:
@@ -182,7 +210,7 @@ def refuse_leaking_reason(round_id: int, reason: str, on_the_field: list[dict[st
     is named in its own reason, and is public once the round is)."""
     secrets, public = secrets_of(round_id)
     public += [str(unit.get("name") or "") for unit in on_the_field or []]
-    found = find_leaks({"reason": reason}, secrets, public)
+    found = _with_terms(find_leaks({"reason": reason}, secrets, public), {"reason": reason}, _terms(round_id))
     if found:
         finds = {f"find{i}": N_("'%(text)s' (%(what)s)", text=leak.found, what=secret_name(leak.secret))
                  for i, leak in enumerate(found)}  # fmt: skip

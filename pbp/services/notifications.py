@@ -130,6 +130,9 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         ),
     },
 }
+#: Told to the campaign's GMs only, never to its webhook (a players' channel, as often as not): that the leak check
+#: stopped a publication tells the players a secret is near.
+GM_ONLY = frozenset({"round.publish_refused"})
 #: Sent because the user asked for them, whatever their preferences: no switch on the notifications page.
 ASKED_FOR = (PASSWORD_RESET,)
 #: How long a kind's mail is worth sending: a reset link works for an hour (the web app refuses it after), so a mail
@@ -194,10 +197,11 @@ def queue(kind: str, at: datetime, *, users: Iterable[int], campaign_id: int | N
 
 
 def notify_round(kind: str, rnd: Round, at: datetime, *, users: Iterable[int], **extra: Any) -> None:
-    """Queue a round's notification (its `round_payload` and `extra`) for `users` and the campaign's webhook."""
+    """Queue a round's notification (its `round_payload` and `extra`) for `users` and, unless it is for the GMs only
+    (`GM_ONLY`), the campaign's webhook."""
     payload = round_payload(rnd)
     campaign_id = ScenarioModel.select(ScenarioModel.campaign).where(ScenarioModel.id == rnd.scenario_id).scalar()
-    queue(kind, at, users=users, campaign_id=campaign_id, **payload, **extra)
+    queue(kind, at, users=users, campaign_id=None if kind in GM_ONLY else campaign_id, **payload, **extra)
 
 
 def unanswered(kind: str, at: datetime) -> None:

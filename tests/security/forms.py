@@ -177,6 +177,13 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup", "POST"): Form(
         "GM", "/gm/demo/scenarios/no_such/close-signup"
     ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets", "POST"): Form(
+        "GM",
+        "/gm/demo/scenarios/tama_river/secrets",
+        text=("secret_terms",),
+        stored=("secret_terms",),
+        shown=("/gm/demo/scenarios/tama_river/secrets",),
+    ),
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", "POST"): Form(
         "GM", "/gm/demo/scenarios/tama_river/rounds/new", other=("deadline",), bases=({"deadline": "2000-01-01T00:00"},)
     ),
@@ -186,7 +193,17 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/gm/<slug:campaign>/scenarios/new", "POST"): Form(
         "GM",
         "/gm/demo/scenarios/new",
-        text=("ja", "en", "description", "description_en", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
+        text=(
+            "ja",
+            "en",
+            "description",
+            "description_en",
+            "gm_notes",
+            "secret_terms",
+            "pc_starts",
+            "enemies-0-name",
+            "enemies-0-en",
+        ),
         other=(
             "slug",
             "kind",
@@ -203,7 +220,17 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/edit", "POST"): Form(
         "GM",
         f"/gm/demo/scenarios/{CONSOLE_SCENE}/edit",
-        text=("ja", "en", "description", "description_en", "gm_notes", "pc_starts", "enemies-0-name", "enemies-0-en"),
+        text=(
+            "ja",
+            "en",
+            "description",
+            "description_en",
+            "gm_notes",
+            "secret_terms",
+            "pc_starts",
+            "enemies-0-name",
+            "enemies-0-en",
+        ),
         other=("kind", "slots", "signup_deadline", "enemies-*", "terrain-*", "gimmicks-*", "effects-*", "checks-*"),
         bases=({"kind": "scene", "slots": "-1"},),  # no place at all: refused, every field kept
     ),

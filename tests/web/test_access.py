@@ -28,7 +28,7 @@ from pbp.models import (
     Scenario,
     User,
 )
-from pbp.services import accounts, gms
+from pbp.services import accounts, gms, secret_terms
 from pbp.services.demo import DEMO_PASSWORD
 from pbp.web import database
 from pbp.web.auth import reset_link
@@ -175,6 +175,17 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         "/gm/demo/scenarios/no_such/close-signup",
         {},
         {**GM_ONLY, "GM": 404},
+    ),
+    # a scenario's secret terms: a term with nothing to look for is refused, nothing changes
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets", "GET"): (
+        "/gm/demo/scenarios/tama_river/secrets",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets", "POST"): (
+        "/gm/demo/scenarios/tama_river/secrets",
+        {"secret_terms": "・・・"},
+        {**GM_ONLY, "GM": 422},
     ),
     ("/gm/<slug:campaign>/pack", "GET"): ("/gm/demo/pack", None, GM_ONLY),
     ("/gm/<slug:campaign>/pack", "POST"): ("/gm/demo/pack", {"action": "check"}, GM_ONLY),
@@ -434,6 +445,11 @@ CSRF_CASES = {
         {},
         lambda app, client: _scenario_named(app, "hangar_eve").signup_closed_at is None,
     ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets": (
+        "GM",
+        {"secret_terms": "forged"},
+        lambda app, client: _secret_terms(app) == "",
+    ),
     "/gm/<slug:campaign>/pack": (
         "GM",
         {"action": "upgrade"},
@@ -478,6 +494,7 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/scenarios/import": "/gm/demo/scenarios/import",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/edit": "/gm/demo/scenarios/hangar_eve/edit",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup": "/gm/demo/scenarios/hangar_eve/close-signup",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets": "/gm/demo/scenarios/tama_river/secrets",
     "/gm/<slug:campaign>/pack": "/gm/demo/pack",
     "/gm/<slug:campaign>/rounds/<row:round_id>/actions": "/gm/demo/rounds/3/actions",
     "/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete": "/gm/demo/rounds/3/actions/1/delete",
@@ -488,6 +505,11 @@ CSRF_URLS = {
 def _scenario_named(app: Flask, slug: str) -> Scenario | None:
     with pbp_db.using(database.of(app)):
         return Scenario.get_or_none(Scenario.slug == slug)
+
+
+def _secret_terms(app: Flask) -> str:
+    with pbp_db.using(database.of(app)):
+        return secret_terms.listed(Scenario.get(Scenario.slug == "tama_river").id)
 
 
 def _upgraded(app: Flask) -> bool:

@@ -24,6 +24,14 @@ def gm_campaign(slug: str) -> Campaign:
     return campaign
 
 
+def campaign_scenario(campaign: Campaign, slug: str) -> Scenario:
+    """The campaign's scenario by its slug: 404 for none (another campaign's is none)."""
+    scenario = Scenario.get_or_none(Scenario.campaign == campaign.id, Scenario.slug == slug)
+    if scenario is None:
+        abort(404)
+    return scenario
+
+
 def campaign_round(campaign: Campaign, round_id: int) -> Round:
     """The campaign's round with its scenario: 404 for another campaign's (its GMs' pages never show it)."""
     rnd = (

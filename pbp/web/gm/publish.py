@@ -20,7 +20,7 @@ from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
 from pbp.reports.weave import LEFT_OUT, QUOTED, TOLD
-from pbp.services import publishing, rounds
+from pbp.services import publishing, rounds, secret_terms
 from pbp.services.clock import from_db
 from pbp.services.leaks import secret_name
 from pbp.services.line_fates import entry_fates
@@ -41,6 +41,7 @@ PARTS = {
     "outro": _("the outro"),
     "story_en": _("the English story"),
     "scenario": _("the scenario's title and public text"),
+    "units": _("the names of the units on the field (the dice log)"),
 }
 #: A service's refusal names a part (`report` is the story): the form's field it is shown beside.
 FIELDS = {"report": "story", "intro": "intro", "outro": "outro", "English story": "story_en", "note": "note"}
@@ -112,6 +113,7 @@ def _page(
         review=review,
         diffs=diffs,
         leaks=review.leaks if leaks is None and review is not None else (leaks or []),
+        watched=secret_terms.watched(campaign.id),
         refusal=refusal,
         previewed=previewed,
         corrections=[(c, from_db(c.corrected_at)) for c in corrections],

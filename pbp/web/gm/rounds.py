@@ -22,7 +22,7 @@ from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAre
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from pbp.errors import Conflict, Forbidden, NotFound, UserError
-from pbp.models import Campaign, Character, Entry, Participation, Resolution, Round, Scenario, User
+from pbp.models import Campaign, Character, Entry, Participation, Resolution, Round, User
 from pbp.reports import render_markdown
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
@@ -37,7 +37,7 @@ from pbp.web.clock import app_clock
 from pbp.web.errors import form_status
 from pbp.web.forms import SiteForm
 from pbp.web.gm import bp
-from pbp.web.gm.access import campaign_round, gm_campaign
+from pbp.web.gm.access import campaign_round, campaign_scenario, gm_campaign
 from pbp.web.i18n import page_locale, refusal_text
 
 #: The lifecycle's buttons on the dashboard, each with the states it is offered in (the service decides).
@@ -338,19 +338,12 @@ def confirm_move(
 # ---- a new round ----------------------------------------------------------------------------------------------------
 
 
-def _scenario(campaign: Campaign, slug: str) -> Scenario:
-    scenario = Scenario.get_or_none(Scenario.campaign == campaign.id, Scenario.slug == slug)
-    if scenario is None:
-        abort(404)
-    return scenario
-
-
 @bp.route("/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", methods=["GET", "POST"])
 @login_required
 def new_round(campaign: str, scenario: str) -> Response | str | tuple[str, int]:
     """A draft round for the scenario (its next number) with the deadline typed in the campaign's time zone."""
     found = gm_campaign(campaign)
-    where = _scenario(found, scenario)
+    where = campaign_scenario(found, scenario)
     form = NewRoundForm()
     if form.validate_on_submit():
         try:

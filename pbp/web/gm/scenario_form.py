@@ -120,6 +120,18 @@ class CheckRow(Form):
     failure_en = _short(_("On failure (English)"), TEXT)
 
 
+def secret_terms_field() -> TextAreaField:
+    """A scenario's list of secret terms (`pbp.services.secret_terms`), in its form and on its own page."""
+    return TextAreaField(
+        _("Secret terms"),
+        validators=[Optional()],
+        description=_(
+            "One a line: found in any text about to be published (the report, the reasons, the units' names) whatever"
+            " its length, in full- or half-width, katakana or hiragana, with or without spaces."
+        ),
+    )
+
+
 class ScenarioForm(SiteForm):
     slug = StringField(
         _("Slug"), validators=[Optional(), Length(max=64)], description=_("Letters, digits, '_' or '-': its URLs.")
@@ -140,8 +152,12 @@ class ScenarioForm(SiteForm):
     gm_notes = TextAreaField(
         _("GM notes"),
         validators=[Optional(), Length(max=NOTES)],
-        description=_("Secret: never shown to players, and the leak check keeps them out of every report."),
+        description=_(
+            "Secret: never shown to players. The leak check finds their long phrases in a report; mark a short name,"
+            " password or twist 【秘】like this【/秘】 (or list it below) to have it found whatever its length."
+        ),
     )
+    secret_terms = secret_terms_field()
     slots = _number(_("Slots"))
     signup_deadline = DateTimeLocalField(
         _("Sign-up deadline"), validators=[Optional()], format="%Y-%m-%dT%H:%M",

@@ -20,14 +20,14 @@ from pbp.engine import Problem
 from pbp.errors import Conflict, Forbidden, NotFound, UserError
 from pbp.models import Campaign, Scenario
 from pbp.paths import CAMPAIGNS_DIR
-from pbp.services import audit, authoring, campaigns, gms, scenarios
+from pbp.services import audit, authoring, campaigns, gms, scenarios, secret_terms
 from pbp.services.authoring import ScenarioProblems
 from pbp.services.campaigns import PackRefused
 from pbp.services.clock import local_text
 from pbp.web.errors import form_status
 from pbp.web.forms import ActionForm
 from pbp.web.gm import EXPIRED_PAGES, bp
-from pbp.web.gm.access import gm_campaign
+from pbp.web.gm.access import campaign_scenario, gm_campaign
 from pbp.web.gm.publish import EXPIRED
 from pbp.web.gm.scenario_form import ImportForm, ScenarioForm, fill, place_problems, set_choices, spec_of
 from pbp.web.i18n import refusal_text
@@ -47,13 +47,6 @@ def _states() -> dict[str, object]:
 
 def _pack(campaign: Campaign) -> dict[str, Any]:
     return Campaign.select(Campaign.pack).where(Campaign.id == campaign.id).get().pack  # type: ignore[no-any-return]
-
-
-def _scenario(campaign: Campaign, slug: str) -> Scenario:
-    found = Scenario.get_or_none(Scenario.campaign == campaign.id, Scenario.slug == slug)
-    if found is None:
-        abort(404)
-    return found
 
 
 def _deadline(form: ScenarioForm, campaign: Campaign) -> datetime | None:
@@ -111,7 +104,7 @@ def create_scenario(campaign: str) -> Response | tuple[str, int]:
     try:
         made = authoring.create_scenario(
             found.id, (form.slug.data or "").strip(), spec, signup_deadline=_deadline(form, found),
-            actor_id=current_user.id,
+            terms=form.secret_terms.data or "", actor_id=current_user.id,
         )  # fmt: skip
     except (Forbidden, NotFound):
         raise
@@ -126,10 +119,11 @@ def create_scenario(campaign: str) -> Response | tuple[str, int]:
 @login_required
 def edit_scenario(campaign: str, scenario: str) -> tuple[str, int]:
     found = gm_campaign(campaign)
-    row = _scenario(found, scenario)
+    row = campaign_scenario(found, scenario)
     form = ScenarioForm(formdata=None)
     spec = authoring.spec_of(row)
     fill(form, row.slug, spec, row.signup_deadline, found.timezone)
+    form.secret_terms.data = secret_terms.listed(row.id)
     refusal = None
     if row.source != authoring.CONSOLE:
         refusal = str(_("This scenario comes from the campaign pack: change it in the pack's folder, then upgrade."))
@@ -142,14 +136,17 @@ def edit_scenario(campaign: str, scenario: str) -> tuple[str, int]:
 @login_required
 def save_scenario(campaign: str, scenario: str) -> Response | tuple[str, int]:
     found = gm_campaign(campaign)
-    row = _scenario(found, scenario)
+    row = campaign_scenario(found, scenario)
     form = ScenarioForm()
     form.slug.data = row.slug  # the slug is the scenario's URL: it does not change
     if not form.validate_on_submit():
         return _form_page(found, form, scenario=row, status=422)
     spec, rows = spec_of(form)
     try:
-        authoring.edit_scenario(row.id, spec, signup_deadline=_deadline(form, found), actor_id=current_user.id)
+        authoring.edit_scenario(
+            row.id, spec, signup_deadline=_deadline(form, found), terms=form.secret_terms.data or "",
+            actor_id=current_user.id,
+        )  # fmt: skip
     except (Forbidden, NotFound):
         raise
     except UserError as refusal:
@@ -210,7 +207,7 @@ def import_scenarios(campaign: str) -> Response | tuple[str, int]:
 def close_signup(campaign: str, scenario: str) -> Response:
     """Close the sign-up now: applicants join, by the seeded lottery when they outnumber the free slots."""
     found = gm_campaign(campaign)
-    row = _scenario(found, scenario)
+    row = campaign_scenario(found, scenario)
     if not ActionForm().validate_on_submit():
         abort(400)
     if row.signup_closed_at is not None:
@@ -223,7 +220,7 @@ def _expired_form() -> tuple[str, int]:
     """The scenario form (new or edit) back with everything typed, after its CSRF token expired: nothing saved."""
     args = request.view_args or {}
     found = gm_campaign(args["campaign"])
-    row = _scenario(found, args["scenario"]) if "scenario" in args else None
+    row = campaign_scenario(found, args["scenario"]) if "scenario" in args else None
     body, _status = _form_page(found, ScenarioForm(), scenario=row, refusal=str(EXPIRED))
     return body, 400
 
