@@ -75,7 +75,6 @@ _ENDING = re.compile(r"[。！？!?.」』”\"）)\s]+$")
 _SLOTS = re.compile(r"\{(\w+)\}")
 #: The placeholders that stand for one unit (a claim about "t" is about the unit named there).
 _ROLES = ("a", "t", "n", "goal")
-_JA_PRONOUNS = {"she": "彼女", "he": "彼"}  # a PC whose pronoun is `they` is called by name
 
 
 class NarrativeError(ValueError):
@@ -560,17 +559,16 @@ class Narrator:
         return self._story(title, blocks, plan)
 
     def _story(self, title: str, prose: list[str], plan: Plan) -> str:
-        """The story's Markdown: the title, the prose (a Japanese one naming a PC only where the reader needs it)
+        """The story's Markdown: the title, the prose (naming a PC only where the reader needs it: `anaphora.py`)
         and the state list."""
-        if self.ja:
-            prose = [self._names_spaced(b) for b in prose]
+        prose = [self._names_spaced(b) for b in prose]
         return "\n\n".join(b for b in [title, *prose, self._state(plan)] if b) + "\n"
 
     def _names_spaced(self, block: str) -> str:
-        """Each paragraph of `block` without the names a Japanese reader already holds (`anaphora.py`)."""
+        """Each paragraph of `block` referring to the PCs as a reader needs (`anaphora.py`)."""
         if self._names_re is None or not block:
             return block
-        pronouns = {self.name(uid): _JA_PRONOUNS.get(self.pronoun(uid)) for uid in self.pcs_ever()}
+        pronouns = {self.name(uid): self.pronoun(uid) for uid in self.pcs_ever()}
 
         def fresh(sentence: str) -> bool:
             said = sentences(sentence)
@@ -579,7 +577,9 @@ class Narrator:
             self.used |= said
             return True
 
-        return "\n\n".join(refer(p, self._names_re, pronouns, fresh, self._moment_openers) for p in block.split("\n\n"))
+        return "\n\n".join(
+            refer(p, self._names_re, pronouns, fresh, self._moment_openers, self.locale) for p in block.split("\n\n")
+        )
 
     def _join(self, parts: Iterable[str]) -> str:
         """The pieces of one paragraph in a row. In English a piece that opens on the subject the sentence before it
@@ -813,7 +813,7 @@ class Narrator:
         """`pieces`, which open a PC's moment: its first sentence names them, whoever the reader last followed."""
         first = next((p for p in pieces if p), "")
         if first:
-            self._moment_openers.add(first_sentence(first))
+            self._moment_openers.add(first_sentence(first, self.locale))
         return pieces
 
     def _most_struck(self, owners: list[str], beats: list[Beat]) -> str:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from pbp.reports.anaphora import WINDOW, first_sentence, refer
+from pbp.reports.anaphora import first_sentence, refer
 
 NAMES = re.compile("カガチ壱|カガチ弐|真琴|千早|葵")
-PRONOUNS = {"真琴": "彼", "葵": "彼女", "千早": None}
+PRONOUNS = {"真琴": "he", "葵": "she", "千早": "they"}
 
 
 def _refer(paragraph: str, openers: tuple[str, ...] = (), written: set[str] | None = None) -> str:
@@ -61,6 +61,7 @@ def test_a_turn_to_a_pc_keeps_the_name():
     told = _refer("葵は盾を構えた。一方、葵は後ろを振り返った。", openers=("一方、葵は後ろを振り返った。",))
     assert told == "葵は盾を構えた。一方、葵は後ろを振り返った。"
     assert first_sentence("「行くぞ」葵は言った。霧が流れた。") == "「行くぞ」葵は言った。"
+    assert first_sentence("“Go,” Aoi said. The fog rolled.", "en") == "“Go,” Aoi said."
 
 
 def test_a_sentence_too_curt_without_the_name_or_said_before_keeps_it():
@@ -71,7 +72,7 @@ def test_a_sentence_too_curt_without_the_name_or_said_before_keeps_it():
 
 
 def test_the_name_comes_back_after_the_window():
-    filler = "川霧が流れていく" + "ー" * WINDOW + "。"
+    filler = "川霧が流れていく" + "ー" * 300 + "。"
     told = _refer(f"葵は盾を構えた。{filler}葵は前に出て構えた。")
     assert told.endswith("葵は前に出て構えた。")
 
@@ -85,3 +86,28 @@ def test_another_topic_owning_the_clause_keeps_the_owner_and_objects_keep_their_
 def test_speech_is_never_touched():
     told = _refer("葵は言った。「葵、葵は負けない」葵の声が響いた。")
     assert "「葵、葵は負けない」" in told
+
+
+def _refer_en(paragraph: str) -> str:
+    names = re.compile("Kagachi One|Makoto|Chihaya|Aoi")
+    return refer(paragraph, names, {"Makoto": "he", "Aoi": "she", "Chihaya": "they"}, lambda s: True, (), "en")
+
+
+def test_english_says_she_or_he_where_the_role_is_plain():
+    told = _refer_en(
+        "Makoto took the blow. A jolt ran through Makoto, and Makoto's controls turned heavy. "
+        "Makoto gritted his teeth. Kagachi One drove at Makoto."
+    )
+    # subject, object of a preposition, possessive; twice between names, then the name again
+    assert told == (
+        "Makoto took the blow. A jolt ran through him, and his controls turned heavy. "
+        "Makoto gritted his teeth. Kagachi One drove at him."
+    )
+
+
+def test_english_keeps_names_in_a_list_after_one_and_where_the_role_is_unclear():
+    assert _refer_en("Aoi and Makoto braced. Makoto fired.") == "Aoi and Makoto braced. Makoto fired."
+    assert _refer_en("Makoto fired. A hit, yet Makoto still looked calm.").endswith("yet Makoto still looked calm.")
+    assert _refer_en("Chihaya ran. Chihaya shouted.") == "Chihaya ran. Chihaya shouted."  # they: the name stays
+    # after a line of dialogue the name stays ("“Good,” she breathed" or "“Down!” She ducked": the quote decides)
+    assert _refer_en("Aoi ran. “Aoi, down!” Aoi ducked.") == "Aoi ran. “Aoi, down!” Aoi ducked."
