@@ -18,8 +18,8 @@ class BaseRun(Run):
             for c in self.state.get("checks") or []:
                 before = self.able_ids()
                 self.check(
-                    self.by_id[c["unit"]], c.get("kind", "other"), c.get("designated"), rating=c.get("rating", 0),
-                    modifier=c.get("modifier", 0), interfere=c.get("interfere"), night=bool(c.get("night")),
+                    self.by_id[c["unit"]], c.get("kind") or "other", c.get("designated"), rating=c.get("rating") or 0,
+                    modifier=c.get("modifier") or 0, interfere=c.get("interfere"), night=bool(c.get("night")),
                     piece_dc=c.get("dc"), substitute=c.get("substitute"),
                 )  # fmt: skip
                 self.newly_unable(before)
@@ -85,7 +85,7 @@ class BaseRun(Run):
         )  # fmt: skip
         before = self.able_ids()
         ev = self.check(u, "event", trait, substitute=scene.get("substitute"))
-        for effect in row["success" if ev["success"] else "failure"]:
+        for effect in row.get("success" if ev["success"] else "failure") or []:
             self.effect(u, effect, partner, appearing)
         self.newly_unable(before)
         for sub in scene.get("sub") or []:

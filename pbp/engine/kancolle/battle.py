@@ -192,7 +192,7 @@ class Battle(Run):
     # -- anti-air (K-AA) ---------------------------------------------------------------------------------------
     def can_anti_air(self, u: Unit, flag: str) -> bool:
         policy = self.entry(u).get("anti_air") or {}
-        keep = policy.get("keep", 1)
+        keep = 1 if policy.get("keep") is None else policy["keep"]
         return not u["removed"] and unable_reason(u) is None and bool(policy.get(flag)) and u["ap"] - 2 >= keep
 
     def roll_anti_air(self, u: Unit, value: int, covered: Unit, role: str) -> int:
@@ -376,7 +376,7 @@ class Battle(Run):
         e = self.entry(u)
         if u["side"] == "pc" or key in e:
             order = e.get(key)
-            if not order:
+            if order is None:  # null or absent: no attack (C-13); {} is an order with the defaults
                 return None
         else:
             order = {}

@@ -217,7 +217,7 @@ class Run:
         is_pc = unit["side"] == "pc"
         kind, dc = ev["kind"], ev["dc"]
         policy = self.entry(unit).get("rechallenge") or {}
-        most, keep, kinds = policy.get("max", 0), policy.get("keep", 0), policy.get("kinds")
+        most, keep, kinds = policy.get("max") or 0, policy.get("keep") or 0, policy.get("kinds")
         retries = 0
         paid = False
         tries: list[dict[str, Any]] = ev["tries"]

@@ -49,27 +49,29 @@ PIECE_DEFAULTS: dict[str, Any] = {
 }  # fmt: skip
 
 
+def _filled(obj: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """`obj` with each default put where its field is missing or null (validation let a null through as absent)."""
+    return {**obj, **{k: copy.deepcopy(v) for k, v in defaults.items() if obj.get(k) is None}}
+
+
 def with_defaults(encounter: dict[str, Any]) -> dict[str, Any]:
     """A deep copy of a valid encounter with every missing optional field filled (C-9, C-10)."""
-    enc = copy.deepcopy(encounter)
-    enc.setdefault("round", 1)
-    enc["options"] = {**OPTION_DEFAULTS, **(enc.get("options") or {})}
-    enc.setdefault("grid", {})
-    base = enc.get("base") or {}
-    enc["base"] = {"level": 1, "resources": {}, "store": [], **base}
-    enc["base"]["store"] = [{**PIECE_DEFAULTS, **p} for p in enc["base"]["store"]]
+    enc = _filled(copy.deepcopy(encounter), {"round": 1, "grid": {}, "event_tables": {}, "checks": []})
+    enc["options"] = _filled(enc.get("options") or {}, OPTION_DEFAULTS)
+    enc["base"] = _filled(enc.get("base") or {}, {"level": 1, "resources": {}, "store": []})
+    enc["base"]["store"] = [_filled(p, PIECE_DEFAULTS) for p in enc["base"]["store"]]
     if enc["mode"] == "battle" or enc.get("battle") is not None:
-        enc["battle"] = {**BATTLE_DEFAULTS, **(enc.get("battle") or {})}
-    enc.setdefault("event_tables", {})
-    enc.setdefault("checks", [])
+        enc["battle"] = _filled(enc.get("battle") or {}, BATTLE_DEFAULTS)
     for i, u in enumerate(enc["units"]):
-        full = {**UNIT_DEFAULTS, **u}
-        full.setdefault("name", u["id"])
-        full["ap_max"] = u.get("ap_max", u["ap"])
-        full["equipment"] = [{**PIECE_DEFAULTS, **p} for p in full["equipment"]]
-        full["traits"] = [dict(t) for t in full["traits"]]
+        full = _filled(u, {**UNIT_DEFAULTS, "name": u["id"], "ap_max": u["ap"]})
+        full["equipment"] = [_filled(p, PIECE_DEFAULTS) for p in full["equipment"]]
         enc["units"][i] = full
     return enc
+
+
+def _known(value: Any, names: dict[str, Any] | set[Any]) -> bool:
+    """A text naming one of `names` (a list or an object is never a name, nor hashable)."""
+    return isinstance(value, str) and value in names
 
 
 class _Check(Checker):
@@ -145,6 +147,8 @@ def validate_encounter(enc: Any, orders: Any = None) -> list[Problem]:
     by_id = {u["id"]: u for u in units}
     if enc["mode"] == "battle":
         _battle(c, enc, by_id, orders)
+    else:
+        c.opt_dict(enc, "battle", "")
     if enc["mode"] == "checks":
         for i, chk in enumerate(c.opt_list(enc, "checks", "")):
             _free_check(c, chk, f"checks[{i}]", by_id, grid)
@@ -299,16 +303,20 @@ def _battle(c: _Check, enc: dict[str, Any], by_id: dict[str, Any], orders: Any) 
     if battle.get("outcome") is not None:
         c.check_key_one_of(battle, "outcome", OUTCOMES, "battle")
     revealed = battle.get("revealed")
-    if revealed is not None and (not isinstance(revealed, list) or any(r not in by_id for r in revealed)):
+    if revealed is not None and (not isinstance(revealed, list) or any(not _known(r, by_id) for r in revealed)):
         c.said("battle.revealed", N_("must be null or a list of unit ids"))
     if battle.get("outcome") is None:
         rnd = enc.get("round", 1)
         if is_whole(rnd) and not (1 <= rnd <= 4 and (rnd < 4 or battle.get("night") is True)):
             c.said("round", N_("%(value)s is not a battle round (1..3, 4 only after a night check)"), value=rnd)
-    if not battle.get("started") and revealed is None:
+    if battle.get("started") or revealed is not None:  # the formation has run: every unit has its position
+        for i, u in enumerate(enc["units"]):
+            if u.get("position") is None:
+                c.said(f"units[{i}].position", N_("a unit has a position once the formation has run"))
+    else:
         entries = {}
         if isinstance(orders, dict) and isinstance(orders.get("orders"), list):
-            entries = {e.get("unit"): e for e in orders["orders"] if isinstance(e, dict)}
+            entries = {e["unit"]: e for e in orders["orders"] if isinstance(e, dict) and _known(e.get("unit"), by_id)}
         for i, u in enumerate(enc["units"]):
             formation = entries.get(u["id"], {}).get("formation")
             has = isinstance(formation, dict) and formation.get("position") is not None
@@ -319,7 +327,7 @@ def _battle(c: _Check, enc: dict[str, Any], by_id: dict[str, Any], orders: Any) 
 def _free_check(c: _Check, chk: Any, path: str, by_id: dict[str, Any], grid: dict[str, Any]) -> None:
     if not c.check_dict(chk, path):
         return
-    if chk.get("unit") not in by_id:
+    if not _known(chk.get("unit"), by_id):
         c.said(f"{path}.unit", N_("%(value)r is not a unit"), value=chk.get("unit"))
     if "kind" in chk:
         c.check_key_one_of(chk, "kind", CHECK_KINDS, path)
@@ -372,7 +380,7 @@ def _base_needs(c: _Check, enc: dict[str, Any], cycle: list[Any]) -> None:
     """Docking needs `repair`; supply needs the resource's affinity (paths in the encounter)."""
     index = {u["id"]: i for i, u in enumerate(enc["units"])}
     for e in cycle:
-        if not isinstance(e, dict) or e.get("unit") not in index:
+        if not isinstance(e, dict) or not _known(e.get("unit"), index):
             continue
         i = index[e["unit"]]
         u = enc["units"][i]
@@ -382,7 +390,7 @@ def _base_needs(c: _Check, enc: dict[str, Any], cycle: list[Any]) -> None:
             c.said(f"units[{i}].repair", N_("docking needs the class's repair coefficient"))
         supply: Any = e.get("supply") if isinstance(e.get("supply"), dict) else {}
         affinity = u.get("affinity") or {}
-        if any(r in RESOURCES and r not in affinity for r in supply):
+        if any(r in RESOURCES and r not in affinity for r in supply if isinstance(affinity, dict)):
             c.said(f"units[{i}].affinity", N_("supply needs the resource's affinity"))
 
 
@@ -482,7 +490,7 @@ def _entry(c: _Check, e: Any, path: str, enc: dict[str, Any], by_id: dict[str, A
     if end is not None:
         held = {t.get("name") for t in unit.get("traits") or []}
         for i, t in enumerate(c.opt_list(end, "drop", f"{path}.end")):
-            if t not in held:
+            if not _known(t, held):
                 c.said(f"{path}.end.drop[{i}]", N_("%(value)r is not a trait the unit holds"), value=t)
         for i, t in enumerate(c.opt_list(end, "trim", f"{path}.end")):
             if not isinstance(t, str):

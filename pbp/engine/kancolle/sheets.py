@@ -35,7 +35,7 @@ def validate_character(pack: dict[str, Any], sheet: dict[str, Any]) -> list[Prob
     c = schema._Check()
     grid = merged_grid(pack.get("grid"))
     max_traits = (pack.get("options") or {}).get("max_traits", 6)
-    schema._unit(c, {"side": "pc", "ap": sheet.get("ap_max"), **sheet}, "", grid, set(), max_traits)
+    schema._unit(c, {"id": "sheet", "side": "pc", "ap": sheet.get("ap_max"), **sheet}, "", grid, set(), max_traits)
     return schema._strip(c.problems)
 
 
@@ -65,7 +65,11 @@ def build_encounter(pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str,
     if scenario_id not in scenarios:
         raise BadInput(Problem("scenario", f"the pack has no scenario {scenario_id!r}"))
     sc = scenarios[scenario_id]
-    units = [{**sheet, "id": uid, "side": "pc", "ap": sheet.get("ap", sheet.get("ap_max", 0))} for uid, sheet in pcs]
+    # A ship girl starts at position 1 until her formation entry names another (K-FORM-3 (1)).
+    units = [
+        {"position": 1, **sheet, "id": uid, "side": "pc", "ap": sheet.get("ap", sheet.get("ap_max", 0))}
+        for uid, sheet in pcs
+    ]
     for i, e in enumerate(sc.get("enemies") or []):
         units.append(enemy_unit(pack, e["type"], e.get("id", f"e{i + 1}"), e.get("position", 1)))
     return {
