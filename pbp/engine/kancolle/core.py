@@ -186,7 +186,10 @@ class Run:
         else:
             used, dist, dc = None, None, BASE_DC if piece_dc is None else piece_dc
         weak = used is not None and self._kind(unit, used) == "weakness"
-        ev: Event = {
+        ev: Event = {"type": "check", "round": self.round, "phase": self.phase}
+        if self.phase in PASS_PHASES:
+            ev["pass"] = self.pass_
+        ev |= {
             "id": None, "unit": unit["id"], "kind": kind, "designated": designated,
             "used": {"trait": used, "weakness": weak}, "distance": dist, "dc": dc, "tries": [],
             "success": False, "special": False, "fumble": False, "auto_fail": unable_reason(unit),
@@ -199,12 +202,15 @@ class Run:
             ev["overrides"] = [{"check": ev["id"], "was": ev["success"], "now": now, "reason": override["reason"]}]
             ev["success"] = now
             self.used_overrides.add(ev["id"])
-        out = self.emit("check", **ev)
-        return out
+        self.events.append(ev)  # after the events nested in it (C-18)
+        return ev
 
     @staticmethod
     def _kind(unit: Unit, trait: str) -> str | None:
-        return next((t["kind"] for t in unit["traits"] if t["name"] == trait), None)
+        for t in unit["traits"]:
+            if t["name"] == trait:
+                return t["kind"]  # type: ignore[no-any-return]
+        return None
 
     def _take_id(self, ev: Event) -> None:
         if ev["id"] is None:

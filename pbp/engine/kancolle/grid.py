@@ -35,9 +35,9 @@ def merged_grid(*grids: Any) -> dict[str, tuple[int, int]]:
 def distance(a: tuple[int, int], b: tuple[int, int], gap: int | None) -> int:
     """K-CHECK-4's closed form: rows and categories apart, plus each gap column between them not blacked out."""
     (c1, r1), (c2, r2) = a, b
-    lo, hi = min(c1, c2), max(c1, c2)
-    gaps = sum(1 for g in range(lo, hi) if g != gap)
-    return abs(r1 - r2) + (hi - lo) + gaps
+    lo, hi = (c1, c2) if c1 < c2 else (c2, c1)
+    blacked = 1 if gap is not None and lo <= gap < hi else 0
+    return abs(r1 - r2) + 2 * (hi - lo) - blacked
 
 
 def pick_trait(
@@ -51,24 +51,30 @@ def pick_trait(
     """(used trait, distance, DC) of a PC's check designating `designated` (K-CHECK-2/3/5/14).
 
     A named `substitute` wins when it is held at the least distance, or at any distance under `allow_farther`;
-    otherwise ties go to a merit, then the lower category, then the lower row."""
+    otherwise ties go to a merit, then the lower category, then the lower row. One pass over the held traits (it
+    runs on every check)."""
     if designated is None:
         return None, None, BASE_DC
-    held = {t["name"]: t for t in traits}
-    if designated in held:
-        return designated, 0, BASE_DC
     target = grid[designated]
-    dist = {name: distance(grid[name], target, gap) for name in held}
-    if not dist:
+    best: tuple[int, bool, int, int] | None = None
+    best_name = None
+    named = None
+    for t in traits:
+        name = t["name"]
+        if name == designated:
+            return designated, 0, BASE_DC
+        cell = grid[name]
+        d = distance(cell, target, gap)
+        if name == substitute:
+            named = d
+        key = (d, t["kind"] != "merit", cell[0], cell[1])
+        if best is None or key < best:
+            best, best_name = key, name
+    if best is None:
         return None, None, BASE_DC
-    least = min(dist.values())
-    if substitute in dist and (dist[substitute] == least or allow_farther):
-        return substitute, dist[substitute], BASE_DC + dist[substitute]
-    best = min(
-        (name for name, d in dist.items() if d == least),
-        key=lambda n: (held[n]["kind"] != "merit", grid[n][0], grid[n][1]),
-    )
-    return best, least, BASE_DC + least
+    if named is not None and (named == best[0] or allow_farther):
+        return substitute, named, BASE_DC + named
+    return best_name, best[0], BASE_DC + best[0]
 
 
 def keyword_width(text: str) -> int:
