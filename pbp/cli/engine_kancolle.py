@@ -75,10 +75,28 @@ def _grid(path: str | None) -> dict[str, Any]:
     return grid
 
 
+def _sheet(flags: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, str]], str | None]:
+    """The grid (`--grid`'s names over the built-in labels), the held traits and the designated trait the flags
+    give: `--dc N`, or `--designated TRAIT` with `--traits` (C-5, C-6). A name off the grid is bad input."""
+    from pbp.engine.kancolle.grid import merged_grid
+
+    grid = _grid(flags.get("grid"))
+    traits = _traits(flags.get("traits"))
+    designated = flags.get("designated")
+    if flags.get("dc") is not None:
+        return grid, traits, None
+    if designated is None or not traits:
+        raise BadInput(Problem("--dc/--designated", "give --dc N, or --designated TRAIT with --traits NAME:merit,..."))
+    known = merged_grid(grid)
+    for flag, name in [("--designated", designated)] + [("--traits", t["name"]) for t in traits]:
+        if name not in known:
+            raise BadInput(Problem(flag, f"{name!r} is not on the grid (the built-in labels and --grid FILE's names)"))
+    return grid, traits, designated
+
+
 def _check_encounter(flags: dict[str, Any]) -> dict[str, Any]:
     """A one-unit free-check encounter from the command line's flags (C-5)."""
-    designated = flags.get("designated")
-    traits = _traits(flags.get("traits")) or ([{"name": designated, "kind": "merit"}] if designated else [])
+    grid, traits, designated = _sheet(flags)
     ap, ap_max = flags.get("ap"), flags.get("ap_max")
     unit = {
         "id": "unit", "side": flags.get("side") or "pc", "gap": flags.get("gap") or 1,
@@ -91,8 +109,7 @@ def _check_encounter(flags: dict[str, Any]) -> dict[str, Any]:
         "modifier": flags["modifier"], "interfere": flags.get("interfere"), "night": flags["night"],
         "dc": flags.get("dc"),
     }  # fmt: skip
-    return {"ruleset": "kancolle", "mode": "checks", "round": 1, "grid": _grid(flags.get("grid")),
-            "units": [unit], "checks": [check]}  # fmt: skip
+    return {"ruleset": "kancolle", "mode": "checks", "round": 1, "grid": grid, "units": [unit], "checks": [check]}
 
 
 def check(flags: dict[str, Any], source: DiceSource) -> None:
@@ -121,17 +138,8 @@ def odds(flags: dict[str, Any]) -> None:
     from pbp.engine.kancolle.grid import merged_grid, pick_trait
     from pbp.engine.kancolle.odds import check_odds
 
-    dc = flags.get("dc")
-    if dc is None:
-        designated = flags.get("designated")
-        grid = merged_grid(_grid(flags.get("grid")))
-        traits = _traits(flags.get("traits"))
-        unknown = [t["name"] for t in traits if t["name"] not in grid] + (
-            [designated] if designated not in grid else []
-        )
-        if not traits or unknown:
-            raise BadInput(Problem("--designated/--traits", "give --dc N, or a grid trait and held grid traits"))
-        dc = pick_trait(traits, flags.get("gap"), designated, grid)[2]
+    grid, traits, designated = _sheet(flags)
+    dc = flags["dc"] if designated is None else pick_trait(traits, flags.get("gap"), designated, merged_grid(grid))[2]
     p = check_odds(
         dc, kind=flags.get("kind") or "other", rating=flags["rating"], modifier=flags["modifier"],
         interfere=flags.get("interfere"), night=flags["night"],

@@ -71,3 +71,31 @@ def test_a_checks_outcome_depends_only_on_faces_modifiers_dc_and_flags(
     assert first["dice"] == list(roll)
     assert (first["success"], first["special"], first["fumble"]) == outcome(roll, ev["dc"], **flag)
     assert first["total"] == sum(first["effective"]) + flag["rating"] + flag["modifier"]
+
+
+def pbp(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(Path(sys.executable).with_name("pbp")), *args], capture_output=True, text=True)
+
+
+@pytest.mark.rule("K-RETRY-2")
+def test_the_check_command_rolls_x4s_paid_rechallenge(tmp_path: Path) -> None:
+    grid = tmp_path / "grid.json"
+    grid.write_text(json.dumps({"砲撃": [6, 7]}), encoding="utf-8")
+    flags = ["--designated", "魚雷", "--traits", "砲撃:merit", "--gap", "5", "--grid", str(grid)]
+    done = pbp("engine", "check", "--ruleset", "kancolle", *flags, "--rechallenge", "2,0", "--dice", "2,3,3,4,4")
+    out = json.loads(done.stdout)
+    assert (out["dc"], out["ap"], out["dice_left"], out["check"]["success"]) == (8, 7, 0, True)
+    assert [t["dice"] for t in out["check"]["tries"]] == [[2, 3], [4, 4]]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["check", "--seed", "x"], "--dc/--designated: give --dc N, or --designated TRAIT with --traits"),
+        (["odds", "--designated", "魚雷", "--traits", "砲撃:merit"], "--traits: '砲撃' is not on the grid"),
+        (["check", "--dc", "5", "--dice", "1"], "--dice: dice exhausted after 1"),
+    ],
+)
+def test_the_commands_bad_input_is_one_contract_line(args: list[str], line: str) -> None:
+    done = pbp("engine", args[0], "--ruleset", "kancolle", *args[1:])
+    assert (done.returncode, done.stdout) == (2, "") and done.stderr.startswith(line) and done.stderr.count("\n") == 1
