@@ -117,6 +117,22 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
             "Once its cause is fixed, release it on the page below (or with pbp round release {round}).",
         ),
     },
+    "roster.accept": {
+        "ja": ("【{scenario}】{character}の参加が決まりました", "GMが{character}の参加を認めました。"),
+        "en": ("[{scenario}] {character} takes part", "The GM accepted {character} into {scenario}."),
+    },
+    "roster.waitlist": {
+        "ja": ("【{scenario}】{character}はキャンセル待ちになりました", "GMが{character}をキャンセル待ちにしました。"),
+        "en": ("[{scenario}] {character} is on the waitlist", "The GM put {character} on the waitlist of {scenario}."),
+    },
+    "roster.reject": {
+        "ja": ("【{scenario}】{character}の参加は見送られました", "GMが{character}の参加申し込みを見送りました。"),
+        "en": ("[{scenario}] {character} does not take part", "The GM turned down {character}'s sign-up."),
+    },
+    "roster.remove": {
+        "ja": ("【{scenario}】{character}は参加者から外れました", "GMが{character}を参加者から外しました。"),
+        "en": ("[{scenario}] {character} no longer takes part", "The GM took {character} off {scenario}."),
+    },
     PASSWORD_RESET: {
         "ja": (
             "パスワードの再設定",

@@ -29,6 +29,10 @@ LABELS = {
     "round.publish_refused": _("GM: the leak check stopped a round's automatic publication"),
     "round.held": _("GM: a round is held because entries are missing"),
     "round.quarantined": _("GM: a round failed to resolve three times"),
+    "roster.accept": _("The GM accepts my character into a scenario"),
+    "roster.waitlist": _("The GM puts my character on a scenario's waitlist"),
+    "roster.reject": _("The GM turns down my character's sign-up"),
+    "roster.remove": _("The GM takes my character off a scenario"),
 }
 
 

@@ -177,6 +177,12 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup", "POST"): Form(
         "GM", "/gm/demo/scenarios/no_such/close-signup"
     ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/roster", "POST"): Form(
+        "GM",
+        "/gm/demo/scenarios/tama_river/roster",
+        other=("character", "action"),
+        bases=({"character": "1", "action": "remove"},),  # the battle's round runs: refused, nothing changes
+    ),
     ("/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets", "POST"): Form(
         "GM",
         "/gm/demo/scenarios/tama_river/secrets",

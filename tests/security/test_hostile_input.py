@@ -28,6 +28,7 @@ STATEFUL_PAGES: list[Value] = [
     f"/gm/demo/scenarios/{CONSOLE_SCENE}/edit",
     f"/gm/demo/rounds/{RESOLVED_ROUND}/review",
     f"/gm/demo/rounds/{SHAPED_ROUND}/actions",
+    "/gm/demo/scenarios/tama-shaped/roster",  # two joined, its first round a draft: the roster's buttons
 ]
 
 

@@ -187,6 +187,17 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {"secret_terms": "・・・"},
         {**GM_ONLY, "GM": 422},
     ),
+    # a scenario's roster: the battle's round 3 runs, so a change is refused and nothing changes
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/roster", "GET"): (
+        "/gm/demo/scenarios/tama_river/roster",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/roster", "POST"): (
+        "/gm/demo/scenarios/tama_river/roster",
+        {"character": "1", "action": "remove"},
+        {**GM_ONLY, "GM": 409},
+    ),
     ("/gm/<slug:campaign>/pack", "GET"): ("/gm/demo/pack", None, GM_ONLY),
     ("/gm/<slug:campaign>/pack", "POST"): ("/gm/demo/pack", {"action": "check"}, GM_ONLY),
     ("/gm/<slug:campaign>/audit", "GET"): ("/gm/demo/audit", None, GM_ONLY),
@@ -450,6 +461,11 @@ CSRF_CASES = {
         {"secret_terms": "forged"},
         lambda app, client: _secret_terms(app) == "",
     ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/roster": (
+        "GM",
+        {"character": "1", "action": "remove"},
+        lambda app, client: _signed_up(app),
+    ),
     "/gm/<slug:campaign>/pack": (
         "GM",
         {"action": "upgrade"},
@@ -495,6 +511,7 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/edit": "/gm/demo/scenarios/hangar_eve/edit",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup": "/gm/demo/scenarios/hangar_eve/close-signup",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets": "/gm/demo/scenarios/tama_river/secrets",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/roster": "/gm/demo/scenarios/tama_river/roster",
     "/gm/<slug:campaign>/pack": "/gm/demo/pack",
     "/gm/<slug:campaign>/rounds/<row:round_id>/actions": "/gm/demo/rounds/3/actions",
     "/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete": "/gm/demo/rounds/3/actions/1/delete",
