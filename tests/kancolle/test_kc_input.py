@@ -93,7 +93,7 @@ def _paths(value: Any, here: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 @st.composite
 def mutated(draw: st.DrawFn) -> tuple[dict[str, Any], Any, Any]:
-    """A valid input with one to three of its values replaced by junk or deleted."""
+    """A valid input with one to three of its values replaced by junk or deleted (paths drawn afresh each time)."""
     enc, orders, overrides = copy.deepcopy(draw(st.sampled_from(VALID)))
     doc = {"encounter": enc, "orders": orders, "overrides": overrides}
     for _ in range(draw(st.integers(1, 3))):
@@ -101,12 +101,10 @@ def mutated(draw: st.DrawFn) -> tuple[dict[str, Any], Any, Any]:
         parent: Any = doc
         for key in path[:-1]:
             parent = parent[key]
-        if isinstance(parent, dict) and draw(st.booleans()):
-            del parent[path[-1]]
+        if isinstance(parent, (dict, list)) and draw(st.booleans()):
+            del parent[path[-1]]  # a field or a list item (a unit, a piece, an order) gone
         else:
             parent[path[-1]] = copy.deepcopy(draw(JUNK))
-        if path[-1] not in ("encounter", "orders", "overrides") and len(path) == 1:
-            break
     return doc.get("encounter"), doc.get("orders"), doc.get("overrides")
 
 

@@ -52,7 +52,8 @@ def spoils(run: Battle) -> None:
         if die == 6:
             run.emit("spoils", roll=n, die=die, resource=None, amount_die=None, amount=None, before=None, after=None)
             for u in living:
-                run.raise_emotion(u, emotion_target(run, u), 1)
+                if (toward := emotion_target(run, u)) is not None:
+                    run.raise_emotion(u, toward, 1)
             continue
         resource = RESOURCES[die - 1] if die <= 4 else chosen_resource(run, living)
         amount_die = run.d6()
@@ -74,11 +75,13 @@ def chosen_resource(run: Battle, living: list[Unit]) -> str:
     return min(RESOURCES, key=lambda r: base.get(r, 0))
 
 
-def emotion_target(run: Battle, unit: Unit) -> Unit:
+def emotion_target(run: Battle, unit: Unit) -> Unit | None:
+    """Row 6's choice: the entry's `spoils.emotion_to` (a unit, or another character by name, C-10), else the first
+    other ship girl in encounter order (none for a fleet of one)."""
     wanted = (run.entry(unit).get("spoils") or {}).get("emotion_to")
-    if wanted in run.by_id:
-        return run.by_id[wanted]
-    return next(u for u in run.pcs() if u is not unit)
+    if wanted is None or wanted == unit["id"]:
+        return next((u for u in run.pcs() if u is not unit), None)
+    return run.by_id.get(wanted) or {"id": wanted, "name": wanted}
 
 
 def salvage(run: Battle, target: Unit) -> None:

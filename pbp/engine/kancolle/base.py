@@ -28,9 +28,8 @@ class BaseRun(Run):
     # -- base cycles -------------------------------------------------------------------------------------------
     def cycles(self, n: int) -> None:
         self.phase = "scene"
-        cycle = [e for e in self.orders.get("cycle") or []]
         self.entries = {}
-        for e in cycle:
+        for e in self.orders.get("cycle") or []:
             self.entries.setdefault(e["unit"], e)
         for _ in range(n):
             self.one_cycle()

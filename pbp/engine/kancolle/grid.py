@@ -17,7 +17,6 @@ BUILTIN_GRID: dict[str, tuple[int, int]] = {
     "航空戦": (6, 4),
 }
 CATEGORIES = ("背景", "魅力", "性格", "趣味", "航海", "戦闘")
-ROWS = range(2, 13)
 #: The base DC of a behaviour check (K-CHECK-2).
 BASE_DC = 5
 
