@@ -169,3 +169,35 @@ def test_k_sheet_1_a_ship_girl_is_copied_from_its_template_into_the_encounter() 
     assert [(u["id"], u["side"], u["ap"]) for u in enc["units"]] == [("fubuki", "pc", 8), ("e1", "enemy", 5)]
     assert KANCOLLE.validate_encounter(enc) == [] and KANCOLLE.validate_character(pack, fubuki) == []
     assert KANCOLLE.validate_character(pack, {**fubuki, "gap": 6})[0].path == "gap"
+
+
+def test_a_pack_is_checked_as_its_encounters_would_be() -> None:
+    row = {"name": "日常", "trait": "砲撃", "success": [{"kind": "ap", "value": "2d6"}], "failure": []}
+    pack = {
+        "grid": GRID, "options": {"victory": "most"},
+        "enemies": {"ro": {"ratings": {"命中": 0, "火力": 1, "回避": 0, "装甲": 0, "装備力": 1}, "ap_max": 5}},
+        "event_tables": {"EVNT": {str(r): row for r in range(2, 13)}},
+        "characters": {"fubuki": {"ratings": {"命中": 0, "火力": 1, "回避": 0, "装甲": 5, "装備力": 1},
+                                  "ap_max": 8, "traits": [{"name": "未知", "kind": "merit"}], "gap": 5}},
+    }  # fmt: skip
+    paths = [p.path for p in KANCOLLE.validate_pack(pack)]
+    assert paths == [
+        "options.victory", *[f"event_tables.EVNT.{r}.success[0].value" for r in range(2, 13)],
+        "enemies.ro.ratings.装甲", "characters.fubuki.traits[0].name",
+    ]  # fmt: skip
+
+
+def test_legal_actions_offer_the_rounds_phases_and_refusals_name_the_entrys_problems() -> None:
+    gun, torp = {"id": "g", "kind": "gun", "range": "中"}, {"id": "t", "kind": "torpedo", "range": "短", "torpedo": 2}
+    enc = encounter([pc("a", equipment=[gun, torp]), pc("b"), {**pc("e"), "side": "enemy"}], rnd=3)
+    legal = KANCOLLE.legal_actions(enc, "a")
+    assert (legal["torpedo"], legal["targets"], legal["night_volunteer"], legal["support"]) == (
+        ["t"],
+        ["e"],
+        True,
+        ["b"],
+    )
+    assert "shelling" not in legal
+    assert [p.path for p in KANCOLLE.refusals(enc, {"unit": "a", "torpedo": [{"piece": "g", "targets": ["e"]}]})] == [
+        "orders[0].torpedo[0].piece"
+    ]

@@ -5,27 +5,40 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbp.engine.checker import is_whole
 from pbp.engine.errors import N_, BadInput, Problem
 from pbp.engine.kancolle import schema
 from pbp.engine.kancolle.grid import merged_grid
 
 
 def validate_pack(pack: dict[str, Any]) -> list[Problem]:
-    """The grid (cells in range, no name twice, no cell twice) and every ready-made sheet under it."""
+    """The grid (cells in range, no cell named twice), the options, the ready-made sheets, the enemies and the event
+    tables, each checked as an encounter's would be (paths are key paths inside the pack)."""
     c = schema._Check()
     grid = pack.get("grid") or {}
     if c.check_dict(grid, "grid"):
         cells: dict[tuple[int, int], str] = {}
         for name, cell in grid.items():
-            ok = isinstance(cell, list) and len(cell) == 2 and all(isinstance(x, int) for x in cell)
+            ok = isinstance(cell, list) and len(cell) == 2 and all(is_whole(x) for x in cell)
             if not ok or not (1 <= cell[0] <= 6 and 2 <= cell[1] <= 12):
                 c.said(f"grid.{name}", N_("must be a cell [category 1..6, row 2..12], got %(value)r"), value=cell)
             elif (cell[0], cell[1]) in cells:
                 c.said(f"grid.{name}", N_("the cell is %(other)r's too"), other=cells[(cell[0], cell[1])])
             else:
                 cells[(cell[0], cell[1])] = name
-    problems = c.problems
-    for cid, sheet in (pack.get("characters") or {}).items():
+    if c.problems:
+        return c.problems
+    known = merged_grid(grid)
+    schema._options(c, c.opt_dict(pack, "options", "") or {})
+    for type_, table in (c.opt_dict(pack, "event_tables", "") or {}).items():
+        schema._table(c, table, f"event_tables.{type_}", known)
+    for eid, data in (c.opt_dict(pack, "enemies", "") or {}).items():
+        if c.check_dict(data, f"enemies.{eid}"):
+            enemy = {"ap": data.get("ap_max"), **data, "id": eid, "side": "enemy"}
+            schema._unit(c, enemy, f"enemies.{eid}", known, set(), 6)
+    characters = c.opt_dict(pack, "characters", "") or {}
+    problems = schema._strip(c.problems)
+    for cid, sheet in characters.items():
         problems += [Problem(f"characters.{cid}.{p.path}", p.message) for p in validate_character(pack, sheet)]
     return problems
 
@@ -33,6 +46,8 @@ def validate_pack(pack: dict[str, Any]) -> list[Problem]:
 def validate_character(pack: dict[str, Any], sheet: dict[str, Any]) -> list[Problem]:
     """K-SHEET-15 on one sheet, as an encounter's PC is checked."""
     c = schema._Check()
+    if not c.check_dict(sheet, ""):
+        return c.problems
     grid = merged_grid(pack.get("grid"))
     max_traits = (pack.get("options") or {}).get("max_traits", 6)
     schema._unit(c, {"id": "sheet", "side": "pc", "ap": sheet.get("ap_max"), **sheet}, "", grid, set(), max_traits)
