@@ -116,3 +116,16 @@ def test_a_mutated_input_gives_a_result_or_bad_input_never_a_traceback(doc: tupl
         KANCOLLE.resolve(enc, orders, SeededDice("fuzz"), rounds=2, overrides=overrides)
     except BadInput as e:
         assert e.problems and all(p.file in ("encounter", "orders", "overrides", None) for p in e.problems)
+
+
+@pytest.mark.parametrize("index", range(0, len(VALID), 4))
+def test_resolve_never_mutates_its_inputs_and_the_same_seed_gives_the_same_bytes(index: int) -> None:
+    enc, orders, overrides = VALID[index]
+    before = json.dumps([enc, orders, overrides], ensure_ascii=False)
+    outputs = {
+        json.dumps(vars(KANCOLLE.resolve(enc, orders, SeededDice("same"), rounds=2, overrides=overrides)),
+                   ensure_ascii=False)
+        for _ in range(2)
+    }  # fmt: skip
+    assert len(outputs) == 1
+    assert json.dumps([enc, orders, overrides], ensure_ascii=False) == before
