@@ -45,6 +45,7 @@ from pbp.models import (
     Scenario,
     ScenarioSecret,
     User,
+    site,
 )
 from pbp.reports.pronouns import english_pronoun
 from pbp.services import audit, gms, notifications
@@ -721,6 +722,7 @@ def resolve_round(
             )
         )
     now = to_db(clock.now())
+    ahead = _worked_out(round_id)
     try:
         with write_transaction():
             claimed = _claim(round_id, now)
@@ -730,16 +732,14 @@ def resolve_round(
             _refuse_out_of_order(claimed, N_("be resolved"))  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             inputs = engine_inputs(claimed, scenario)
-            done = _engine(
-                inputs.ruleset,
-                inputs.encounter,
-                inputs.orders,
-                claimed.seed,
-                _overrides_of(round_id),
-                start=inputs.start,
-                gm_actions=inputs.gm_actions,
-            )
-            _store(claimed, scenario, done, inputs.prose, now, first=True)
+            overrides = _overrides_of(round_id)
+            if ahead is not None and ahead.holds(site.current(database.obj), inputs, overrides):
+                done, draft = ahead.done, ahead.draft
+            else:  # something it read moved meanwhile (or it failed): worked out again, as it is now
+                done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, claimed.seed, overrides,
+                               start=inputs.start, gm_actions=inputs.gm_actions)  # fmt: skip
+                draft = None
+            _store(claimed, scenario, done, inputs.prose, now, first=True, draft=draft)
             if by_hand or not policy(scenario.campaign.policies, "publish_automatically"):
                 notifications.notify_round("round.resolved", claimed, now, users=gms.gm_ids(scenario.campaign.id))
             hand = {"by_hand": True} if by_hand else {}
@@ -758,6 +758,48 @@ def resolve_round(
     return ResolveOutcome(round_id, "resolved", f"round {round_id} resolved: {len(done['events'])} events")
 
 
+@dataclass(frozen=True)
+class _WorkedOut:
+    """A closed round's resolution and draft story, worked out from a read before the write lock is taken: the
+    engine and the story are most of a resolution's time, and a deadline's saves, closes and other rounds must not
+    wait for them (issue 33). Used only if everything it was made from is still as it was (`holds`)."""
+
+    version: int  # the site's version when it was read: the story's other sources (names, pack, earlier reports)
+    inputs: EngineInputs
+    overrides: list[dict[str, Any]]
+    done: dict[str, Any]
+    draft: str
+
+    def holds(self, version: int, inputs: EngineInputs, overrides: list[dict[str, Any]]) -> bool:
+        return (self.version, self.inputs, self.overrides) == (version, inputs, overrides)
+
+
+def _worked_out(round_id: int) -> _WorkedOut | None:
+    """The round's resolution and draft worked out from one read transaction (no write lock: SQLite's WAL and
+    PostgreSQL let the writers go on), or None when the round is not closed or working it out failed (the write
+    transaction then does it, and counts a failure as it always has)."""
+    try:
+        with database.atomic():  # one snapshot on SQLite (a deferred transaction only reads)
+            version = site.current(database.obj)
+            rnd = Round.get_by_id(round_id)
+            if rnd.state != CLOSED:
+                return None
+            scenario = round_context(rnd)
+            inputs = engine_inputs(rnd, scenario)
+            overrides = _overrides_of(round_id)
+            done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, rnd.seed, overrides,
+                           start=inputs.start, gm_actions=inputs.gm_actions)  # fmt: skip
+            draft = _draft_report(rnd, scenario, _drafted(done), inputs.prose)
+    except ResolutionFailed:
+        return None
+    return _WorkedOut(version, inputs, overrides, done, draft)
+
+
+def _drafted(done: dict[str, Any]) -> dict[str, Any]:
+    """What a draft is written from of an engine run: the resolution's columns and the seed's hash."""
+    return {**{k: done[k] for k in RESOLUTION_COLUMNS}, "seed_hash": done["seed_hash"]}
+
+
 def _store(
     rnd: Round,
     scenario: Scenario,
@@ -767,9 +809,10 @@ def _store(
     *,
     first: bool,
     actor_id: int | None = None,
+    draft: str | None = None,
 ) -> None:
-    """The resolution row (whose state the next round starts from) and the draft report: inside the caller's
-    transaction."""
+    """The resolution row (whose state the next round starts from) and the draft report (`draft` when it was
+    written already from the same inputs): inside the caller's transaction."""
     columns = {k: done[k] for k in RESOLUTION_COLUMNS}
     if first:
         Resolution.insert(round=rnd.id, version=1, created_at=now, **columns).execute()
@@ -787,7 +830,7 @@ def _store(
         Resolution.update(version=current.version + 1, created_at=now, **columns).where(
             Resolution.round == rnd.id, Resolution.version == current.version
         ).execute()
-    draft = _draft_report(rnd, scenario, {**columns, "seed_hash": done["seed_hash"]}, prose)
+    draft = draft if draft is not None else _draft_report(rnd, scenario, _drafted(done), prose)
     if first:
         Report.insert(round=rnd.id, draft_md=draft, generated_md=draft, updated_at=now).execute()
         return
