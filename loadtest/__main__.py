@@ -1,8 +1,10 @@
-"""`python -m loadtest [--db sqlite|postgresql|all] [--faults no|yes|both]`: the deadline rush, checked.
+"""`python -m loadtest [--db sqlite|postgresql|all] [--faults no|yes|both] [--neighbour yes|no]`: the deadline rush,
+checked.
 
 One run: a fresh database (a SQLite file, or a PostgreSQL database created for the run and dropped after), the
 campaign (`world`: the demo's battle run again and again at its slot count, the players spread over the runs),
-gunicorn with 2 workers and the scheduler (`servers`), CLIENTS client processes (`client`). Phases, in one run of the
+gunicorn as `pbp run` serves (2 threaded workers) and the scheduler (`servers`), CLIENTS client processes (`client`),
+and by default a neighbour process spinning on one core (`servers.Neighbour`: a shared host). Phases, in one run of the
 same server: the players log in; 5 s each of saturation on `/hello`, on entry saves, on `/hello` again, on the blog's
 pages and on `/hello` once more (each measured phase against the mean of the two baseline phases around it); then the
 rush: every run's round due RUSH seconds ahead, every player saving and re-saving, READERS readers browsing, until a
@@ -11,7 +13,10 @@ few seconds past the deadline; then the scheduler closes, resolves and publishes
 Checks afterwards (any failure: exit status 1): every save the server acknowledged (303) is stored exactly once and
 each entry is its player's last acknowledged save (with faults, or a later one whose answer was lost in a kill);
 no save acknowledged or stored at or after the deadline; every run's round resolved exactly once; PRAGMA
-integrity_check (SQLite); no 5xx. The goals (latency, throughput ratios) are printed, met or MISSED.
+integrity_check (SQLite); no 5xx. The goals are printed, met or MISSED, and a run without faults that misses one
+fails too: during the rush, saves before the deadline, refusals after it and reader pages answered within
+GOAL_P99 (p99), and at saturation the blog's pages at GOAL_READER_RATIO of `/hello` at least (the entry saves'
+ratio is printed beside them). With faults the latencies include the killed workers' and only the guarantees count.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ SATURATE = 5  # seconds of each saturation phase
 #: compared with, so a neighbour's load that comes and goes during the run weighs on both sides of the ratio.
 SATURATION = ("hello 1", "entry", "hello 2", "reader", "hello 3")
 GOAL_P99 = 0.250
+#: Rush routes that are not a reader's page: the players' own (their form, their saves) and the logins.
+_NOT_READING = frozenset({"entry GET", "entry POST", "login form", "login", "home", "hello"})
 GOAL_ENTRY_RATIO, GOAL_READER_RATIO = 0.40, 0.50
 PG_ADMIN_URL = os.environ.get("PBP_LOADTEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -110,18 +117,21 @@ def _clients(servers: Any, world: Any, round_ids: list[int]) -> list[subprocess.
     return procs
 
 
-def run_once(kind: str, faults: bool) -> bool:
-    """One run; True when every check passed (the goals are printed, not judged)."""
+def run_once(kind: str, faults: bool, neighbour: bool = True) -> bool:
+    """One run; True when every check passed, and without faults every goal was met too."""
     from loadtest import world as worlds
-    from loadtest.servers import Servers
+    from loadtest.servers import Neighbour, Servers
     from pbp import db as pbp_db
     from pbp import migrations
 
     title = f"{'SQLite (WAL)' if kind == 'sqlite' else 'PostgreSQL'}{', with faults' if faults else ''}"
-    print(f"\n=== {title}: {PLAYERS} players, {READERS} readers, gunicorn 2 workers + scheduler", flush=True)
+    beside = ", a CPU-hog neighbour" if neighbour else ""
+    print(f"\n=== {title}: {PLAYERS} players, {READERS} readers, gunicorn 2 threaded workers + scheduler{beside}",
+          flush=True)  # fmt: skip
     folder = Path(tempfile.mkdtemp(prefix="pbp-loadtest-"))
     database = Database(kind, folder)
     servers = Servers(folder, database.url)
+    hog = Neighbour()
     kept = False
     try:
         t0 = time.time()
@@ -156,6 +166,8 @@ def run_once(kind: str, faults: bool) -> bool:
             "deadline": deadline,
             "rush_end": deadline + AFTER,
         }
+        if neighbour:
+            hog.start()  # from the saturation phases to the rounds' publication
         sampler = None if faults else _sampler(bound, database, servers, procs)
         if sampler is not None:
             sampler.start(until=rush)
@@ -167,6 +179,7 @@ def run_once(kind: str, faults: bool) -> bool:
             servers.faults(until=deadline + AFTER, deadline=deadline, seed=int(deadline))
         results = [json.loads(p.communicate(timeout=RUSH + 300)[0]) for p in procs]
         resolved_by = _wait_resolved(bound, round_ids, timeout=120)
+        hog.stop()
         servers.stop()
         ok = _report(bound, database, round_ids, deadline, times, results, servers.kills, faults, resolved_by,
                      sampler)  # fmt: skip
@@ -176,6 +189,7 @@ def run_once(kind: str, faults: bool) -> bool:
         kept = True
         raise
     finally:
+        hog.stop()
         servers.stop()
         database.drop()
         if kept:
@@ -298,13 +312,24 @@ def _report(
     print(f"saturation: hello {' / '.join(f'{h:.0f}' for h in hellos)}/s; entry saves {entry:.0f}/s ({e_ratio:.0%} "
           f"of the hello around them, {entry_base:.0f}/s), blog pages {reader:.0f}/s ({r_ratio:.0%} of "
           f"{reader_base:.0f}/s)")  # fmt: skip
+    reading = sorted(r[3] for (phase, route), rows in by.items() if phase == "rush" and route not in _NOT_READING
+                     for r in rows)  # fmt: skip
+    form = sorted(r[3] for r in by[("rush", "entry GET")])
+    print(
+        f"rush reader pages: {len(reading)}, p50 {_pct(reading, 50) * 1000:.1f} ms, p99 "
+        f"{_pct(reading, 99) * 1000:.1f} ms; the entry form: {len(form)}, p99 {_pct(form, 99) * 1000:.1f} ms"
+    )
+    ms = GOAL_P99 * 1000
     goals = [
-        (f"entry POST p99 before the deadline {p99 * 1000:.0f} ms <= {GOAL_P99 * 1000:.0f} ms", p99 <= GOAL_P99),
-        (f"saturated entry saves {e_ratio:.0%} of hello >= {GOAL_ENTRY_RATIO:.0%}", e_ratio >= GOAL_ENTRY_RATIO),
+        (f"rush saves before the deadline p99 {p99 * 1000:.0f} ms <= {ms:.0f} ms", p99 <= GOAL_P99),
+        (f"rush refusals after the deadline p99 {_pct(late, 99) * 1000:.0f} ms <= {ms:.0f} ms",
+         _pct(late, 99) <= GOAL_P99),
+        (f"rush reader pages p99 {_pct(reading, 99) * 1000:.0f} ms <= {ms:.0f} ms", _pct(reading, 99) <= GOAL_P99),
         (f"saturated blog pages {r_ratio:.0%} of hello >= {GOAL_READER_RATIO:.0%}", r_ratio >= GOAL_READER_RATIO),
-    ]
+    ]  # fmt: skip
     for text, met in goals:
         print(f"goal: {text}: {'met' if met else 'MISSED'}")
+    print(f"saturated entry saves {e_ratio:.0%} of hello (the figure issue 16 set at {GOAL_ENTRY_RATIO:.0%})")
     if sampler is not None:
         _print_cpu(sampler, times, results)
     if kills:
@@ -375,19 +400,23 @@ def _report(
     for p in problems[:20]:
         print(f"FAILED: {p}")
     print("guarantees: " + ("all held" if not problems else f"{len(problems)} FAILED"), flush=True)
-    return not problems
+    missed = [text for text, met in goals if not met]
+    if missed and not faults:
+        print(f"goals: {len(missed)} MISSED (a run without faults must meet them)", flush=True)
+    return not problems and (faults or not missed)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m loadtest", description=__doc__.splitlines()[0])
     parser.add_argument("--db", choices=["sqlite", "postgresql", "all"], default="all")
     parser.add_argument("--faults", choices=["no", "yes", "both"], default="both")
+    parser.add_argument("--neighbour", choices=["yes", "no"], default="yes", help="a process spinning on one core")
     args = parser.parse_args()
     kinds = ["sqlite", "postgresql"] if args.db == "all" else [args.db]
     fault_modes = {"no": [False], "yes": [True], "both": [False, True]}[args.faults]
     random.seed()
-    ok = [run_once(kind, faults) for faults in fault_modes for kind in kinds]
-    print(f"\nmake loadtest: {sum(ok)} of {len(ok)} runs held every guarantee")
+    ok = [run_once(kind, faults, args.neighbour == "yes") for faults in fault_modes for kind in kinds]
+    print(f"\nmake loadtest: {sum(ok)} of {len(ok)} runs held every guarantee (and, without faults, every goal)")
     sys.exit(0 if all(ok) else 1)
 
 

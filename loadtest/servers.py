@@ -1,4 +1,5 @@
-"""The server side of a load run: an instance folder with the run's settings, gunicorn (2 workers) and the
+"""The server side of a load run: an instance folder with the run's settings, gunicorn as `pbp run` serves (2
+threaded workers, `pbp.serving`) and the
 scheduler as child processes, and the faults: SIGKILL to the scheduler or to one web worker at random moments
 (gunicorn's arbiter starts a new worker at once; the scheduler is started again after a pause, as systemd's
 `Restart=always` would)."""
@@ -15,6 +16,8 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+
+from pbp.cli.run import server_command
 
 WORKERS = 2
 TICK = 1  # seconds between scheduler ticks: the round resolves within a second or two of its deadline
@@ -41,6 +44,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class Neighbour:
+    """A process spinning on one core at normal priority for the whole measured part of a run: the shared host a
+    site normally runs on, where the web and the scheduler do not have the machine to themselves (issue 33 saw the
+    deadline's stall only then)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
 class Servers:
     """gunicorn and the scheduler for one run, their output in the run's folder."""
 
@@ -58,10 +78,7 @@ class Servers:
         return subprocess.Popen(command, env=self.env, stdout=out, stderr=subprocess.STDOUT)
 
     def start(self) -> None:
-        self.web = self._spawn("gunicorn", [
-            sys.executable, "-m", "gunicorn", "--workers", str(WORKERS), "--bind", f"127.0.0.1:{self.port}",
-            "--graceful-timeout", "5", "--log-level", "warning", "pbp.web:create_app()",
-        ])  # fmt: skip
+        self.web = self._spawn("gunicorn", server_command("127.0.0.1", self.port, WORKERS, debug=False))
         self.start_scheduler()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

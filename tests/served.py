@@ -14,7 +14,6 @@ import itertools
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from argon2 import PasswordHasher
 
 from pbp import db as pbp_db
 from pbp import migrations
+from pbp.cli.run import server_command
 from pbp.models import Campaign, Scenario, User
 from pbp.paths import PROJECT_ROOT
 from pbp.services import accounts, campaigns, demo, rounds, schedule
@@ -98,7 +98,7 @@ def _wait_until_up(url: str, server: subprocess.Popen, log: Path) -> None:
 
 @contextmanager
 def serve(instance: Path) -> Iterator[Site]:
-    """The demo under gunicorn (2 workers, as `pbp run`) on a free loopback port, for the whole session."""
+    """The demo under gunicorn (2 threaded workers, as `pbp run`) on a free loopback port, for the whole session."""
     database_url = f"sqlite:///{instance / 'pbp.sqlite3'}"
     clock = FileClock(str(instance / "clock"))
     clock.set(START)
@@ -115,8 +115,7 @@ def serve(instance: Path) -> Iterator[Site]:
     log = instance / "gunicorn.log"
     env = {**os.environ, "PBP_INSTANCE": str(instance)}
     env.pop("DATABASE_URL", None)
-    command = [sys.executable, "-m", "gunicorn", "--workers", "2", "--bind", f"127.0.0.1:{port}",
-               "--log-level", "warning", "pbp.web:create_app()"]  # fmt: skip
+    command = server_command("127.0.0.1", port, workers=2, debug=False)  # as `pbp run` serves the site
     with log.open("w") as out:
         server = subprocess.Popen(command, env=env, cwd=PROJECT_ROOT, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
