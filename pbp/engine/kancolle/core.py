@@ -103,14 +103,12 @@ class Run:
     def raise_emotion(self, holder: Unit, toward: Unit, delta: int) -> None:
         """K-EMO-1, K-SUP-3: 0..5; a rise clears the support box; an `emotion` event only on a change."""
         entry = emotion_entry(holder, toward)
-        if entry is None:
-            entry = holder.setdefault("emotions", {}).setdefault(
-                toward["id"], {"value": 0, "attribute": None, "box": "clear"}
-            )
-        before = entry["value"]
+        before = entry["value"] if entry else 0
         after = max(0, min(5, before + delta))
         if after == before:
             return
+        if entry is None:  # a first feeling toward someone: a new record (C-10's shape)
+            entry = holder.setdefault("emotions", {})[toward["id"]] = {"value": 0, "attribute": None, "box": "clear"}
         entry["value"] = after
         cleared = after > before and entry.get("box") == "checked"
         if cleared:
