@@ -4,6 +4,7 @@ from pbp.models.accounts import User
 from pbp.models.base import BaseModel
 from pbp.models.campaigns import Campaign, CampaignGM, Character, GrowthRequest
 from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox, RateCount
+from pbp.models.player import EntryDraft, Notice, ParkedText
 from pbp.models.rounds import (
     Entry,
     EntryRevision,
@@ -47,6 +48,9 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     GmOrder,
     SiteVersion,
     RateCount,
+    EntryDraft,
+    ParkedText,
+    Notice,
 )
 
 __all__ = [
@@ -57,14 +61,17 @@ __all__ = [
     "CampaignGM",
     "Character",
     "Entry",
+    "EntryDraft",
     "EntryRevision",
     "GmAction",
     "GmOrder",
     "GrowthRequest",
     "Heartbeat",
+    "Notice",
     "NotificationOptOut",
     "Outbox",
     "Override",
+    "ParkedText",
     "Reminder",
     "Participation",
     "RateCount",

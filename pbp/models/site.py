@@ -61,6 +61,9 @@ UNWATCHED = (
     "reminder",
     "notification_opt_out",
     "rate_count",
+    "entry_draft",
+    "parked_text",
+    "notice",
 )
 
 

@@ -11,7 +11,7 @@ from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem, canonical, find_ruleset
 from pbp.errors import N_, Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
-from pbp.services import audit, gms
+from pbp.services import audit, gms, notifications
 from pbp.services._common import (
     SHEET_LIMIT,
     checked_json,
@@ -253,6 +253,15 @@ def decide_growth(
             actor_id=actor_id,
             request=request_id,
             reason=why,
+        )
+        notifications.queue(
+            "growth.approved" if approve else "growth.denied",
+            now,
+            users=[character.owner_id],
+            character=character.name,
+            campaign=campaign.slug,
+            reason=why,
+            page=f"/characters/{character.id}/growth",
         )
     return GrowthRequest.get_by_id(request_id)
 

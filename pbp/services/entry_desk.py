@@ -32,11 +32,14 @@ HISTORY_SHOWN = 10
 
 @dataclass(frozen=True)
 class Saved:
-    """One save or withdrawal as the form lists it: when, which, and its receipt (never the text it saved)."""
+    """One save or withdrawal as the form lists it: when, which, its receipt and the text it saved (None: a
+    withdrawal), so a player finds any version again."""
 
     action: str
     receipt: str
     saved_at: datetime
+    prose: str | None = None
+    prose_en: str | None = None
 
 
 @dataclass(frozen=True)
@@ -180,9 +183,10 @@ def entry_desk(
 
 
 def _history(round_id: int, character_id: int, limit: int | None) -> tuple[list[Saved], int]:
-    """The entry's latest `limit` saves (None: all) and how many there are: only the columns the list shows, not
-    each save's order and prose; counted apart only when the list is cut short."""
-    revisions = EntryRevision.select(EntryRevision.action, EntryRevision.receipt, EntryRevision.saved_at).where(
+    """The entry's latest `limit` saves (None: all) and how many there are: only the columns the list shows (each
+    version's text, not its order); counted apart only when the list is cut short."""
+    columns = (EntryRevision.action, EntryRevision.receipt, EntryRevision.saved_at)
+    revisions = EntryRevision.select(*columns, EntryRevision.prose, EntryRevision.prose_en).where(
         EntryRevision.round == round_id, EntryRevision.character == character_id
     )
     latest = [Saved(*row) for row in revisions.order_by(EntryRevision.id.desc()).limit(limit).tuples()]

@@ -34,6 +34,7 @@ from pbp.errors import N_, UserError
 from pbp.models import Campaign, Character, Entry, NotificationOptOut, Outbox, Participation, Reminder, Round, User
 from pbp.models import Scenario as ScenarioModel
 from pbp.paths import instance_dir
+from pbp.services import notices
 from pbp.services._common import get_or_fail, locked, storable_text
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 
@@ -117,6 +118,68 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
             "Once its cause is fixed, release it on the page below (or with pbp round release {round}).",
         ),
     },
+    "round.scheduled": {
+        "ja": (
+            "【{scenario}】第{number}ラウンドの予定",
+            "第{number}ラウンドが予定されました（締切 {deadline}）。受付が始まったらお知らせします。",
+        ),
+        "en": (
+            "[{scenario}] Round {number} is planned",
+            "Round {number} is planned, with its deadline at {deadline}. You will be told when it opens.",
+        ),
+    },
+    "round.waiting": {
+        "ja": (
+            "【{scenario}】第{number}ラウンドはGMの判断待ち",
+            "締切時点で{missing}/{joined}人の行動が未提出のため、第{number}ラウンドは保留になりました。"
+            "GMが再開すると処理されます。",
+        ),
+        "en": (
+            "[{scenario}] Round {number} waits for the GM",
+            "{missing} of {joined} characters had no entry at the deadline, so round {number} is held. "
+            "It is resolved once the GM releases it.",
+        ),
+    },
+    "entry.late": {
+        "ja": (
+            "【{scenario}】{character}の行動は保存されませんでした",
+            "第{number}ラウンドの締切（{deadline}）を過ぎていたため、{character}の行動は保存されませんでした。"
+            "書いた文章は下書きとして残っています。",
+        ),
+        "en": (
+            "[{scenario}] {character}'s entry was not saved",
+            "The deadline of round {number} ({deadline}) had passed, so {character}'s entry was not saved. "
+            "What you wrote is kept as a draft.",
+        ),
+    },
+    "signup.joined": {
+        "ja": ("【{scenario}】{character}の参加が決まりました", "{character}は「{scenario}」に参加します。"),
+        "en": ("[{scenario}] {character} takes part", "{character} takes part in {scenario}."),
+    },
+    "signup.waitlisted": {
+        "ja": (
+            "【{scenario}】{character}はキャンセル待ちです",
+            "「{scenario}」の参加枠が埋まったため、{character}はキャンセル待ちになりました。枠が空けば順に参加します。",
+        ),
+        "en": (
+            "[{scenario}] {character} is on the waiting list",
+            "{scenario} is full, so {character} is on its waiting list and joins in turn when a place frees up.",
+        ),
+    },
+    "growth.approved": {
+        "ja": ("{character}の成長申請が承認されました", "{character}の成長申請がGMに承認され、反映されました。"),
+        "en": (
+            "{character}'s growth request is approved",
+            "The GM approved {character}'s growth request: it is applied.",
+        ),
+    },
+    "growth.denied": {
+        "ja": ("{character}の成長申請は却下されました", "{character}の成長申請はGMに却下されました。理由：{reason}"),
+        "en": (
+            "{character}'s growth request is denied",
+            "The GM denied {character}'s growth request. Reason: {reason}",
+        ),
+    },
     "roster.accept": {
         "ja": ("【{scenario}】{character}の参加が決まりました", "GMが{character}の参加を認めました。"),
         "en": ("[{scenario}] {character} takes part", "The GM accepted {character} into {scenario}."),
@@ -196,8 +259,11 @@ def round_payload(rnd: Round) -> dict[str, Any]:
 
 def queue(kind: str, at: datetime, *, users: Iterable[int], campaign_id: int | None = None, **payload: Any) -> None:
     """Queue `kind` for each of `users` who has not switched it off and, when `campaign_id` is given and the
-    campaign set a webhook, once for the webhook. Call inside the transaction of the change it tells of."""
+    campaign set a webhook, once for the webhook; and keep it in each user's notice list (`notices`). Call inside
+    the transaction of the change it tells of."""
     recipients = set(users)
+    if kind not in ASKED_FOR:  # the site's own list tells every user, whatever their e-mail switches say
+        notices.record(kind, at, recipients, payload)
     if recipients:
         off = NotificationOptOut.select(NotificationOptOut.user).where(
             NotificationOptOut.kind == kind, NotificationOptOut.user.in_(recipients)
@@ -471,11 +537,11 @@ class Nowhere(Undeliverable):
 
 def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "") -> tuple[str, str]:
     """The subject and body of a notification in `locale` (ja, en; else ja), the body ending with a link to the page
-    it is about (`_path`), unless it holds its own (`link`: a password reset's)."""
+    it is about (`page_path`), unless it holds its own (`link`: a password reset's)."""
     subject, body = MESSAGES[kind][locale if locale in LOCALES else "ja"]
     if "link" in payload:
         return subject.format_map(payload), body.format_map(payload)
-    link = site_url + _path(kind, payload)
+    link = site_url + page_path(kind, payload)
     return subject.format_map(payload), f"{body.format_map(payload)}\n\n{link}" if site_url else body.format_map(
         payload
     )
@@ -486,9 +552,12 @@ def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "")
 GM_PAGES = {"round.resolved": "report", "round.publish_refused": "report", "round.held": "", "round.quarantined": ""}
 
 
-def _path(kind: str, payload: dict[str, Any]) -> str:
-    """The page a notice leads to: the published report; for the GM, the round in the GM's console; else the home
-    page, which lists the player's entries to write."""
+def page_path(kind: str, payload: dict[str, Any]) -> str:
+    """The page a notice leads to: its own (`page`: a scenario's, a growth request's, an entry form); the published
+    report; for the GM, the round in the GM's console; else the home page, which lists the player's entries to
+    write."""
+    if isinstance(payload.get("page"), str):
+        return str(payload["page"])
     if kind == "round.published" and "path" in payload:
         return str(payload["path"])
     if kind in GM_PAGES and "campaign" in payload and "round" in payload:

@@ -215,6 +215,8 @@ def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None =
         last = Round.select(Round.number).where(Round.scenario == scenario_id).order_by(Round.number.desc()).first()
         rnd = Round.create(scenario=scenario_id, number=(last.number + 1) if last else 1, deadline=to_db(deadline))
         audit.log("round.create", f"round:{rnd.id}", now, actor_id=actor_id, deadline=iso_utc(rnd.deadline))
+        players = players_of(scenario_id)  # told that the scenario goes on (its webhook hears when it opens)
+        notifications.queue("round.scheduled", now, users=players, **notifications.round_payload(rnd))
     return rnd
 
 
@@ -1094,6 +1096,9 @@ def guard(round_id: int, *, clock: Clock = SYSTEM, actor_id: int | None = None, 
         audit.log("round.hold", f"round:{round_id}", now, actor_id=actor_id, was=rnd.state, to=HELD, reason=why)
         users = gms.gm_ids(campaign.id)
         notifications.notify_round("round.held", rnd, now, users=users, missing=missing, joined=joined)
+        waiting = players_of(rnd.scenario_id) - set(users)  # the players learn why nothing happens yet
+        payload = notifications.round_payload(rnd)
+        notifications.queue("round.waiting", now, users=waiting, **payload, missing=missing, joined=joined)
     return True
 
 

@@ -15,7 +15,7 @@ import peewee
 from pbp.db import retried, write_transaction
 from pbp.errors import N_, Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, Participation, Round, Scenario, ScenarioSecret
-from pbp.services import audit, gms
+from pbp.services import audit, gms, notifications
 from pbp.services._common import get_or_fail, locked
 from pbp.services.clock import SYSTEM, Clock, local_text, to_db
 from pbp.services.rounds import PUBLISHED, RESOLVED, policy
@@ -179,6 +179,7 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
                 Participation.update(status=status).where(
                     Participation.scenario == scenario_id, Participation.character.in_(ids)
                 ).execute()
+                _tell_signups(scenario, status, ids, now)
         audit.log(
             "scenario.lottery" if seed else "scenario.signup_closed",
             f"scenario:{scenario_id}",
@@ -191,6 +192,24 @@ def close_signup(scenario_id: int, *, actor_id: int | None = None, clock: Clock 
             joined=chosen,
         )
     return chosen
+
+
+def _tell_signups(scenario: Scenario, status: str, character_ids: list[int], now: datetime) -> None:
+    """Each applicant's player hears how the sign-up ended for their character (`signup.joined`/`waitlisted`)."""
+    campaign = scenario.campaign.slug
+    page = f"/campaigns/{campaign}/scenarios/{scenario.slug}/"
+    for character in Character.select(Character.id, Character.name, Character.owner).where(
+        Character.id.in_(character_ids)
+    ):
+        notifications.queue(
+            f"signup.{status}",
+            now,
+            users=[character.owner_id],
+            scenario=scenario.title,
+            campaign=campaign,
+            character=character.name,
+            page=page,
+        )
 
 
 def waitlist(scenario: Scenario) -> list[int]:

@@ -1,5 +1,5 @@
 // The entry form's helpers (also the countdowns of the home and scenario pages). The pages work without them:
-// they add the prose counter, the deadline countdown and
+// they add the prose counter, the deadline countdown, the draft's autosave with the leave-page warning, and
 // show only the chosen action's fields. Loaded as a file (the site's Content-Security-Policy forbids inline script).
 "use strict";
 
@@ -57,6 +57,76 @@ function wireChoices(group) {
   update();
 }
 
+// The entry form's autosave: the text goes to the server as the writer's draft (never an entry) a moment after
+// typing stops, one request at a time, the latest text winning (a 429 waits as long as Retry-After says). Leaving
+// the page with text that is not the saved entry asks first; pressing Save or Preview does not.
+function wireDraft(form) {
+  const url = form.dataset.draft;
+  const status = document.getElementById("draft-status");
+  const areas = Array.from(form.querySelectorAll("textarea"));
+  const token = form.querySelector('input[name="csrf_token"]');
+  if (!url || !token || !areas.length) return;
+  let timer = null;
+  let sending = false;
+  let again = false;
+  let leaving = false;
+  let sent = areas.map((a) => a.value).join("\u0000");
+  const say = (text) => {
+    if (status) status.textContent = text;
+  };
+  const send = () => {
+    timer = null;
+    const text = areas.map((a) => a.value).join("\u0000");
+    if (text === sent) return;
+    if (sending) {
+      again = true;
+      return;
+    }
+    sending = true;
+    const body = new URLSearchParams({ csrf_token: token.value });
+    areas.forEach((a) => body.append(a.name, a.value));
+    fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then((response) =>
+        response.json().catch(() => ({})).then((answer) => {
+          if (response.ok) {
+            sent = text;
+            const words = answer.late ? form.dataset.draftLate : form.dataset.draftSaved;
+            say((words || "").replace("{time}", answer.time));
+          } else if (response.status === 429) {
+            const wait = Number(response.headers.get("Retry-After")) || 2;
+            timer = setTimeout(send, wait * 1000);
+          } else {
+            say(answer.message || form.dataset.draftFailed || "");
+          }
+        }),
+      )
+      .catch(() => say(form.dataset.draftFailed || ""))
+      .finally(() => {
+        sending = false;
+        if (again) {
+          again = false;
+          schedule();
+        }
+      });
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(send, 2500);
+  };
+  areas.forEach((a) => a.addEventListener("input", schedule));
+  const unsaved = () => form.dataset.unsaved === "1" || areas.some((a) => a.value !== a.defaultValue);
+  form.addEventListener("submit", () => {
+    leaving = true;
+    if (timer) clearTimeout(timer);
+  });
+  window.addEventListener("beforeunload", (event) => {
+    if (leaving || !unsaved()) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
+}
+
 document.querySelectorAll("textarea[data-counter]").forEach(wireCounter);
+document.querySelectorAll("form[data-draft]").forEach(wireDraft);
 document.querySelectorAll("time.countdown").forEach(wireCountdown);
 document.querySelectorAll("fieldset.choices").forEach(wireChoices);

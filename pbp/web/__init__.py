@@ -46,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "ROUND_OVERDUE_AFTER": 900,  # seconds past its deadline after which an unresolved round makes /healthz degraded
     "PACKS_DIR": None,  # the folder of campaign packs the GM console upgrades from; None: the project's campaigns/
     "PAGE_CACHE_BYTES": 64 * 1024 * 1024,  # public pages kept per web worker for anonymous readers; 0: none
+    "REMEMBER_DAYS": 30,  # how long 「ログイン状態を保持」 keeps a browser signed in (revoked by any logout)
     "MAIL": None,  # whether the site sends e-mail (a forgotten password's link); None: as PBP_SMTP_HOST says
     "LOADTEST_HELLO": False,  # serve a bare `/hello` (pbp.web.hello): `make loadtest`'s baseline, never on a real site
 }

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 import limits
-from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_login import LoginManager, current_user, login_required, login_user, logout_user
@@ -27,9 +28,10 @@ from werkzeug.wrappers import Response
 from pbp.db import database
 from pbp.errors import Conflict, NotFound, UserError
 from pbp.models import User, site
-from pbp.services import accounts, notifications
+from pbp.services import accounts, drafts, notifications
 from pbp.services.versioned import KeptUnderVersion
 from pbp.web import ratelimit  # noqa: F401 - registers the pbp-database:// storage of the login limits
+from pbp.web.clock import app_clock
 from pbp.web.forms import ActionForm, ForgotForm, LoginForm, PasswordForm, RegisterForm, ResetForm, show_refusal
 from pbp.web.hosts import absolute
 
@@ -40,6 +42,10 @@ ADDRESS_FACTOR = 5
 #: How long a mailed link to set a new password works (its mail says "within an hour"), and its signature's salt.
 RESET_MAX_AGE = int(notifications.EXPIRES[accounts.RESET_KIND].total_seconds())
 RESET_SALT = "pbp.password-reset"
+#: 「ログイン状態を保持」's cookie (Flask-Login's remember cookie).
+REMEMBER_COOKIE = "pbp_remember"
+#: The session's key for the token of text a save parked when the session had ended (`pbp.web.player.drafts`).
+PARKED = "pbp.parked"
 
 
 @dataclass(frozen=True)
@@ -171,10 +177,23 @@ def login() -> str | Response | tuple[str, int]:
     elif form.validate_on_submit():
         user = accounts.authenticate(form.name.data, form.password.data)
         if user is not None:
-            login_user(SessionUser.of(user))
-            return redirect(local_target(form.next.data) or _home(), 303)
+            login_user(SessionUser.of(user), remember=bool(form.remember.data))
+            back = _claim_parked(user.id)  # text a save kept when this browser's session had ended
+            return redirect(back or local_target(form.next.data) or _home(), 303)
         form.form_errors.append(_("The user name or the password is not right."))
     return _form_page("auth/login.html", form)
+
+
+def _claim_parked(user_id: int) -> str | None:
+    """After a login: the text parked in this browser (`PARKED`) becomes the user's draft; the entry form to return
+    to, with the draft in it, or None when nothing of theirs was parked here."""
+    token = session.pop(PARKED, None)
+    if not isinstance(token, str):
+        return None
+    found = drafts.claim_parked(token, user_id=user_id, clock=app_clock())
+    if found is None:
+        return None
+    return url_for("player.entry", round_id=found[0], character_id=found[1], draft=1)
 
 
 def logout() -> Response:
@@ -211,7 +230,7 @@ def reset_link(user_id: int, fingerprint: str) -> str:
     return absolute(url_for("auth.reset", token=_reset_signer().dumps([user_id, fingerprint])))
 
 
-def _sends_mail() -> bool:
+def sends_mail() -> bool:
     """Whether a mailed link can reach anyone: `MAIL` when set, else whether the scheduler has an SMTP server (its
     settings: PBP_SMTP_HOST, or SMTP_HOST in the instance's config.py)."""
     if current_app.config["MAIL"] is not None:
@@ -226,7 +245,7 @@ def forgot() -> str | tuple[str, int]:
     """Ask for the link. The answer is the same whether or not the account exists or has an address. A site that
     sends no e-mail says so instead, and who can help."""
     form = ForgotForm()
-    if not _sends_mail():
+    if not sends_mail():
         return render_template("auth/forgot.html", form=form, no_mail=True)
     if form.validate_on_submit():
         accounts.request_password_reset(form.who.data, reset_link)
@@ -289,7 +308,16 @@ def blueprint(limiter: Limiter) -> Blueprint:
 
 def init_app(app: Flask) -> None:
     """Flask-Login and a limiter of this app's own, counting in the site's database (`pbp.web.ratelimit`) unless
-    `RATELIMIT_STORAGE_URI` says otherwise."""
+    `RATELIMIT_STORAGE_URI` says otherwise. 「ログイン状態を保持」 is Flask-Login's remember cookie (HttpOnly, Lax,
+    Secure with `HTTPS`, `REMEMBER_DAYS`): it holds the user's id and session version like the session, so a logout
+    or a new password revokes it with every session."""
+    app.config.update(
+        REMEMBER_COOKIE_NAME=REMEMBER_COOKIE,
+        REMEMBER_COOKIE_DURATION=timedelta(days=int(app.config["REMEMBER_DAYS"])),
+        REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_SECURE=bool(app.config["HTTPS"]),
+    )
     manager = LoginManager(app)
     manager.user_loader(load_user)
     manager.login_view = "auth.login"
@@ -297,3 +325,4 @@ def init_app(app: Flask) -> None:
     limiter = Limiter(key_func=_address_key, app=app, headers_enabled=True)
     app.register_blueprint(blueprint(limiter))
     app.jinja_env.globals["logout_form"] = ActionForm
+    app.jinja_env.globals["sends_mail"] = sends_mail  # pages that mention e-mail say so when none goes out

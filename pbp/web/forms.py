@@ -12,6 +12,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from werkzeug.datastructures import CombinedMultiDict, MultiDict
 from wtforms import (
+    BooleanField,
     EmailField,
     Field,
     FieldList,
@@ -131,6 +132,10 @@ class RegisterForm(SiteForm):
 class LoginForm(SiteForm):
     name = StringField(_("User name"), [_required(), Length(max=40)])
     password = PasswordField(_("Password"), [_required(), Length(max=PASSWORD_MAX)])
+    remember = BooleanField(
+        _("Keep me logged in"),
+        description=_("On this browser until you log out (here or anywhere else). Not on a shared computer."),
+    )
     next = HiddenField()
 
 

@@ -1,20 +1,28 @@
 """`/me/notifications`: where a user's notifications go (an e-mail address) and which kinds they receive
-(`pbp.services.notifications`). A page of its own beside マイページ."""
+(`pbp.services.notifications`). A page of its own beside マイページ. And `/me/notices`, the on-site notice list
+(`pbp.services.notices`): every event told to the user, newest first, unread ones marked, with the header's badge
+and the "since your last visit" box of the home page and マイページ; it works with no mail server."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 from wtforms import BooleanField, EmailField
 from wtforms.validators import Length, Optional
 
-from pbp.errors import UserError
-from pbp.models import User
-from pbp.services import notifications
-from pbp.web.forms import SiteForm, show_refusal
+from pbp.errors import NotFound, UserError
+from pbp.models import Notice, User
+from pbp.services import notices, notifications
+from pbp.services.clock import from_db
+from pbp.web.clock import app_clock
+from pbp.web.forms import ActionForm, SiteForm, show_refusal
 from pbp.web.gm.access import runs_any_campaign
+from pbp.web.i18n import page_locale
 
 bp = Blueprint("notify", __name__)
 INVALID = 422
@@ -33,6 +41,13 @@ LABELS = {
     "roster.waitlist": _("The GM puts my character on a scenario's waitlist"),
     "roster.reject": _("The GM turns down my character's sign-up"),
     "roster.remove": _("The GM takes my character off a scenario"),
+    "round.scheduled": _("A new round of my scenario is planned"),
+    "round.waiting": _("A round of my scenario is held for the GM"),
+    "entry.late": _("An entry of mine was saved too late and refused"),
+    "signup.joined": _("My character's sign-up: joined"),
+    "signup.waitlisted": _("My character's sign-up: on the waiting list"),
+    "growth.approved": _("A growth request of mine is approved"),
+    "growth.denied": _("A growth request of mine is denied"),
 }
 
 
@@ -73,3 +88,71 @@ def settings() -> str | Response | tuple[str, int]:
             return redirect(url_for("notify.settings", saved=1), 303)
     page = render_template("notifications.html", form=form, kinds=kinds, saved="saved" in request.args)
     return (page, INVALID) if request.method == "POST" else page
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A notice as the list shows it: its words in the page's language and where it leads (None: what it named is
+    gone, a deleted round)."""
+
+    id: int
+    subject: str
+    body: str
+    path: str | None
+    at: datetime  # aware UTC
+    unread: bool
+    timezone: str  # the campaign's it tells of (UTC when none)
+
+
+def shown(rows: list[Notice]) -> list[Shown]:
+    """The notices in the page's language (the outbox's own words: `notifications.message`)."""
+    gone = notices.gone_rounds(rows)
+    zones = notices.time_zones(rows)
+    out = []
+    for n in rows:
+        subject, body = notifications.message(n.kind, n.payload, page_locale())
+        path = None if n.payload.get("round") in gone else notifications.page_path(n.kind, n.payload)
+        zone = zones.get(n.payload.get("campaign"), "UTC")
+        out.append(Shown(n.id, subject, body, path, from_db(n.created_at), n.read_at is None, zone))
+    return out
+
+
+def unread_notices() -> int:
+    """The header's badge: the signed-in user's unread notices (0 for a visitor)."""
+    return notices.unread_count(current_user.id) if current_user.is_authenticated else 0
+
+
+def since_last_visit() -> list[Shown]:
+    """The home page's and マイページ's "since your last visit": the user's unread notices, newest first."""
+    return shown(notices.latest(current_user.id, unread_only=True, limit=5))
+
+
+@bp.app_context_processor
+def _globals() -> dict[str, object]:
+    return {"unread_notices": unread_notices, "notice_form": ActionForm}
+
+
+@bp.get("/me/notices")
+@login_required
+def notice_list() -> str:
+    rows = shown(notices.latest(current_user.id))
+    return render_template("notices.html", notices=rows)
+
+
+@bp.post("/me/notices/<row:notice_id>/open")
+@login_required
+def open_notice(notice_id: int) -> Response:
+    """Mark one notice read and go where it leads (the list again when what it named is gone)."""
+    try:
+        notice = notices.open_notice(notice_id, user_id=current_user.id, clock=app_clock())
+    except NotFound:
+        abort(404)
+    path = shown([notice])[0].path
+    return redirect(path or url_for("notify.notice_list"), 303)
+
+
+@bp.post("/me/notices/read")
+@login_required
+def read_all() -> Response:
+    notices.mark_all_read(current_user.id, clock=app_clock())
+    return redirect(url_for("notify.notice_list"), 303)

@@ -48,8 +48,8 @@ def _key(app: Flask) -> tuple[Any, ...] | None:
     """What makes this request's page, or None when it must be made for this reader alone."""
     if request.method not in ("GET", "HEAD") or request.blueprint not in PUBLIC_BLUEPRINTS:
         return None
-    if "_user_id" in session or "_flashes" in session:
-        return None
+    if "_user_id" in session or "_flashes" in session or app.config.get("REMEMBER_COOKIE_NAME") in request.cookies:
+        return None  # a signed-in reader's page, or one 「ログイン状態を保持」 signs in now
     version = site.current(database.of(app))
     static = bool(request.environ.get(STATIC_EXPORT))
     return (request.full_path, page_locale(), request.url_root, request.script_root, static, version)

@@ -68,7 +68,10 @@ class BodyLimit:
 def _signed_in(app: Flask) -> bool:
     """Whether the request's session has a user; without a session cookie the session is not opened (reading it
     would add `Vary: Cookie` to a static file's answer)."""
-    return app.config["SESSION_COOKIE_NAME"] in request.cookies and "_user_id" in session
+    remembered = app.config.get("REMEMBER_COOKIE_NAME")  # 「ログイン状態を保持」: a user without a session yet
+    return (app.config["SESSION_COOKIE_NAME"] in request.cookies and "_user_id" in session) or (
+        bool(remembered) and remembered in request.cookies
+    )
 
 
 def init_app(app: Flask) -> None:

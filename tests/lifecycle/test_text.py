@@ -33,6 +33,7 @@ import re
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -64,6 +65,7 @@ from pbp.services import (
     authoring,
     campaigns,
     characters,
+    drafts,
     entries,
     gms,
     line_fates,
@@ -343,6 +345,8 @@ INTERNAL = {
     "rounds.shaped_encounter": "the actions are gm_actions_of's, recorded by shaping.record_action (covered)",
     "rounds.state_word": "the state is a round's, one of the lifecycle's constants",
     "campaigns.scenario_taken": "words a refusal: the slug is the one a checked service was asked for",
+    "notices.record": "the kind and payload are notifications.queue's, from its callers' checked values",
+    "notifications.page_path": "the kind and payload are a stored notice's, written by the code",
 }
 
 
@@ -766,3 +770,31 @@ def test_shaping_takes_any_text(stage: Stage, kind: str, unit: str, text: str, r
         assert GmOrder.get(GmOrder.round == rid, GmOrder.unit == unit).order == order
     if accepted(lambda: shaping.clear_enemy_order(rid, unit, actor_id=w.gm, clock=w.clock), unit):
         assert not GmOrder.select().where(GmOrder.round == rid, GmOrder.unit == unit).exists()
+
+
+_DRAFT_TICKS = itertools.count(1)  # each example's drafts a moment after the last: none is refused as too soon
+
+
+@covers("drafts.save_draft", "drafts.refused_late", "drafts.park", "drafts.claim_parked")
+@FAST
+@given(prose=TEXT, prose_en=TEXT, token=TEXT)
+@example(prose="書きかけ\x00", prose_en="", token="\x00")
+@example(prose="書きかけ", prose_en="\ud800", token="\ud800")
+def test_drafts_take_any_text(stage: Stage, prose: str, prose_en: str, token: str) -> None:
+    """A draft, a late save's text and a save's text parked after its session ended, as any text: refused (parked
+    text: nothing kept), or kept as given; a parked text's token, as any text, claims nothing of another's."""
+    w, rid = stage.world, stage.open_round
+    uid, cid = w.players[0], w.characters[0]
+    clock = FixedClock(w.clock.now() + timedelta(seconds=3 * next(_DRAFT_TICKS)))
+    save = lambda: drafts.save_draft(rid, cid, user_id=uid, prose=prose, prose_en=prose_en, clock=clock)  # noqa: E731
+    if accepted(save, prose, prose_en):
+        draft = drafts.draft_of(rid, cid, user_id=uid)
+        assert (draft.prose, draft.prose_en) == (lines(prose), lines(prose_en))
+    late = lambda: drafts.refused_late(rid, cid, user_id=uid, prose=prose, prose_en=prose_en, clock=clock)  # noqa: E731
+    accepted(late, prose, prose_en)
+    parked = drafts.park(rid, cid, user_id=uid, prose=prose, prose_en=prose_en, clock=clock)
+    assert parked is None or storable((prose, prose_en))
+    assert drafts.claim_parked(token, user_id=w.players[1], clock=clock) is None
+    if parked is not None:
+        assert drafts.claim_parked(parked, user_id=uid, clock=clock) == (rid, cid)
+        assert drafts.draft_of(rid, cid, user_id=uid).prose == lines(prose)

@@ -17,6 +17,7 @@ from pbp.models import (
     Campaign,
     Character,
     Entry,
+    EntryDraft,
     GmAction,
     GmOrder,
     GrowthRequest,
@@ -119,6 +120,16 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     # the entry form of player1's character: its player only (the GM reads entries in the GM's console)
     ("/rounds/<row:round_id>/entry/<row:character_id>", "GET"): (ENTRY, None, OWNER_ONLY),
     ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): (ENTRY, {"preview": "1", "prose": "x"}, OWNER_ONLY),
+    # its autosaved draft: the writer's only (the GM too is refused: a draft is no entry); an ended session is 401
+    ("/rounds/<row:round_id>/entry/<row:character_id>/draft", "POST"): (
+        ENTRY + "/draft",
+        {"prose": "x"},
+        {**OWNER_ONLY, "anonymous": 401},
+    ),
+    # the notice list: each user's own (another's notice, or none, is 404)
+    ("/me/notices", "GET"): ("/me/notices", None, signed_in(302, 200)),
+    ("/me/notices/read", "POST"): ("/me/notices/read", {}, signed_in(302, 303)),
+    ("/me/notices/<row:notice_id>/open", "POST"): ("/me/notices/999999/open", {}, signed_in(302, 404)),
     # characters: anyone signed in creates one; its sheet and growth requests are its player's (the GM decides
     # growth in the GM's console); an empty form is refused
     ("/campaigns/<slug:campaign>/characters/new", "GET"): (NEW_CHARACTER, None, signed_in(302, 200)),
@@ -362,6 +373,13 @@ CSRF_CASES = {
         {"prose": "forged", "major": ""},
         lambda app, client: _entry_prose(app) != "forged",
     ),
+    "/rounds/<row:round_id>/entry/<row:character_id>/draft": (
+        "player",
+        {"prose": "forged"},
+        lambda app, client: _draft_prose(app) != "forged",
+    ),
+    "/me/notices/read": ("player", {}, None),  # tests/web/test_notices.py: nothing is marked read
+    "/me/notices/<row:notice_id>/open": ("player", {}, None),
     "/campaigns/<slug:campaign>/characters/new": (
         "player",
         {"ja": "偽", "stats.肉体": "3", "stats.感覚": "3", "stats.理知": "3", "stats.文化": "3"},
@@ -492,6 +510,8 @@ CSRF_CASES = {
 #: The URL a POST rule with parameters is tried at.
 CSRF_URLS = {
     "/rounds/<row:round_id>/entry/<row:character_id>": ENTRY,
+    "/rounds/<row:round_id>/entry/<row:character_id>/draft": ENTRY + "/draft",
+    "/me/notices/<row:notice_id>/open": "/me/notices/1/open",
     "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/join": SCENARIO + "join",
     "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/leave": SCENARIO + "leave",
     "/campaigns/<slug:campaign>/characters/new": NEW_CHARACTER,
@@ -594,6 +614,12 @@ def _is_gm(app: Flask, name: str) -> bool:
 def _entry_prose(app: Flask) -> str:
     with pbp_db.using(database.of(app)):
         return Entry.get(Entry.round == 3, Entry.character == 1).prose
+
+
+def _draft_prose(app: Flask) -> str | None:
+    with pbp_db.using(database.of(app)):
+        draft = EntryDraft.get_or_none(EntryDraft.round == 3, EntryDraft.character == 1)
+        return None if draft is None else draft.prose
 
 
 def _outbox(app: Flask) -> list[int]:

@@ -96,7 +96,7 @@ def test_a_logout_in_another_worker_refuses_the_next_save_and_stores_nothing(wor
     elsewhere.set_cookie("session", client.get_cookie("session").value)
     log_out(elsewhere)
     status, location = save(client, world, "ログアウト後", token)
-    assert status == 302 and location.startswith("/login")
+    assert status == 303 and location.startswith("/login") and "kept=1" in location  # the text parked, not saved
     assert stored(here, world) == "ログアウト前"
 
 
@@ -107,7 +107,7 @@ def test_a_preview_after_a_logout_elsewhere_shows_nothing(world) -> None:
     with pbp_db.using(database.of(there)):
         accounts.end_sessions(User.get(User.name == "player1").id)
     status, location = save(client, world, "プレビュー", token, preview="1")
-    assert status == 302 and location.startswith("/login")
+    assert status == 303 and location.startswith("/login")  # its text kept for after the login
 
 
 def test_a_round_closed_in_another_worker_refuses_the_save_with_the_form(world) -> None:

@@ -7,12 +7,13 @@ preview, a late save or an expired CSRF token shows the form again with everythi
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _
-from flask_login import current_user, login_required
+from flask_login import current_user
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import TextAreaField
@@ -22,7 +23,7 @@ from pbp.errors import UserError
 from pbp.reports import render_markdown
 from pbp.reports.battlemap import MapView, battle_map
 from pbp.reports.narrative import Names
-from pbp.services import entries
+from pbp.services import drafts, entries
 from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
@@ -32,6 +33,7 @@ from pbp.web.database import assumes_reading, confirm_reading
 from pbp.web.forms import SiteForm
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
+from pbp.web.player.drafts import keeps_text_signed_out
 from pbp.web.player.expired import keeps_input
 from pbp.web.player.orders import FormData, form_of, order_of, refusal_errors
 
@@ -41,6 +43,10 @@ CLOSED = {
     "not_open": _("This round is not taking entries."),
     "dead": _("This character has fallen and can write no more entries."),
 }
+
+
+#: The reasons a save is refused as late: the round stopped taking entries (not a fallen character).
+LATE = ("deadline", "not_open")
 
 
 class EntryForm(SiteForm):
@@ -95,7 +101,11 @@ def _page(
     saved: bool = False,
     status: int = 200,
     refusal: UserError | None = None,
+    draft: drafts.Draft | None = None,
+    restored: bool = False,
 ) -> tuple[str, int]:
+    """The form's page. `draft`: the writer's autosaved text when it differs from the saved entry (offered, or
+    `restored` into the form); a page whose text is not the saved entry's tells the leave-page warning so."""
     names = names_for(desk)
     if refusal is not None:  # each of a refused order's problems beside its field
         errors = refusal_errors(refusal, fields, desk.legal, names)
@@ -126,13 +136,16 @@ def _page(
         closed=CLOSED.get(desk.closed_reason or ""),
         percent=percent,
         limit=desk.campaign.entry_char_limit,
+        draft=draft,
+        restored=restored,
+        unsaved=restored or request.method == "POST",
     )
     return body, status
 
 
 @bp.route("/rounds/<row:round_id>/entry/<row:character_id>", methods=["GET", "POST"])
 @assumes_reading  # a re-save is one statement, which checks the version its worker last read
-@login_required
+@keeps_text_signed_out  # login_required, but a save meeting an ended session keeps its text through a new login
 def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     def desk() -> EntryDesk:
         """The form's facts (the encounter, what the unit may do, the history): read only for a page to show. A
@@ -147,7 +160,12 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
         shown, form = desk(), EntryForm()
         if shown.entry is not None:
             form.prose.data, form.prose_en.data = shown.entry.prose, shown.entry.prose_en or ""
-        return _page(shown, form, form_of(shown.entry.order if shown.entry else None), saved="saved" in request.args)
+        draft = newer_draft(shown)
+        restored = draft is not None and "draft" in request.args
+        if restored:
+            form.prose.data, form.prose_en.data = draft.prose, draft.prose_en
+        order = form_of(shown.entry.order if shown.entry else None)
+        return _page(shown, form, order, saved="saved" in request.args, draft=draft, restored=restored)
     # A save that goes through answers with a redirect: the form (the posted one, for the page) is built only when a
     # page is shown; CSRFProtect has checked the token of every POST already.
     fields = FormData(request.form.to_dict(flat=False))
@@ -168,8 +186,28 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             clock=app_clock(),
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
-        return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
+        shown = desk()
+        if shown.closed_reason in LATE:  # kept as the draft, and told in the notice list (text that is no text: not)
+            prose_en = request.form.get("prose_en", "")
+            with suppress(UserError):
+                drafts.refused_late(
+                    round_id, character_id, user_id=current_user.id, prose=prose, prose_en=prose_en, clock=app_clock()
+                )
+        return _page(shown, EntryForm(), fields, refusal=refusal, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
+
+
+def newer_draft(desk: EntryDesk) -> drafts.Draft | None:
+    """The writer's draft when it was kept after the saved entry and its text is not the entry's (None: nothing to
+    offer)."""
+    draft = drafts.draft_of(desk.round.id, desk.character.id, user_id=current_user.id)
+    if draft is None or not (draft.prose.strip() or draft.prose_en.strip()):
+        return None
+    entry = desk.entry
+    if entry is None:
+        return draft
+    same = (draft.prose, draft.prose_en) == (entry.prose, entry.prose_en or "")
+    return None if same or draft.saved_at <= entry.saved_at else draft
 
 
 @keeps_input("player.entry")

@@ -12,6 +12,7 @@ from pbp.services.clock import SYSTEM
 from pbp.web.clock import app_clock
 from pbp.web.forms import LocaleForm
 from pbp.web.i18n import page_locale
+from pbp.web.notify import since_last_visit
 from pbp.web.player import bp, queries
 
 #: A sign-up's status as マイページ shows it.
@@ -25,12 +26,14 @@ SIGNUP_STATUS = {
 @bp.get("/")
 def home() -> str:
     """Every campaign and its scenarios; for a signed-in player first the entries they may write now, each a link to
-    its form (the page a player lands on after logging in)."""
-    due = []
+    its form (the page a player lands on after logging in), and their unread notices."""
+    due, news = [], []
     if current_user.is_authenticated:
         characters = queries.characters_of(current_user.id, locale=page_locale(), now=app_clock().now())
         due = [(ch, s) for ch in characters for s in ch.signups if s.entry and s.entry.open]
-    return render_template("player/home.html", campaigns=queries.campaigns(SYSTEM.now(), locale=page_locale()), due=due)
+        news = since_last_visit()
+    campaigns = queries.campaigns(SYSTEM.now(), locale=page_locale())
+    return render_template("player/home.html", campaigns=campaigns, due=due, news=news)
 
 
 def _me_page(form: LocaleForm) -> str:
@@ -41,6 +44,7 @@ def _me_page(form: LocaleForm) -> str:
         campaigns=queries.campaign_names(page_locale()),
         locale_form=form,
         signup_status=lambda s: SIGNUP_STATUS.get(s, s),
+        news=since_last_visit(),
     )
 
 
