@@ -24,11 +24,8 @@ AFFINITY = ("○", "△", "×")
 RATINGS = ("命中", "火力", "回避", "装甲", "装備力")
 KEYWORD_WIDTH = 10  # K-BASE-2
 CHECK_ID = re.compile(r"r[0-9]+-c[0-9]+")
-ORDER_FIELDS = (
-    "unit", "formation", "air", "opening_torpedo", "shelling", "torpedo", "night", "rechallenge", "support",
-    "anti_air", "retreat", "night_volunteer", "salvage", "spoils", "end",
-)  # fmt: skip
-CYCLE_FIELDS = ("unit", "card", "scene", "supply", "rechallenge", "support")
+#: Orders for what contract v3 leaves to the 提督's hand (C-14): development, refit, item exchange, ムーブ abilities.
+NOT_IN_V3 = ("move", "exchange", "refit", "develop")
 
 OPTION_DEFAULTS: dict[str, Any] = {
     "victory": "flagship", "replot_after_recon": True, "allow_farther_substitute": False, "torpedo_pc_only": False,
@@ -438,9 +435,7 @@ def _entry(c: _Check, e: Any, path: str, enc: dict[str, Any], by_id: dict[str, A
     unit = _unit_ref(c, e, path, by_id)
     if unit is None:
         return
-    for key in ("move", "exchange"):
-        if key in e:
-            c.said(f"{path}.{key}", N_("not in contract v3"))
+    _not_in_v3(c, e, path)
     pieces = {p.get("id"): p for p in unit.get("equipment") or []}
     formation = c.opt_dict(e, "formation", path)
     if formation is not None:
@@ -504,6 +499,12 @@ def _entry(c: _Check, e: Any, path: str, enc: dict[str, Any], by_id: dict[str, A
                 scrapped.add(pid)
 
 
+def _not_in_v3(c: _Check, e: dict[str, Any], path: str) -> None:
+    for key in NOT_IN_V3:
+        if key in e:
+            c.said(f"{path}.{key}", N_("not in contract v3: the 提督 records it by hand"))
+
+
 def _other_pc(uid: Any, unit: dict[str, Any], by_id: dict[str, Any]) -> bool:
     return isinstance(uid, str) and uid in by_id and by_id[uid]["side"] == "pc" and uid != unit["id"]
 
@@ -548,9 +549,7 @@ def _cycle_entry(
     if unit["side"] != "pc" or unit.get("lost"):
         c.said(f"{path}.unit", N_("a cycle entry is a ship girl's, not lost"))
         return
-    for key in e:
-        if key not in CYCLE_FIELDS:
-            c.said(f"{path}.{key}", N_("not in contract v3"))
+    _not_in_v3(c, e, path)
     card = e.get("card")
     if c.check_dict(card, f"{path}.card"):
         tables = enc.get("event_tables") or {}
