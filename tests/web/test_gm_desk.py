@@ -10,8 +10,8 @@ from html import unescape
 import pytest
 
 from pbp import db as pbp_db
-from pbp.models import Character, User
-from pbp.services import entries, rounds
+from pbp.models import Campaign, Character, User
+from pbp.services import campaigns, entries, rounds
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from tests.web.conftest import make_app, signed_in
@@ -62,3 +62,16 @@ def test_a_held_round_comes_first_with_its_release_link(world):
     assert re.search(r'<li class="desk-held">.*Held.*waits for your release', panel)
     assert f'href="/gm/demo/rounds/{world.open_round}/"' in panel
     assert "保留中" in _panel(world, "/gm/demo/", lang="ja")
+
+
+def test_two_runs_of_one_scenario_are_told_apart_by_their_slugs(world):
+    with pbp_db.using(database.of(make_app(world.url))):
+        gm = User.get(User.name == "gm").id
+        clock = FixedClock(NOW)
+        rounds.hold_round(world.open_round, reason="待って", actor_id=gm, clock=clock)
+        demo = Campaign.get(Campaign.slug == "demo").id
+        again = campaigns.create_scenario(demo, "tama_river", slug="tama-again", clock=clock)
+        second = rounds.create_round(again.id, NOW + timedelta(hours=2), actor_id=gm, clock=clock)
+        rounds.hold_round(second.id, reason="待って", actor_id=gm, clock=clock)
+    panel = _panel(world, "/gm/demo/")
+    assert "(tama_river)" in panel and "(tama-again)" in panel
