@@ -36,6 +36,13 @@ _SUBJECT = ("は", "が", "の", "も")
 _OVERT_SUBJECT = re.compile(r"(?<![なだ\x02])[がは](?![らずじ])")
 #: What may follow a pronoun (彼女は, 彼女へ, 彼女めがけて, 彼女との …); not 「…のはノアだった」.
 _PRONOUN_BEFORE = ("は", "が", "を", "へ", "に", "の", "め", "と", "も", "自")
+#: After 「Xの」, what says where or how much of X rather than something X has: 「葵の分だけの沈黙」
+#: 「葵の頭上から」「葵の姿もあった」 mean nothing without 葵 (「葵の照準レーザー」「葵の奥歯」 read as
+#: hers). And 「のだ」「ので」「のに」.
+_NOT_OWNED = (
+    "分", "手前", "周", "前", "後", "背後", "横", "上", "下", "頭上", "足元", "方", "ため", "こと", "もの", "番", "側",
+    "傍", "隣", "目の前", "姿", "名", "だ", "で", "に",
+)  # fmt: skip
 _JA_PRONOUNS = {"she": "彼女", "he": "彼"}
 #: English pronouns by role: subject, object (after a preposition), possessive (for "X's").
 _EN_PRONOUNS = {"she": ("she", "her", "her"), "he": ("he", "him", "his")}
@@ -155,9 +162,14 @@ def refer(
     return "".join(out)
 
 
+def _glued(masked: str, a: re.Match[str], b: re.Match[str]) -> bool:
+    """Whether two names stand side by side in one list (「葵と真琴」「葵、真琴」, "Aoi and Makoto")."""
+    return a.group() != b.group() and _LIST_GLUE.fullmatch(masked[a.end() : b.start()]) is not None
+
+
 def _listed(masked: str, found: list[re.Match[str]]) -> bool:
-    """Whether the sentence ends its naming on a list of names (「葵、真琴とノア」, "Aoi and Makoto")."""
-    return len(found) > 1 and _LIST_GLUE.fullmatch(masked[found[-2].end() : found[-1].start()]) is not None
+    """Whether the sentence ends its naming on a list of names: a pronoun after it could be any of them."""
+    return len(found) > 1 and _glued(masked, found[-2], found[-1])
 
 
 def _narrated(sentence: str) -> int:
@@ -180,10 +192,12 @@ def _shortened(
     pieces: list[str] = []
     mentions: list[_Mention] = []
     cursor, length, last_pc = 0, 0, reader.last_pc
+    in_lists = {m for a, b in zip(found, found[1:], strict=False) if _glued(masked, a, b) for m in (a, b)}
     for f in found:
         name, (start, end) = f.group(), f.span()
         if name not in pronouns or start < cursor:
             continue
+        listed = f in in_lists
         pieces.append(text[cursor:start])
         length += start - cursor
         recent = written + start - reader.named_at.get(name, -(10**9)) < tongue.window
@@ -195,7 +209,9 @@ def _shortened(
             and not any(pronouns.get(o.group()) == pronoun for o in found if o.group() != name)
         )
         change = None
-        if locale == "ja":
+        if listed:  # 「葵と真琴」: a list names everyone in it
+            pass
+        elif locale == "ja":
             if f is lead and name == reader.centre and recent and (cut := _cut(text, masked, start, name)):
                 change = ("dropped", start + cut, "")
             elif may_pronoun and pronoun in _JA_PRONOUNS and text[end : end + 1] in _PRONOUN_BEFORE:
@@ -256,6 +272,6 @@ def _cut(text: str, masked: str, at: int, name: str) -> int | None:
     if after.startswith("は") and not after.startswith(("はず", "はじ")):
         return len(name) + (2 if after.startswith("は、") else 1)
     # 「咆哮は、葵の手前で」: another topic owns the clause, and without 「葵の」 the reader cannot say whose.
-    if after.startswith("の") and not after.startswith(("のだ", "ので", "のに")) and not head.endswith("は、"):
+    if after.startswith("の") and not after.startswith(_NOT_OWNED, 1) and not head.endswith("は、"):
         return len(name) + 1
     return None

@@ -559,9 +559,9 @@ class Narrator:
         return self._story(title, blocks, plan)
 
     def _story(self, title: str, prose: list[str], plan: Plan) -> str:
-        """The story's Markdown: the title, the prose (naming a PC only where the reader needs it: `anaphora.py`)
-        and the state list."""
-        prose = [self._names_spaced(b) for b in prose]
+        """The story's Markdown: the title, the prose (naming a PC only where the reader needs it: `anaphora.py`;
+        the opening, which sets the scene and who is in it, as written) and the state list."""
+        prose = prose[:1] + [self._names_spaced(b) for b in prose[1:]]
         return "\n\n".join(b for b in [title, *prose, self._state(plan)] if b) + "\n"
 
     def _names_spaced(self, block: str) -> str:

@@ -111,3 +111,10 @@ def test_english_keeps_names_in_a_list_after_one_and_where_the_role_is_unclear()
     assert _refer_en("Chihaya ran. Chihaya shouted.") == "Chihaya ran. Chihaya shouted."  # they: the name stays
     # after a line of dialogue the name stays ("“Good,” she breathed" or "“Down!” She ducked": the quote decides)
     assert _refer_en("Aoi ran. “Aoi, down!” Aoi ducked.") == "Aoi ran. “Aoi, down!” Aoi ducked."
+
+
+def test_a_list_names_everyone_and_a_place_or_share_keeps_its_owner():
+    told = _refer("カガチ壱は葵へ向かった。葵と真琴は身構えた。")
+    assert told.endswith("葵と真琴は身構えた。")
+    assert _refer("葵は盾を構えた。戦場に、葵の分だけの沈黙が広がった。").endswith("彼女の分だけの沈黙が広がった。")
+    assert _refer("葵は盾を構えた。葵の頭上から、爪が襲いかかった。").endswith("彼女の頭上から、爪が襲いかかった。")
