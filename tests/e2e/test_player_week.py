@@ -1,0 +1,93 @@
+"""The player's week in a real browser, in Japanese and English, against gunicorn: the entry form autosaves the text
+as a draft, which another device offers back; a logout on that device ends the first one's session, whose Save then
+keeps the text through a new login and lands back in the form with it; once the round is published, マイページ's
+"since your last visit" leads to the report (the notice marked read on the way)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from pbp.models import Round
+from tests.e2e.conftest import PASSWORD, no_horizontal_scroll, register
+
+SAYS = {
+    "ja": {"name": ("萌黄", "Moegi"), "offer": "下書きをフォームに戻す", "kept": "書いた文章は保管してあります",
+           "since": "前回の訪問以降", "published": "報告書を公開"},
+    "en": {"name": ("Moegi", "Moegi"), "offer": "Put the draft in the form", "kept": "Your text is kept",
+           "since": "Since your last visit", "published": "is published"},
+}  # fmt: skip
+FIRST = {"ja": "霧の中で、そっと息を整える。", "en": "In the mist, I steady my breath."}
+SECOND = {"ja": "「まだ終わらせない」", "en": '"Not over yet."'}
+
+
+def draft_kept(page: Page) -> str:
+    """The autosave's word below the buttons, once it has come (entry.js posts 2.5 s after typing stops)."""
+    for _ in range(40):
+        said = page.inner_text("#draft-status").strip()
+        if said:
+            return said
+        page.wait_for_timeout(250)
+    raise AssertionError("the draft was never said to be kept")
+
+
+def sign_in(page: Page, url: str, name: str) -> None:
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.form button[type=submit]")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_autosave_survives_a_forced_logout_and_the_notices_lead_to_the_report(site, page_factory, lang) -> None:
+    says, page = SAYS[lang], page_factory(lang, 1280)
+    run, name = site.new_run(), f"week-{lang}"
+    register(page, site.url, name, says["name"][0])
+    page.goto(site.url + "/campaigns/demo/characters/new")
+    page.fill("input[name=ja]", says["name"][0])
+    page.fill("input[name=en]", says["name"][1])
+    page.select_option("#vehicle", "savior")
+    page.click("form.sheet-form button[type=submit]")
+    page.wait_for_url("**/edit?saved=1")
+    character = int(page.url.split("/characters/")[1].split("/")[0])
+    scenario_url = f"{site.url}/campaigns/demo/scenarios/{run}/"
+    page.goto(scenario_url)
+    page.select_option("#join-character", str(character))
+    page.click("button.primary")
+    page.wait_for_url(scenario_url + "#signup")
+    round_id = site.open_round(run, hours=12)
+    entry_url = f"{site.url}/rounds/{round_id}/entry/{character}"
+
+    page.goto(entry_url)
+    page.fill("textarea[name=prose]", FIRST[lang])
+    assert draft_kept(page)  # kept on the server: never an entry
+
+    phone = page_factory(lang, 360)  # the player's other device offers the draft back
+    phone.goto(site.url + "/login")
+    sign_in(phone, site.url, name)
+    phone.wait_for_url(site.url + "/")
+    phone.goto(entry_url)
+    phone.click(f"text={says['offer']}")
+    assert phone.input_value("textarea[name=prose]") == FIRST[lang]
+    assert no_horizontal_scroll(phone)
+    phone.click("header.site form.inline button[type=submit]")  # logs out here and everywhere else
+
+    page.fill("textarea[name=prose]", FIRST[lang] + "\n" + SECOND[lang])
+    page.click("button.primary")  # the session has ended: the text is kept, and the login says so
+    page.wait_for_url("**/login?**kept=1**")
+    assert says["kept"] in page.content()
+    sign_in(page, site.url, name)
+    page.wait_for_url(entry_url + "?draft=1")  # back in the form, with the text
+    assert page.input_value("textarea[name=prose]") == FIRST[lang] + "\n" + SECOND[lang]
+    page.click("button.primary")
+    page.wait_for_url(entry_url + "?saved=1")
+
+    site.clock.advance(13 * 3600)
+    report = site.tick()  # closed, resolved and published by the scheduler
+    with site.db():
+        assert Round.get_by_id(round_id).state == "published", report
+    page.goto(site.url + "/me")
+    news = page.locator("section.news")
+    assert says["since"] in news.inner_text()
+    news.locator("button.link", has_text=says["published"]).first.click()
+    page.wait_for_url(f"{site.url}/blog/demo/{run}/round-*/")
+    assert SECOND[lang].strip('「」"') in page.inner_text("div.story")
