@@ -12,7 +12,7 @@ from typing import Any
 from peewee import fn
 
 from pbp import reports
-from pbp.db import retried, write_transaction
+from pbp.db import database, retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import N_, InvalidState, UserError
 from pbp.models import (
@@ -26,6 +26,7 @@ from pbp.models import (
     Resolution,
     Round,
     Scenario,
+    site,
 )
 from pbp.reports.leaks import Leak
 from pbp.services import audit, characters, gms, leaks, notifications
@@ -200,7 +201,7 @@ def _scenario_text(rnd: Round) -> str:
     return f"{scenario.title}\n\n{scenario.public_text}"
 
 
-def _refuse_leaks(rnd: Round, intro: str, story: str, outro: str, story_en: str | None, doing: str) -> None:
+def _leaks_in(rnd: Round, intro: str, story: str, outro: str, story_en: str | None) -> list[Leak]:
     parts = {
         "intro": intro,
         "story": story,
@@ -208,9 +209,50 @@ def _refuse_leaks(rnd: Round, intro: str, story: str, outro: str, story_en: str 
         "story_en": story_en or "",
         "scenario": _scenario_text(rnd),
     }
-    found = leaks.check(rnd.id, parts)
+    return leaks.check(rnd.id, parts)
+
+
+def _refuse_leaks(rnd: Round, intro: str, story: str, outro: str, story_en: str | None, doing: str) -> None:
+    found = _leaks_in(rnd, intro, story, outro, story_en)
     if found:
         raise LeakFound(found, doing)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A resolved round's publication worked out from a read before the write lock is taken (the English story,
+    the leak check over every part and both pages are a publication's time: a deadline's saves must not wait for
+    them, issue 33). Used only if the report and everything else a reader sees are still as read (`holds`)."""
+
+    version: int  # the site's version: the secret terms, the scenario, the names and the pack as read
+    updated_at: datetime  # the report's
+    story_en_md: str | None
+    found: list[Leak]
+    html: str
+    html_en: str | None
+
+    def holds(self, version: int, report: Report) -> bool:
+        return (self.version, self.updated_at) == (version, report.updated_at)
+
+
+def _prepared(round_id: int) -> _Prepared | None:
+    """The round's publication from one read transaction, or None when the round is not resolved."""
+    with database.atomic():  # one snapshot on SQLite (a deferred transaction only reads)
+        version = site.current(database.obj)
+        rnd = Round.get_or_none(Round.id == round_id)
+        report = Report.get_or_none(Report.round == round_id)
+        if rnd is None or report is None or rnd.state != RESOLVED:
+            return None
+        return _publication(rnd, report, version)
+
+
+def _publication(rnd: Round, report: Report, version: int) -> _Prepared:
+    """The English story frozen now (the GM's, or generated: growth points, names and the pack may change later; a
+    published page does not), what the leak check finds in every part, and both pages."""
+    story_en_md = _english_md(rnd.id)
+    found = _leaks_in(rnd, report.intro_md, report.draft_md, report.outro_md, story_en_md)
+    html_en = reports.render_markdown(story_en_md) if story_en_md is not None else None
+    return _Prepared(version, report.updated_at, story_en_md, found, report_html(report), html_en)
 
 
 def _not_publishable(rnd: Round) -> InvalidState:
@@ -245,6 +287,7 @@ def publish_round(
     campaign_id = campaign_of(round_id)
     gms.require_gm(campaign_id, actor_id)
     now = to_db(clock.now())
+    ahead = None if parts else _prepared(round_id)  # the parts given change the report: worked out under the lock
     with write_transaction():
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
@@ -253,12 +296,14 @@ def publish_round(
         if parts:
             Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
         report = Report.get(Report.round == round_id)
-        story_en_md = _english_md(round_id)
-        _refuse_leaks(rnd, report.intro_md, report.draft_md, report.outro_md, story_en_md, "publication")
+        version = site.current(database.obj)
+        if ahead is None or not ahead.holds(version, report):  # something it read moved: worked out as it is now
+            ahead = _publication(rnd, report, version)
+        if ahead.found:
+            raise LeakFound(ahead.found, "publication")
         move_state(rnd, PUBLISHED, now, published_at=now)
         published = _published_md(report.intro_md, report.draft_md, report.outro_md)
-        html_en = reports.render_markdown(story_en_md) if story_en_md is not None else None
-        Report.update(published_md=published, html=report_html(report), html_en=html_en, updated_at=now).where(
+        Report.update(published_md=published, html=ahead.html, html_en=ahead.html_en, updated_at=now).where(
             Report.round == round_id
         ).execute()
         dead = _fallen(rnd, Resolution.get(Resolution.round == round_id))

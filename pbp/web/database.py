@@ -19,7 +19,8 @@ from contextlib import ExitStack
 from typing import ParamSpec, TypeVar
 
 import peewee
-from flask import Flask, g, request
+from flask import Flask, after_this_request, current_app, g, request
+from werkzeug.wrappers import Response
 
 from pbp import db as pbp_db
 from pbp.models import site
@@ -95,3 +96,23 @@ def assumes_reading(view: Callable[P, T]) -> Callable[P, T]:
         return view(*args, **kwargs)
 
     return run
+
+
+def after_answer(work: Callable[[], None]) -> None:
+    """Run `work` once this request's answer has gone out, with the app's database: a write the answer does not
+    wait for (a late save's draft and notice) never holds the player behind the write lock a deadline's
+    resolution may hold (issue 33). A failure is logged; the answer has been given."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    database = of(app)
+
+    @after_this_request
+    def attach(response: Response) -> Response:
+        def run() -> None:
+            with app.app_context(), pbp_db.using(database):
+                try:
+                    work()
+                except Exception:
+                    app.logger.exception("work after the answer failed")
+
+        response.call_on_close(run)
+        return response

@@ -29,7 +29,7 @@ from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
 from pbp.web.clock import app_clock
 from pbp.web.data.views import belongs_to
-from pbp.web.database import assumes_reading, confirm_reading
+from pbp.web.database import after_answer, assumes_reading, confirm_reading
 from pbp.web.forms import SiteForm
 from pbp.web.i18n import page_locale
 from pbp.web.player import bp
@@ -188,11 +188,15 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
         shown = desk()
         if shown.closed_reason in LATE:  # kept as the draft, and told in the notice list (text that is no text: not)
-            prose_en = request.form.get("prose_en", "")
-            with suppress(UserError):
-                drafts.refused_late(
-                    round_id, character_id, user_id=current_user.id, prose=prose, prose_en=prose_en, clock=app_clock()
-                )
+            user_id, prose_en, clock = current_user.id, request.form.get("prose_en", ""), app_clock()
+
+            def keep() -> None:
+                with suppress(UserError):  # the round or character went meanwhile: the refused form showed the text
+                    drafts.refused_late(
+                        round_id, character_id, user_id=user_id, prose=prose, prose_en=prose_en, clock=clock
+                    )
+
+            after_answer(keep)  # the refusal does not wait for the write lock the deadline's resolution may hold
         return _page(shown, EntryForm(), fields, refusal=refusal, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
