@@ -89,7 +89,7 @@ def test_the_report_page_lists_the_watched_terms(world):
         secret_terms.set_terms(Scenario.get(Scenario.slug == "tama_river").id, "榊司令", actor_id=None)
     page = _text(_as(world).get(f"/gm/demo/rounds/{world.open_round}/report"))
     watched = re.search(r'<p class="watched">.*?</p>', page, re.S)
-    assert watched and "<bdi class=\"term\">榊司令</bdi>" in watched[0] and f'href="{PAGE}"' in watched[0]
+    assert watched and '<bdi class="term">榊司令</bdi>' in watched[0] and f'href="{PAGE}"' in watched[0]
 
 
 def test_a_short_secret_in_an_override_reason_is_refused_and_nothing_changes(world):
