@@ -22,7 +22,7 @@ from pbp.services.clock import from_db
 from pbp.web.clock import app_clock
 from pbp.web.forms import ActionForm, SiteForm, show_refusal
 from pbp.web.gm.access import runs_any_campaign
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import isolate, page_locale
 
 bp = Blueprint("notify", __name__)
 INVALID = 422
@@ -104,13 +104,22 @@ class Shown:
     timezone: str  # the campaign's it tells of (UTC when none)
 
 
+#: The payload's user text (a scenario's title, a character's name, the GM's reason): isolated in the site's sentence.
+USER_TEXT = ("scenario", "character", "reason")
+
+
 def shown(rows: list[Notice]) -> list[Shown]:
-    """The notices in the page's language (the outbox's own words: `notifications.message`)."""
+    """The notices in the page's language (the outbox's own words: `notifications.message`), the user text in them
+    isolated (`isolate`: a name holding U+202E turns none of the site's words around)."""
     gone = notices.gone_rounds(rows)
     zones = notices.time_zones(rows)
     out = []
     for n in rows:
-        subject, body = notifications.message(n.kind, n.payload, page_locale())
+        said = {k: isolate(v) if k in USER_TEXT else v for k, v in n.payload.items()}
+        try:
+            subject, body = notifications.message(n.kind, said, page_locale())
+        except KeyError:  # a notice stored before its kind's words changed or went: its kind, rather than no page
+            subject, body = n.kind, ""
         path = None if n.payload.get("round") in gone else notifications.page_path(n.kind, n.payload)
         zone = zones.get(n.payload.get("campaign"), "UTC")
         out.append(Shown(n.id, subject, body, path, from_db(n.created_at), n.read_at is None, zone))

@@ -13,7 +13,7 @@ from pbp import db as pbp_db
 from pbp.models import Notice, Round, User
 from pbp.web import database
 from tests.web.conftest import csrf_token
-from tests.web.test_entries import LATE, WRITING, app_at, page, save, signed_in, url
+from tests.web.test_entries import LATE, WRITING, app_at, page, signed_in, url
 from tests.web.world import World, build_world
 
 
@@ -104,10 +104,12 @@ def test_a_notice_of_a_deleted_round_says_so_and_opens_the_list(world) -> None:
 def test_a_late_save_is_told_in_the_list_and_its_text_kept(world) -> None:
     app = app_at(world, LATE)
     client = signed_in(app)
-    status, _html = save(client, url(world), prose="遅れて書いた一文", minor="", major="")
-    assert status == 422
+    data = {"csrf_token": csrf_token(client, url(world)), "prose": "遅れて書いた一文", "minor": "", "major": ""}
+    refused = client.post(url(world), data=data)
+    assert refused.status_code == 422
+    refused.close()  # the draft and the notice are written once the answer has gone (database.after_answer)
     html = page(client, "/me/notices")
-    assert "葵の行動は保存されませんでした" in html
+    assert "\u2068葵\u2069の行動は保存されませんでした" in html  # the name isolated
     assert "遅れて書いた一文" in page(client, url(world) + "?draft=1")
 
 
@@ -116,3 +118,17 @@ def test_pages_that_mention_e_mail_say_when_none_goes_out(world) -> None:
     for app, said in ((quiet, True), (mailing, False)):
         assert ("このサイトは現在メールを送信していません" in page(app.test_client(), "/register")) is said
         assert ("このサイトは現在メールを送信していません" in page(signed_in(app), "/me/notifications")) is said
+
+
+def test_a_notices_user_text_is_isolated_and_a_retired_kind_still_lists(world) -> None:
+    """A character's name holding U+202E turns none of the site's words around; a notice of a kind the code no
+    longer words is listed by its kind, not a 500."""
+    app = app_at(world, WRITING)
+    with pbp_db.using(database.of(app)):
+        user = User.get(User.name == "player1")
+        at = Round.get_by_id(1).deadline
+        payload = {"character": "葵\u202e", "scenario": "多摩川", "campaign": "demo", "reason": "r", "page": "/"}
+        Notice.create(user=user.id, kind="growth.denied", created_at=at, payload=payload)
+        Notice.create(user=user.id, kind="retired.kind", created_at=at, payload={})
+    html = page(signed_in(app), "/me/notices")
+    assert "\u2068葵\u202e\u2069の成長申請はGMに却下されました" in html and "retired.kind" in html

@@ -70,9 +70,10 @@ def keeps_text_signed_out(view: Callable[P, T]) -> Callable[P, T | Response]:
         back = request.path if request.method == "POST" else request.full_path.rstrip("?")
         named = str(session.get("_user_id", "")).partition(":")[0]
         if request.method == "POST" and named.isdigit():
+            place = request.view_args or {}
             token = drafts.park(
-                int(str(kwargs["round_id"])),
-                int(str(kwargs["character_id"])),
+                int(place["round_id"]),
+                int(place["character_id"]),
                 user_id=int(named),
                 prose=request.form.get("prose", ""),
                 prose_en=request.form.get("prose_en", ""),
