@@ -233,6 +233,8 @@ def _english(text: str, masked: str, start: int, end: int, forms: tuple[str, str
     None elsewhere ("Aoi and Makoto", "yet Makoto still …")."""
     subject, object_, possessive = forms
     head = masked[:start]
+    if head.rstrip().endswith((_MASK, "*", "}", "”")):
+        return None  # after a quoted line: a new sentence or its speech tag? (“…” Makoto's words / “…,” he said)
     opens = not head.strip()
     if text[end : end + 2] in ("'s", "’s"):
         word = possessive.capitalize() if opens else possessive

@@ -118,3 +118,8 @@ def test_a_list_names_everyone_and_a_place_or_share_keeps_its_owner():
     assert told.endswith("葵と真琴は身構えた。")
     assert _refer("葵は盾を構えた。戦場に、葵の分だけの沈黙が広がった。").endswith("彼女の分だけの沈黙が広がった。")
     assert _refer("葵は盾を構えた。葵の頭上から、爪が襲いかかった。").endswith("彼女の頭上から、爪が襲いかかった。")
+
+
+def test_english_keeps_a_name_right_after_a_quoted_line():
+    told = _refer_en('Makoto nodded. *「行くぞ」*{: lang="ja"} Makoto\'s words rang out.')
+    assert told.endswith('{: lang="ja"} Makoto\'s words rang out.')
