@@ -90,6 +90,7 @@ function wireDraft(form) {
         response.json().catch(() => ({})).then((answer) => {
           if (response.ok) {
             sent = text;
+            if (answer.csrf_token) token.value = answer.csrf_token; // the form's token stays fresh while autosaved
             const words = answer.late ? form.dataset.draftLate : form.dataset.draftSaved;
             say((words || "").replace("{time}", answer.time));
           } else if (response.status === 429) {

@@ -10,6 +10,7 @@ from html import unescape
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from itsdangerous.timed import TimestampSigner
 
 from pbp import db as pbp_db
 from pbp.errors import Forbidden, UserError
@@ -85,7 +86,9 @@ def test_a_draft_is_the_writers_coalesced_never_an_entry_and_kept_late(world) ->
 def test_the_autosave_answers_json_and_waits_when_asked(world) -> None:
     client = signed_in(app_at(world, WRITING))
     answer = post_draft(client, world, "自動保存された文")
-    assert answer.status_code == 200 and answer.json == {
+    body = dict(answer.json)
+    fresh = body.pop("csrf_token")  # the form takes it: its token does not expire while autosaved
+    assert answer.status_code == 200 and body == {
         "saved_at": "2026-12-03T13:00:00Z",
         "time": "22:00:00 JST",  # as the form's times are shown: the campaign's time zone
         "late": False,
@@ -95,6 +98,21 @@ def test_the_autosave_answers_json_and_waits_when_asked(world) -> None:
     assert again.status_code == 429 and again.headers["Retry-After"] == "2" and again.json["retry_after"] > 0
     assert "2" in again.json["message"]
     assert [d.prose for d in drafts_in(client.application)] == ["自動保存された文"]
+    assert save(client, url(world), prose="新しい鍵で保存", minor="", major="", csrf_token=fresh)[0] == 303
+
+
+def test_an_autosaved_form_keeps_a_fresh_csrf_token_past_the_hour(world, monkeypatch) -> None:
+    """The page's token expires an hour after the page was made (Flask-WTF); each autosave hands the form a new
+    one, so a Save after a long evening's writing is not refused as expired."""
+    now = [1_000_000]
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda self: now[0])
+    client = signed_in(app_at(world, WRITING))
+    old = csrf_token(client, url(world))
+    now[0] += 3000
+    fresh = post_draft(client, world, "長い夜の一文", token=old).json["csrf_token"]
+    now[0] += 1000  # the page's token is 4000 s old now, the autosave's 1000 s
+    assert save(client, url(world), prose="長い夜の一文", minor="", major="", csrf_token=old)[0] == 400
+    assert save(client, url(world), prose="長い夜の一文", minor="", major="", csrf_token=fresh)[0] == 303
 
 
 def test_a_draft_after_the_deadline_is_kept_and_said_to_be_no_entry(world) -> None:

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from flask import jsonify, redirect, request, session, url_for
 from flask_babel import gettext
 from flask_login import current_user
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from pbp.errors import Forbidden, NotFound, UserError
@@ -29,7 +30,8 @@ T = TypeVar("T")
 
 @bp.post("/rounds/<row:round_id>/entry/<row:character_id>/draft")
 def save_draft(round_id: int, character_id: int) -> tuple[Response, int]:
-    """The autosave: 200 with when it was saved and whether it came after the round stopped taking entries; 401
+    """The autosave: 200 with when it was saved, whether it came after the round stopped taking entries and a fresh
+    CSRF token (the form takes it: its token never expires while the player writes); 401
     when the session has ended (the form then says to press Save, which keeps the text through a new login); 429
     with Retry-After within `DRAFT_GAP` of the last; 403/404 for another's character or an unknown one, 422 for
     text a draft cannot hold."""
@@ -54,7 +56,9 @@ def save_draft(round_id: int, character_id: int) -> tuple[Response, int]:
         return jsonify(message=localized(refusal.message)), status
     saved_at = from_db(draft.saved_at)
     time = saved_at.astimezone(ZoneInfo(draft.timezone)).strftime("%H:%M:%S %Z")  # as the form's times are shown
-    return jsonify(saved_at=saved_at.isoformat().replace("+00:00", "Z"), time=time, late=draft.late, entry=False), 200
+    # A fresh CSRF token for the form: a long evening's writing, autosaved, never meets an expired one on Save.
+    answer = {"saved_at": saved_at.isoformat().replace("+00:00", "Z"), "time": time, "late": draft.late}
+    return jsonify(**answer, entry=False, csrf_token=generate_csrf()), 200
 
 
 def keeps_text_signed_out(view: Callable[P, T]) -> Callable[P, T | Response]:
