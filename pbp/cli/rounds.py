@@ -120,7 +120,7 @@ def show(round_id: int) -> None:
     click.echo(f"scenario {scenario.slug}, round number {rnd.number}")
     click.echo(f"entries: {joined - missing} of {joined} joined characters")
     by_id = Names("en", pack, {}, scenario.pack_scenario)  # units by their ids, what the CLI's commands name
-    for order in orders["orders"]:
+    for order in orders:
         unit = order["unit"]
         click.echo(f"  {unit}: {'; '.join(order_words(order, by_id, english))}")
         for line in (prose.get(unit) or "").splitlines():

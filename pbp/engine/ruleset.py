@@ -78,6 +78,11 @@ class Ruleset(Protocol):
         """`orders` completed for the units of `sides` nobody gave orders to (by default the GM's enemies)."""
         ...
 
+    def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
+        """ORDERS.json of these entries (each with its `unit`) for the encounter's next deadline: a battle round's
+        entries are `orders`; a ruleset whose deadlines are not all battle rounds files the others its own way."""
+        ...
+
     def legal_actions(self, encounter: dict[str, Any], unit: str, checks: list[dict[str, Any]] | None = None) -> Any:
         """What `unit` may order this round (the entry form offers exactly this); `checks` are the scenario's."""
         ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
@@ -48,7 +49,7 @@ def order_refusal(problems: Iterable[Problem]) -> Refusals:
     refusal of the "order": the English line the CLI prints (`said_problems`), and each problem with its path,
     which the entry form places beside its field."""
     problems = list(problems)
-    placed = [(p.path.removeprefix("orders[0]."), problem_message(p)) for p in problems]
+    placed = [(re.sub(r"^(?:orders|cycle)\[0\]\.", "", p.path), problem_message(p)) for p in problems]
     return Refusals(said_problems(problems), "order", placed)
 
 

@@ -142,8 +142,9 @@ def edit_character(
 
 
 def unspent_growth(campaign: Campaign, sheet: dict[str, Any]) -> int:
-    """Growth points not yet spent on skill levels (creation points plus points earned, minus levels' cost)."""
-    spent, limit = find_ruleset(campaign.ruleset).budget(campaign.pack, sheet)["skills"]
+    """Growth points not yet spent on skill levels (creation points plus points earned, minus levels' cost); none
+    under a ruleset whose budget has no skills (kancolle's traits change by discovery, not by points)."""
+    spent, limit = find_ruleset(campaign.ruleset).budget(campaign.pack, sheet).get("skills", (0, 0))
     return limit - spent
 
 

@@ -189,7 +189,7 @@ def _check_order(context: _OrderContext, character_id: int, order: dict[str, Any
             full[slot] = _offered_check(action, context.checks, slot)
     encounter = marshal.loads(context.encounter)
     ruleset = find_ruleset(context.scenario.campaign.ruleset)
-    problems = ruleset.validate_orders({"orders": [full]}, encounter)
+    problems = ruleset.validate_orders(ruleset.orders_file(encounter, [full]), encounter)
     # An order that can never succeed from this round's start (a hand weapon while riding, a target out of reach)
     # is refused now with its reason, not carried to the resolution to be refused there (legal_actions agrees).
     problems = problems or ruleset.refusals(encounter, full, context.checks)

@@ -498,8 +498,8 @@ def engine_inputs(rnd: Round, scenario: Scenario) -> EngineInputs:
     except Exception as e:
         raise ResolutionFailed(f"building the encounter: {type(e).__name__}: {e}") from e
     ruleset = scenario.campaign.ruleset
-    orders, prose = round_entries(rnd.id)
-    orders = {"orders": [*orders["orders"], *gm_orders_of(rnd.id)]}
+    entries, prose = round_entries(rnd.id)
+    orders = find_ruleset(ruleset).orders_file(shaped.encounter, [*entries, *gm_orders_of(rnd.id)])
     orders = find_ruleset(ruleset).default_orders(shaped.encounter, orders)  # the enemies the GM gave no order
     if not shaped.actions:
         return EngineInputs(ruleset, shaped.encounter, orders, prose)
@@ -550,13 +550,13 @@ def preview_round(round_id: int, *, actor_id: int | None = None) -> Preview:
     return Preview(inputs, done["events"], done["state"])
 
 
-def round_entries(round_id: int) -> tuple[dict[str, Any], dict[str, str]]:
-    """A round's entries in one read: ORDERS.json (every current entry's order, by unit id; PCs without entries do
-    nothing) and each unit's prose (what the story quotes)."""
+def round_entries(round_id: int) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """A round's entries in one read: every current entry's order with its unit id (PCs without entries do nothing;
+    the ruleset's `orders_file` files them) and each unit's prose (what the story quotes)."""
     entries = list(
         Entry.select(Entry.character, Entry.order, Entry.prose).where(Entry.round == round_id).order_by(Entry.character)
     )
-    orders = {"orders": [{**e.order, "unit": unit_id(e.character_id)} for e in entries]}
+    orders = [{**e.order, "unit": unit_id(e.character_id)} for e in entries]
     return orders, {unit_id(e.character_id): e.prose for e in entries}
 
 

@@ -135,12 +135,13 @@ def _field_of(problem: Problem, seq: int) -> str:
 def _refuse_unfitting_orders(rnd: Round, scenario: Scenario, encounter: dict[str, Any]) -> None:
     """Every order of the round (the players' entries, the GM's) must still name what the shaped encounter holds:
     an action that would leave one naming a vanished unit or weapon is refused, naming it."""
-    orders, _ = round_entries(rnd.id)
+    entries, _ = round_entries(rnd.id)
     gm_orders = [{**o.order, "unit": o.unit} for o in GmOrder.select().where(GmOrder.round == rnd.id)]
-    combined = {"orders": [*orders["orders"], *gm_orders]}
-    problems = find_ruleset(scenario.campaign.ruleset).validate_orders(combined, encounter)
+    ruleset = find_ruleset(scenario.campaign.ruleset)
+    combined = [*entries, *gm_orders]
+    problems = ruleset.validate_orders(ruleset.orders_file(encounter, combined), encounter)
     if problems:
-        units = [o["unit"] for o in combined["orders"]]
+        units = [o["unit"] for o in combined]
         named = [
             N_("%(unit)s's order: %(problem)s", unit=units[int(m.group(1))], problem=problem_message(p))
             for p in problems
@@ -150,7 +151,7 @@ def _refuse_unfitting_orders(rnd: Round, scenario: Scenario, encounter: dict[str
         raise UserError(N_("an order of this round would no longer fit: %(problems)s", problems=said))
 
 
-ORDER_PATH = re.compile(r"orders\[(\d+)\]")
+ORDER_PATH = re.compile(r"(?:orders|cycle)\[(\d+)\]")
 
 
 def _check_actions(rnd: Round, scenario: Scenario, actions: list[dict[str, Any]], new: int | None) -> dict[str, Any]:
@@ -273,7 +274,7 @@ def save_enemy_order(
             raise InvalidState(N_("%(unit)s is out of the battle: it takes no order", unit=unit))
         full = {**order, "unit": unit}
         ruleset = find_ruleset(scenario.campaign.ruleset)
-        problems = ruleset.validate_orders({"orders": [full]}, encounter)
+        problems = ruleset.validate_orders(ruleset.orders_file(encounter, [full]), encounter)
         problems = problems or ruleset.refusals(encounter, full, scenario_checks(scenario))
         if problems:
             raise order_refusal(problems)

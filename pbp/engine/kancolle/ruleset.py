@@ -66,6 +66,10 @@ class KancolleRuleset:
         an entry gets the legal default (shell its first target) when asked for."""
         return legal.default_orders(encounter, orders, sides)
 
+    def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
+        """A base cycle's entries are its `cycle` (C-12); every other deadline's are `orders`."""
+        return {"cycle" if encounter.get("mode") == "base" else "orders": list(entries)}
+
     def legal_actions(self, encounter: dict[str, Any], unit: str, checks: list[dict[str, Any]] | None = None) -> Any:
         return legal.legal_actions(encounter, unit)
 

@@ -86,7 +86,8 @@ def build_encounter(pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str,
         for uid, sheet in pcs
     ]
     for i, e in enumerate(sc.get("enemies") or []):
-        units.append(enemy_unit(pack, e["type"], e.get("id", f"e{i + 1}"), e.get("position", 1)))
+        unit = enemy_unit(pack, e["type"], e.get("id", f"e{i + 1}"), e.get("position", 1))
+        units.append({**unit, "flagship": True} if e.get("flagship") else unit)  # the scenario names its flagship
     return {
         "ruleset": "kancolle", "mode": sc.get("mode", "battle"), "round": 1, "options": sc.get("options") or {},
         "grid": pack.get("grid") or {}, "base": sc.get("base") or {}, "battle": sc.get("battle"),

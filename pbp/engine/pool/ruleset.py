@@ -88,6 +88,9 @@ class PoolRuleset:
         """`encounter` and `orders` are valid (the caller validated them)."""
         return cast(dict[str, Any], tactics.default_orders(_trusted(encounter), cast(Orders, orders), sides))
 
+    def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"orders": list(entries)}
+
     def legal_actions(
         self, encounter: dict[str, Any], unit: str, checks: list[dict[str, Any]] | None = None
     ) -> legal.LegalActions:

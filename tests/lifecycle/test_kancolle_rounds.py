@@ -1,0 +1,94 @@
+"""The kancolle demo through the same services as pool (issue 32, deliverable 3): the pack loads, its ship girls
+join, a base cycle and a battle's rounds (with the night when it comes) are entered as legal_actions offers, closed
+and resolved by the scheduler's tick, reviewed, published and verified; GM actions are refused cleanly."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from pbp.engine import find_ruleset
+from pbp.engine.verify import verify_bundle
+from pbp.errors import UserError
+from pbp.models import Report, Resolution, Round, Scenario
+from pbp.paths import CAMPAIGNS_DIR
+from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios, schedule, shaping
+from pbp.services.characters import unit_id
+from pbp.services.kancolle_demo import entry_for
+from tests.lifecycle.conftest import FAST_HASHER
+
+FLEET = ("fubuki", "yuudachi", "kitakami", "akagi")
+KANCOLLE = find_ruleset("kancolle")
+
+
+@pytest.fixture
+def fleet(db, clock, monkeypatch):
+    """The kancolle demo loaded, a GM and four players, each with one ship girl joined to both scenarios."""
+    monkeypatch.setattr(accounts, "_HASHER", FAST_HASHER)
+    gm = accounts.create_user("gm", "gm-password", clock=clock)
+    campaign = campaigns.load_campaign(CAMPAIGNS_DIR / "kancolle-demo", gm_id=gm.id, clock=clock)
+    runs = {s.slug: s.id for s in Scenario.select().where(Scenario.campaign == campaign.id)}
+    members = []
+    for i, ship in enumerate(FLEET):
+        user = accounts.create_user(f"admiral{i}", "player-password", clock=clock)
+        character = characters.create_character(campaign.id, user.id, campaign.pack["characters"][ship], clock=clock)
+        for run in runs.values():
+            scenarios.join_scenario(run, character.id, user_id=user.id, clock=clock)
+        members.append((user.id, character.id))
+    return gm.id, runs, members
+
+
+def _play(gm: int, scenario: int, members, clock) -> int:
+    """One deadline: a round opened, every ship girl's entry as legal_actions offers it, the deadline passed and the
+    scheduler's tick closing and resolving it."""
+    rnd = rounds.create_round(scenario, clock.now() + timedelta(hours=1), actor_id=gm, clock=clock)
+    rounds.open_round(rnd.id, actor_id=gm, clock=clock)
+    encounter = rounds.round_encounter(rnd, rounds.round_context(rnd))
+    for user, character in members:
+        legal = KANCOLLE.legal_actions(encounter, unit_id(character))
+        order = entry_for(legal)
+        entries.save_entry(rnd.id, character, user_id=user, order=order, prose="「いきます！」", clock=clock)
+    clock.advance(3601)
+    report = schedule.tick(clock=clock)
+    assert [o.status for o in report.rounds] == ["resolved"], report.rounds
+    return rnd.id
+
+
+def _publish_and_verify(gm: int, round_id: int, clock) -> None:
+    publishing.publish_round(round_id, actor_id=gm, clock=clock)
+    assert Round.get_by_id(round_id).state == "published"
+    assert verify_bundle(publishing.round_bundle(round_id)) is None
+
+
+def test_a_base_cycle_is_entered_resolved_by_the_tick_published_and_verified(fleet, clock) -> None:
+    gm, runs, members = fleet
+    rid = _play(gm, runs["chinjufu_day"], members, clock)
+    events = Resolution.get(Resolution.round == rid).events
+    assert [e["type"] for e in events][0] == "cycle_start"
+    assert sum(e["type"] == "scene" for e in events) == len(members)
+    assert Report.get(Report.round == rid).draft_md.strip()
+    _publish_and_verify(gm, rid, clock)
+
+
+def test_three_battle_rounds_and_the_after_battle_deadline_are_played_published_and_verified(fleet, clock) -> None:
+    gm, runs, members = fleet
+    seen: list[str] = []
+    for _ in range(5):
+        rid = _play(gm, runs["nansei_sortie"], members, clock)
+        seen += [e["type"] for e in Resolution.get(Resolution.round == rid).events]
+        _publish_and_verify(gm, rid, clock)
+        state = Resolution.get(Resolution.round == rid).state
+        if state["battle"]["settled"]:
+            break
+    assert "battle_start" in seen and "battle_end" in seen
+    assert state["battle"]["outcome"] is not None
+
+
+def test_a_gm_action_the_ruleset_refuses_is_a_clear_refusal(fleet, clock) -> None:
+    gm, runs, members = fleet
+    rnd = rounds.create_round(runs["nansei_sortie"], clock.now() + timedelta(hours=1), actor_id=gm, clock=clock)
+    action = {"unit": unit_id(members[0][1]), "amount": 1}
+    with pytest.raises(UserError, match="not in kancolle's contract v3"):
+        shaping.record_action(rnd.id, "damage", action, reason="嵐", actor_id=gm, clock=clock)
+    assert rounds.gm_actions_of(rnd.id) == []
