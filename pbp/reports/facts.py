@@ -30,6 +30,7 @@ CLAIMS = {
     "pilot": 1,  # a person inside or on foot (breath, sweat, hands)
     "acted": 1,  # took an action of its own this round
     "entered": 1,  # its player wrote an entry this round
+    "sunk": 1,  # went down by this moment (a ship girl or an abyssal ship: kancolle)
     "river": 0,  # the scenario is set by a river (levee, river fog, riverbank stones)
     "battle": 0,  # the scenario is a battle
 }
@@ -102,19 +103,24 @@ class Facts:
         self._acted: set[str] = set()
         self._blows: dict[str, list[tuple[int, bool]]] = {}  # unit -> [(moment, light)]
         self._beat_end: dict[int, int] = {}
+        self._sunk_at: dict[str, int] = {}
         for i, e in enumerate(self.events):
-            kind = e.get("type")
-            if kind in ("death", "removed"):
-                self._gone_at.setdefault(e["unit"], i)
-            elif kind == "damage" and e.get("amount", 0) > 0:
-                self._hurt_at.setdefault(e["unit"], i)
-            elif kind == "attack" and not e.get("skipped"):
-                self._acted.add(e["attacker"])
-                if e.get("hit"):
-                    light = e.get("margin", 0) < 3 and not self.checks_after(i, e["target"])
-                    self._blows.setdefault(e["target"], []).append((i, light))
-            elif kind in ("ability", "reload", "swap", "check") or (kind == "move" and e.get("action") in _OWN):
-                self._acted.add(e["unit"])
+            self._replay(i, e)
+
+    def _replay(self, i: int, e: dict[str, Any]) -> None:
+        """What event `i` makes true from then on: a ruleset with other events (`kancolle_story.py`) reads its own."""
+        kind = e.get("type")
+        if kind in ("death", "removed"):
+            self._gone_at.setdefault(e["unit"], i)
+        elif kind == "damage" and e.get("amount", 0) > 0:
+            self._hurt_at.setdefault(e["unit"], i)
+        elif kind == "attack" and not e.get("skipped"):
+            self._acted.add(e["attacker"])
+            if e.get("hit"):
+                light = e.get("margin", 0) < 3 and not self.checks_after(i, e["target"])
+                self._blows.setdefault(e["target"], []).append((i, light))
+        elif kind in ("ability", "reload", "swap", "check") or (kind == "move" and e.get("action") in _OWN):
+            self._acted.add(e["unit"])
 
     def checks_after(self, i: int, target: str) -> bool:
         """Whether the hit of event `i` checked a stage of its target's gauge (the damage event that follows it)."""
@@ -164,4 +170,6 @@ class Facts:
             return uid in self._acted
         if name == "entered":
             return uid in self.entered
+        if name == "sunk":
+            return self._sunk_at.get(uid, len(self.events) + 1) <= at
         raise ValueError(f"unknown claim {name!r}")

@@ -1268,9 +1268,7 @@ def draft_report(
     phrasebook cannot tell instead of leaving a marked gap."""
     if pack is None:
         pack = _campaign_pack((bundle.get("round") or {}).get("campaign"))
-    from pbp.reports.scene_story import SceneNarrator, is_scene_round  # it builds on this module
-
-    narrator = (SceneNarrator if is_scene_round(bundle, pack) else Narrator)(  # a scene is told with its own words
+    narrator = _narrator_for(bundle, pack)(
         bundle,
         prose=prose,
         growth=growth,
@@ -1283,6 +1281,19 @@ def draft_report(
         pronouns=pronouns,
     )
     return narrator.write()
+
+
+def _narrator_for(bundle: dict[str, Any], pack: dict[str, Any]) -> type[Narrator]:
+    """The narrator of a round: by the bundle's ruleset (kancolle's battles and base phase have their own shape),
+    then, for pool, a scene is told with its own words. The narrators build on this module, hence the late imports."""
+    ruleset = bundle.get("ruleset") or bundle.get("encounter", {}).get("ruleset") or "pool"
+    if ruleset == "kancolle":
+        from pbp.reports.kancolle_story import KancolleNarrator
+
+        return KancolleNarrator
+    from pbp.reports.scene_story import SceneNarrator, is_scene_round
+
+    return SceneNarrator if is_scene_round(bundle, pack) else Narrator
 
 
 @cache
