@@ -6,7 +6,7 @@ alone; it is unread until they open it or mark the list read."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pbp.db import retried, write_transaction
@@ -16,6 +16,8 @@ from pbp.services.clock import SYSTEM, Clock, to_db
 
 #: Notices a page lists at most (the newest first).
 SHOWN = 50
+#: How long a read notice is kept; an unread one stays until it is read. The user's own reads forget theirs.
+READ_KEPT = timedelta(days=90)
 
 
 #: A notice that makes an unread one of the same round moot: a round opening says all its "planned" did.
@@ -78,6 +80,7 @@ def open_notice(notice_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Notic
             raise NotFound(N_("no %(label)s %(id)s", label=N_("notice"), id=notice_id))
         if notice.read_at is None:
             Notice.update(read_at=now).where(Notice.id == notice_id).execute()
+        _forget_old(user_id, now)
     return notice
 
 
@@ -86,4 +89,11 @@ def mark_all_read(user_id: int, *, clock: Clock = SYSTEM) -> int:
     """Mark every unread notice of the user read; how many were."""
     now = to_db(clock.now())
     with write_transaction():
+        _forget_old(user_id, now)
         return Notice.update(read_at=now).where(Notice.user == user_id, Notice.read_at.is_null()).execute()
+
+
+def _forget_old(user_id: int, now: datetime) -> None:
+    """Delete the user's notices read more than `READ_KEPT` ago (inside the caller's transaction): the list stays
+    short without a sweep over every user's."""
+    Notice.delete().where(Notice.user == user_id, Notice.read_at < now - READ_KEPT).execute()

@@ -100,3 +100,14 @@ def test_opening_a_notice_is_its_users_alone_and_a_deleted_round_is_said_gone(wo
     Round.delete().where(Round.id == round_id).execute()
     assert notices.gone_rounds(notices.latest(player1)) == {round_id}
     assert notices.mark_all_read(player2, clock=world.clock) == 1 and notices.unread_count(player2) == 0
+
+
+def test_read_notices_are_forgotten_after_a_while_unread_ones_kept(world) -> None:
+    player1, player2 = world.players
+    world.new_round()
+    assert notices.mark_all_read(player1, clock=world.clock) == 1
+    world.clock.advance(notices.READ_KEPT.total_seconds() + 60)
+    world.new_round(scenario=world.new_scenario("later"))
+    assert notices.mark_all_read(player1, clock=world.clock) == 1  # the new one; the old read one goes
+    assert kinds_of(player1) == ["round.opened"]
+    assert kinds_of(player2) == ["round.opened", "round.opened"]  # never read: kept
