@@ -20,7 +20,7 @@ from pbp.errors import UserError
 DEFAULT_PORT = 5000
 DEFAULT_DEMO_DEADLINE = 300  # seconds: long enough to look around, short enough to see the round resolve
 STOP_GRACE = 20  # seconds the web server has to finish its requests before it is killed
-DEMO_ACCOUNTS = "gm, player1, player2"
+DEMO_ACCOUNTS = "gm, player1 .. player4"
 SERVING = "python:pbp.serving"  # gunicorn's worker class, threads and timeouts: one slow client starves nothing
 
 
@@ -60,16 +60,19 @@ def _prepare(deadline_in: int) -> str:
     from pbp import db as pbp_db
     from pbp import migrations
     from pbp.models import User
-    from pbp.services import demo
+    from pbp.services import demo, kancolle_demo
 
     accounts = f"log in as player1 (or {DEMO_ACCOUNTS}), password {demo.DEMO_PASSWORD}"
     with pbp_db.connected() as database:
         migrations.upgrade(database)
         if demo.is_loaded():
+            if not kancolle_demo.is_loaded():  # an instance from before the second demo gets it beside the first
+                kancolle_demo.load_kancolle_demo(deadline_in)
             return f"the demo is in {pbp_db.database_url()}; {accounts}"
         if User.select().exists():
             return f"the database is {pbp_db.database_url()} (accounts exist: no demo loaded)"
         loaded = demo.load_demo(deadline_in)
+        kancolle_demo.load_kancolle_demo(deadline_in)
     return (
         f"the demo is loaded in {pbp_db.database_url()}: round {loaded.open_round} closes in {deadline_in} s, then it "
         f"is resolved and its report published on the blog by itself\npbp: {accounts}"

@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from pbp.engine import find_ruleset
 from pbp.errors import N_, UserError
-from pbp.models import Scenario, User
+from pbp.models import Campaign, Scenario, User
 from pbp.paths import DEMO_PACK_DIR
 from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios
 from pbp.services.clock import SYSTEM, Clock, FixedClock
@@ -44,7 +44,16 @@ class Demo:
 
 
 def is_loaded() -> bool:
-    return User.get_or_none(User.name == "gm") is not None
+    return Campaign.get_or_none(Campaign.slug == "demo") is not None
+
+
+def demo_user(name: str, clock: Clock) -> User:
+    """The demo account `name`: the one another demo campaign created already, else a new one (the demos share
+    their GM and players)."""
+    found = User.get_or_none(User.name == name)
+    if found is not None:
+        return found
+    return accounts.create_user(name, DEMO_PASSWORD, display_name="GM" if name == "gm" else None, clock=clock)
 
 
 @dataclass(frozen=True)
@@ -59,7 +68,7 @@ def enrol_players(campaign_id: int, scenario_id: int, sheets: dict, *, clock: Cl
     """The demo's players, each with the pack's ready-made character, joined to the scenario."""
     pcs = []
     for name, (pc, order) in PLAYERS.items():
-        user = accounts.create_user(name, DEMO_PASSWORD, clock=clock)
+        user = demo_user(name, clock)
         character = characters.create_character(campaign_id, user.id, sheets[pc], clock=clock)
         scenarios.join_scenario(scenario_id, character.id, user_id=user.id, clock=clock)
         pcs.append(DemoPC(user.id, character.id, pc, order))
@@ -104,7 +113,7 @@ def load_demo(deadline_in: int, *, clock: Clock = SYSTEM) -> Demo:
         raise UserError(N_("the demo is already loaded (use another PBP_INSTANCE)"))
     now = clock.now()
     past = FixedClock(now - timedelta(days=1))  # round 1 was played yesterday
-    gm = accounts.create_user("gm", DEMO_PASSWORD, display_name="GM", clock=past)
+    gm = demo_user("gm", past)
     campaign = campaigns.load_campaign(DEMO_PACK_DIR, gm_id=gm.id, clock=past)
     campaigns.set_policy(campaign.id, "publish_automatically", True, actor_id=gm.id, clock=past)  # `make run` shows it
     scenario = Scenario.get(Scenario.campaign == campaign.id, Scenario.slug == SCENARIO)

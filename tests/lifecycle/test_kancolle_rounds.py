@@ -16,7 +16,7 @@ from pbp.paths import CAMPAIGNS_DIR
 from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios, schedule, shaping
 from pbp.services.characters import unit_id
 from pbp.services.kancolle_demo import entry_for
-from tests.lifecycle.conftest import FAST_HASHER
+from tests.lifecycle.conftest import FAST_HASHER, pbp
 
 FLEET = ("fubuki", "yuudachi", "kitakami", "akagi")
 KANCOLLE = find_ruleset("kancolle")
@@ -92,3 +92,17 @@ def test_a_gm_action_the_ruleset_refuses_is_a_clear_refusal(fleet, clock) -> Non
     with pytest.raises(UserError, match="not in kancolle's contract v3"):
         shaping.record_action(rnd.id, "damage", action, reason="嵐", actor_id=gm, clock=clock)
     assert rounds.gm_actions_of(rnd.id) == []
+
+
+def test_pbp_demo_loads_the_kancolle_demo_beside_the_pool_demo_and_its_cycle_verifies(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "instance"))
+    done = pbp("demo", "--campaign", "kancolle-demo", "--deadline-in", "600", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "'kancolle-demo'" in done.stdout and "round 1: published" in done.stdout
+    assert "round 2: open, deadline in 600 s, 4 entries" in done.stdout
+    both = pbp("demo", cwd=tmp_path)
+    assert both.returncode == 0 and "'demo'" in both.stdout, both.stderr
+    assert pbp("verify", "1", cwd=tmp_path).stdout.startswith("OK")
+    again = pbp("demo", "--campaign", "kancolle-demo", cwd=tmp_path)
+    assert again.returncode != 0 and "already loaded" in again.stderr
