@@ -76,6 +76,19 @@ def _round(round_id: int, *, lock: bool = False) -> Round:
     return rows[0]
 
 
+def closed_reason_of(rnd: Round, now: datetime) -> str | None:
+    """Why a round takes no entries at `now`: "not_open", "deadline", or None while it does."""
+    if rnd.state != OPEN:
+        return "not_open"
+    return "deadline" if now >= rnd.deadline else None
+
+
+def closed_reason(round_id: int, *, clock: Clock = SYSTEM) -> str | None:
+    """`closed_reason_of` the round as it is now, from one read and no lock: a refused save is answered from it at
+    a deadline without building the whole form (the rush's refusals must not queue behind anything, issue 33)."""
+    return closed_reason_of(_round(round_id), to_db(clock.now()))
+
+
 def _refuse_unless_open(rnd: Round, now: datetime) -> None:
     if rnd.state != OPEN:
         raise InvalidState(

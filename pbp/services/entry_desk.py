@@ -23,7 +23,8 @@ from pbp.models import Campaign, Character, Entry, EntryRevision, Participation,
 from pbp.services._common import get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.rounds import OPEN, round_context, shaped_encounter
+from pbp.services.entries import closed_reason_of
+from pbp.services.rounds import round_context, shaped_encounter
 from pbp.services.scenarios import scenario_checks
 
 #: How many saves the entry form lists unless asked for all: a player who saved 300 times gets 10 rows, not 300.
@@ -158,13 +159,7 @@ def entry_desk(
     entry = Entry.get_or_none(Entry.round == round_id, Entry.character == character_id)
     history, saves = _history(round_id, character_id, None if whole_history else HISTORY_SHOWN)
     now = to_db(clock.now())
-    closed_reason = None
-    if rnd.state != OPEN:
-        closed_reason = "not_open"
-    elif now >= rnd.deadline:
-        closed_reason = "deadline"
-    elif not character.alive:
-        closed_reason = "dead"
+    closed_reason = closed_reason_of(rnd, now) or (None if character.alive else "dead")
     return EntryDesk(
         round=rnd,
         scenario=scenario,

@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
 from pbp.engine import canonical
-from pbp.errors import UserError
+from pbp.errors import InvalidState, UserError
 from pbp.reports import render_markdown
 from pbp.reports.battlemap import MapView, battle_map
 from pbp.reports.narrative import Names
@@ -31,7 +31,7 @@ from pbp.web.clock import app_clock
 from pbp.web.data.views import belongs_to
 from pbp.web.database import after_answer, assumes_reading, confirm_reading
 from pbp.web.forms import SiteForm
-from pbp.web.i18n import page_locale
+from pbp.web.i18n import localized, page_locale
 from pbp.web.player import bp
 from pbp.web.player.drafts import keeps_text_signed_out
 from pbp.web.player.expired import keeps_input
@@ -186,8 +186,8 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             clock=app_clock(),
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
-        shown = desk()
-        if shown.closed_reason in LATE:  # kept as the draft, and told in the notice list (text that is no text: not)
+        late = entries.closed_reason(round_id, clock=app_clock()) if isinstance(refusal, InvalidState) else None
+        if late in LATE:  # kept as the draft, and told in the notice list (text that is no text: not)
             user_id, prose_en, clock = current_user.id, request.form.get("prose_en", ""), app_clock()
 
             def keep() -> None:
@@ -197,7 +197,10 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
                     )
 
             after_answer(keep)  # the refusal does not wait for the write lock the deadline's resolution may hold
-        return _page(shown, EntryForm(), fields, refusal=refusal, status=422)
+            said = f"{localized(refusal.message)} {CLOSED[str(late)]}"
+            ids = {"round_id": round_id, "character_id": character_id}
+            return render_template("player/entry_late.html", said=said, prose=prose, prose_en=prose_en, **ids), 422
+        return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
 
