@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pbp.reports.facts import Facts
+from pbp.reports.facts import Claim, Facts
 from pbp.reports.narrative import Narrator, environment, md_text, story_template_name
 from pbp.reports.setting import scenario_setting
 
@@ -37,7 +37,12 @@ class KancolleFacts(Facts):
     steps rose is hurt, one that fired, launched, scouted, took a scene or docked acted."""
 
     def __init__(self, bundle: dict[str, Any], *, entered: Iterable[str] = ()):
-        super().__init__(bundle, entered=entered)
+        # `battle`: the fleet is at sea, fighting (not the base phase, free checks or the battle's aftermath).
+        kinds = {e.get("type") for e in bundle.get("events", [])}
+        at_sea = bundle.get("encounter", {}).get("mode", "battle") == "battle" and bool(
+            kinds & {"round_start", "phase"}
+        )
+        super().__init__(bundle, entered=entered, battle=at_sea)
         for u in bundle.get("encounter", {}).get("units", []):
             if u.get("removed") or u.get("lost"):
                 self._gone_at[u["id"]] = -1
@@ -54,6 +59,10 @@ class KancolleFacts(Facts):
         elif kind == "damage" and (e.get("after") or 0) > (e.get("before") or 0):
             self._hurt_at.setdefault(e["unit"], i)
             self._blows.setdefault(e["unit"], []).append((i, e.get("state") == "小破"))
+        elif kind == "accident":  # an accident may cost a ship damage steps (its effects), with no damage event
+            for hurt in (e.get("effects") or {}).get("steps") or []:
+                if isinstance(hurt, dict) and hurt.get("n"):
+                    self._hurt_at.setdefault(str(hurt.get("unit")), i)
         elif kind in _STRIKES:
             self._acted.add(e["attacker"])
         elif kind == "salvage" and e.get("salvager"):
@@ -63,6 +72,14 @@ class KancolleFacts(Facts):
         ):
             self._acted.add(e["unit"])
 
+    def holds(self, claim: Claim, uid: str | None, at: int) -> bool:
+        """As `Facts.holds`, but a ship never hurt is unhurt at the round's end too (the pool facts count every
+        unit as hurt at that moment)."""
+        if claim.name in ("hurt", "unhurt") and uid is not None:
+            hurt = self._hurt_at.get(uid, len(self.events) + 1) <= at
+            return hurt if claim.name == "hurt" else not hurt
+        return super().holds(claim, uid, at)
+
 
 class KancolleNarrator(Narrator):
     """Writes one kancolle round's story (a battle deadline, a base cycle, free checks, the after-battle deadline or
@@ -71,6 +88,10 @@ class KancolleNarrator(Narrator):
     def __init__(self, bundle: dict[str, Any], **kwargs: Any):
         super().__init__(bundle, **kwargs)
         self.facts = KancolleFacts(bundle, entered=self.prose)
+        # `sentences` reads a story's title and the sentence under it as one (no 。 after the title): the sentence
+        # is remembered on its own too, so that the next round does not open on the same words.
+        split = {line.strip().lstrip("# ") for said in self.used if "\n" in said for line in said.split("\n")}
+        self.used |= {line for line in split if len(line) > 3}
         self.mode = str(bundle.get("encounter", {}).get("mode") or "battle")
         kinds = {e.get("type") for e in self.events}
         #: The after-battle deadline (spoils, salvage, losses): told as the battle's aftermath, not as a battle.
@@ -218,6 +239,11 @@ class KancolleNarrator(Narrator):
             if deed in self._moment_open:
                 self._moment_open.discard(deed)
                 rest = self._words_of(deed).speech(self, None)
+        guests: list[str] = []
+        if e.get("type") == "scene":  # who shares the scene and has none of her own speaks in it, after its owner
+            own = {x.get("unit") for x in self.events if x.get("type") == "scene"}
+            guests = [self._guest_words(u) for u in self._sharing(e) if u not in own]
+            rest = self._join([rest, *guests])
         if uid is None or uid not in self.prose or uid in self._moment_told or not self._is_pc(uid):
             return [told, rest]
         self._moment_told.add(uid)
@@ -228,19 +254,34 @@ class KancolleNarrator(Narrator):
         self.at = i
         if e.get("type") in _DEEDS:  # the beat is the deed itself: its other lines follow it
             self._moment_open.discard(uid)
-            rest = words.speech(self, None)
+            rest = self._join([words.speech(self, None), *guests])
         return [*moment, told, rest]
+
+    def _guest_words(self, uid: str) -> str:
+        """A PC's words in the scene she shares, once in the story (her inner voice and her lines)."""
+        if uid not in self.prose or uid in self._moment_told:
+            return ""
+        self._moment_told.add(uid)
+        words = self._words_of(uid)
+        return self._join(self._opening_moment([words.inner(self), words.speech(self, None)]))
 
     def _is_pc(self, uid: str) -> bool:
         return self.before.get(uid, {}).get("side") == "pc"
 
     def _deeds(self) -> set[str]:
-        """The units with a deed of their own this round (an attack, a recon, a scene, a retreat)."""
-        return {
+        """The units with a deed of their own this round (an attack, a recon, a scene, a retreat), and those who
+        share another's scene."""
+        doers = {
             str(e.get("attacker") if e.get("type") in _STRIKES else e.get("unit"))
             for e in self.events
             if e.get("type") in _DEEDS
         }
+        return doers | {str(u) for e in self.events if e.get("type") == "scene" for u in self._sharing(e)}
+
+    def _sharing(self, e: dict[str, Any]) -> list[str]:
+        """The PCs who share a scene with its owner (its partner, those appearing), in that order."""
+        others = [e.get("partner"), *(e.get("appearing") or [])]
+        return [str(u) for u in dict.fromkeys(others) if u and u != e.get("unit") and self._is_pc(str(u))]
 
     def _idle_moments(self) -> list[str]:
         """A PC who takes no deed of their own this round gets a neutral moment, their words still theirs."""
