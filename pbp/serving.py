@@ -40,6 +40,11 @@ def pre_request(worker: Any, req: Any) -> None:
     if sock is None:
         return
     sock.settimeout(BODY_TIMEOUT)
+    # gthread writes the headers and the body in two sends: with Nagle's algorithm the body waits for the client's
+    # delayed ACK of the headers (40 ms on Linux) whenever it does not fit the first segment. Measured on an 18 KB
+    # report page: 124 pages/s at 2.5 ms of CPU each without this, as many as the sync worker with it.
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     read = unreader.chunk
 
     def chunk(*args: Any, **kwargs: Any) -> bytes:
