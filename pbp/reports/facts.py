@@ -31,6 +31,7 @@ CLAIMS = {
     "acted": 1,  # took an action of its own this round
     "entered": 1,  # its player wrote an entry this round
     "sunk": 1,  # went down by this moment (a ship girl or an abyssal ship: kancolle)
+    "pc": 1,  # a player's character (a ship girl has a face and clothes; an abyssal ship need not)
     "river": 0,  # the scenario is set by a river (levee, river fog, riverbank stones)
     "battle": 0,  # the scenario is a battle
 }
@@ -170,6 +171,8 @@ class Facts:
             return uid in self._acted
         if name == "entered":
             return uid in self.entered
+        if name == "pc":
+            return unit.get("side") == "pc"
         if name == "sunk":
             return self._sunk_at.get(uid, len(self.events) + 1) <= at
         raise ValueError(f"unknown claim {name!r}")

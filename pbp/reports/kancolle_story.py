@@ -503,8 +503,8 @@ class KancolleNarrator(Narrator):
         return self.say("night.on", a=self.name(e.get("unit")))
 
     def _tell_battle_end(self, i: int, e: dict[str, Any]) -> str:
-        slot = f"end.{e.get('outcome')}"
-        return self.say(slot if slot in self.book else "end.draw")
+        slots = (f"end.{e.get('outcome')}_{e.get('cause')}", f"end.{e.get('outcome')}", "end.draw")
+        return self.say(next(s for s in slots if s in self.book))  # how it was won, where that has its own words
 
     def _tell_refused(self, i: int, e: dict[str, Any]) -> str:  # type: ignore[override]
         if e.get("reason") == "removed" or not self.facts.alive(e["unit"], i):
@@ -526,7 +526,7 @@ class KancolleNarrator(Narrator):
     def _tell_scene(self, i: int, e: dict[str, Any]) -> str:
         a, event = self.name(e["unit"]), self._event_name(e.get("event"))
         others = [u for u in e.get("appearing") or [] if u != e["unit"] and u in self.names.units]
-        parts = [self.say("scene.open", a=a, event=event)]
+        parts = [self.say("scene.open" if event else "scene.open_plain", a=a, event=event)]
         if e.get("partner") and e["partner"] in self.names.units:
             parts.append(self.say("scene.partner", a=a, t=self.name(e["partner"])))
         elif others:

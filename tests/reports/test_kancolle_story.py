@@ -176,6 +176,8 @@ class Oracle:
             return self.hurt(uid, at)
         if name == "entered":
             return uid in entered
+        if name == "pc":
+            return self.units[uid]["side"] == "pc"
         raise AssertionError(f"a kancolle phrasing claims {name!r}, which this oracle does not know")
 
 
@@ -219,6 +221,9 @@ def test_no_sentence_claims_what_the_events_deny(locale: str) -> None:
             if said.slot.startswith("open."):
                 assert (claim_of := dict((c.name, u) for c, u in said.claims)).get("alive") == event["attacker"], (
                     name, said.text, claim_of)  # fmt: skip
+            if said.slot.startswith("end."):  # how the battle ended: its outcome, and its cause where told
+                outcome, _, cause = said.slot.removeprefix("end.").partition("_")
+                assert event["outcome"] == outcome and cause in ("", event["cause"]), (name, said.text, event)
             if said.slot in ("sink.pc", "sink.foe"):
                 told_sunk.append(event["unit"])
             if said.slot.startswith("damage."):
