@@ -31,6 +31,16 @@ class Ruleset(Protocol):
     modes: tuple[str, ...]
     #: Every event type `resolve` may emit, with a one-line description (narration must cover each).
     event_types: dict[str, str]
+    #: What a GM override sets on a check: `successes` (a whole number: pool, R-GM-1) or `result` (`success` or
+    #: `failure`: kancolle, K-GM-1). An override is `{"check", <this field>, "reason"}`.
+    override_field: str
+    #: The kinds of GM action `apply_gm_actions` takes between rounds (empty: it refuses every one, and the GM's
+    #: console says so instead of offering a form).
+    gm_action_kinds: tuple[str, ...]
+
+    def validate_overrides(self, overrides: list[dict[str, Any]]) -> list[Problem]:
+        """Every problem of a list of GM overrides, each under its path (`overrides[i]...`)."""
+        ...
 
     def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
         """Every problem in a parsed campaign pack (paths are key paths inside the pack)."""

@@ -113,11 +113,13 @@ class ResolutionVersion(BaseModel):
 
 
 class Override(BaseModel):
-    """A GM override of one check's successes (R-GM-1), with the reason that gets published."""
+    """A GM override of one check (R-GM-1, K-GM-1), with the reason that gets published: its new successes (pool),
+    or its `result` for a ruleset whose checks end in one (kancolle; `successes` is then 0)."""
 
     round = peewee.ForeignKeyField(Round, backref="overrides")
     check = peewee.CharField(max_length=32)
     successes = peewee.IntegerField()
+    result = peewee.CharField(max_length=16, null=True)
     reason = peewee.CharField(max_length=500)
     gm = peewee.ForeignKeyField(User, null=True)
     created_at = peewee.DateTimeField()

@@ -25,7 +25,6 @@ from peewee import fn
 from pbp import reports
 from pbp.db import Busy, database, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
-from pbp.engine.overrides import validate_overrides
 from pbp.engine.verify import build_bundle, continued, run_engine
 from pbp.errors import N_, Conflict, InvalidState, NotFound, UserError
 from pbp.lru import Lru
@@ -150,6 +149,12 @@ def campaign_of(round_id: int) -> int:
     """The campaign a round belongs to (a NotFound for no round)."""
     rnd = get_or_fail(Round, round_id, N_("round"))
     return Scenario.select(Scenario.campaign).where(Scenario.id == rnd.scenario_id).scalar()
+
+
+def ruleset_of(round_id: int) -> str:
+    """The ruleset of a round's campaign (a NotFound for no round): what reads a posted entry form asks first."""
+    rnd = get_or_fail(Round, round_id, N_("round"))
+    return str(Campaign.select(Campaign.ruleset).join(Scenario).where(Scenario.id == rnd.scenario_id).scalar())
 
 
 def require_round_gm(round_id: int, actor_id: int | None) -> None:
@@ -632,9 +637,10 @@ def round_info(rnd: Round, scenario: Scenario) -> dict[str, Any]:
     }
 
 
-def _overrides_of(round_id: int) -> list[dict[str, Any]]:
+def _overrides_of(round_id: int, field: str = "successes") -> list[dict[str, Any]]:
+    """The round's overrides as the engine reads them: each sets the ruleset's `override_field`."""
     return [
-        {"check": o.check, "successes": o.successes, "reason": o.reason}
+        {"check": o.check, field: o.result if field == "result" else o.successes, "reason": o.reason}
         for o in Override.select().where(Override.round == round_id).order_by(Override.check)
     ]
 
@@ -734,7 +740,7 @@ def resolve_round(
             _refuse_out_of_order(claimed, N_("be resolved"))  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             inputs = engine_inputs(claimed, scenario)
-            overrides = _overrides_of(round_id)
+            overrides = _overrides_of(round_id, find_ruleset(inputs.ruleset).override_field)
             if ahead is not None and ahead.holds(site.current(database.obj), inputs, overrides):
                 done, draft = ahead.done, ahead.draft
             else:  # something it read moved meanwhile (or it failed): worked out again, as it is now
@@ -788,7 +794,7 @@ def _worked_out(round_id: int) -> _WorkedOut | None:
                 return None
             scenario = round_context(rnd)
             inputs = engine_inputs(rnd, scenario)
-            overrides = _overrides_of(round_id)
+            overrides = _overrides_of(round_id, find_ruleset(inputs.ruleset).override_field)
             done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, rnd.seed, overrides,
                            start=inputs.start, gm_actions=inputs.gm_actions)  # fmt: skip
             draft = _draft_report(rnd, scenario, _drafted(done), inputs.prose)
@@ -894,23 +900,26 @@ def count_failure(round_id: int, error: str, *, actor_id: int | None = None, now
 def override_check(
     round_id: int,
     check: str,
-    successes: int,
+    value: int | str,
     *,
     reason: str,
     actor_id: int | None = None,
     clock: Clock = SYSTEM,
 ) -> Resolution:
-    """A GM override of one check (R-GM-1): recorded with its published reason, then the round is re-resolved from
-    its stored inputs and the same seed; the replaced resolution is kept in the history."""
+    """A GM override of one check (R-GM-1, K-GM-1): `value` sets the ruleset's `override_field` (pool: the new
+    successes; kancolle: `success` or `failure`). Recorded with its published reason, then the round is re-resolved
+    from its stored inputs and the same seed; the replaced resolution is kept in the history."""
     why = checked_text(reason, N_("reason"), REASON_LIMIT)
     check = checked_text(check, N_("check"), 32)
-    if not -OVERRIDE_LIMIT <= successes <= OVERRIDE_LIMIT:
+    ruleset = find_ruleset(ruleset_of(round_id))
+    field = ruleset.override_field
+    if field == "successes" and not (isinstance(value, int) and -OVERRIDE_LIMIT <= value <= OVERRIDE_LIMIT):
         raise UserError(
-            N_("successes must be between -%(limit)s and %(limit)s, got %(got)s", limit=OVERRIDE_LIMIT, got=successes)
+            N_("successes must be between -%(limit)s and %(limit)s, got %(got)s", limit=OVERRIDE_LIMIT, got=value)
         )
-    malformed = validate_overrides([{"check": check, "successes": successes, "reason": why}])
+    malformed = ruleset.validate_overrides([{"check": check, field: value, "reason": why}])
     if malformed:  # a check id of another shape (the form offers the round's own): said here, not by the engine
-        raise UserError(problem_message(malformed[0]), "check")
+        raise UserError(problem_message(malformed[0]), "result" if ".result" in malformed[0].path else "check")
     require_round_gm(round_id, actor_id)
     from pbp.services import leaks  # leaks reads the round states from here
 
@@ -937,10 +946,8 @@ def override_check(
                 N_("a later round of this scenario is resolved: round %(round)s can no longer change", round=round_id)
             )
         stored = Resolution.get(Resolution.round == round_id)
-        overrides = [o for o in _overrides_of(round_id) if o["check"] != check]
-        overrides = sorted(
-            [*overrides, {"check": check, "successes": successes, "reason": why}], key=lambda o: o["check"]
-        )
+        overrides = [o for o in _overrides_of(round_id, field) if o["check"] != check]
+        overrides = sorted([*overrides, {"check": check, field: value, "reason": why}], key=lambda o: o["check"])
         try:
             done = _engine(
                 stored.ruleset,
@@ -962,12 +969,13 @@ def override_check(
                     "check",
                 )
             Override.delete().where(Override.round == round_id, Override.check == check).execute()
-            Override.create(round=round_id, check=check, successes=successes, reason=why, gm=actor_id, created_at=now)
+            stored_value = {"result": value, "successes": 0} if field == "result" else {"successes": value}
+            Override.create(round=round_id, check=check, reason=why, gm=actor_id, created_at=now, **stored_value)
             _store(rnd, round_context(rnd), done, round_prose(round_id), now, first=False, actor_id=actor_id)
         except ResolutionFailed as e:
             raise UserError(N_("the override cannot be applied: %(error)s", error=str(e))) from e
         audit.log(
-            "round.override", f"round:{round_id}", now, actor_id=actor_id, check=check, successes=successes, reason=why
+            "round.override", f"round:{round_id}", now, actor_id=actor_id, check=check, reason=why, **{field: value}
         )
     return Resolution.get(Resolution.round == round_id)
 

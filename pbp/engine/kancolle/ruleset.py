@@ -26,6 +26,8 @@ class KancolleRuleset:
 
     id = "kancolle"
     modes: tuple[str, ...] = ("battle", "base", "checks", "end")
+    override_field = "result"
+    gm_action_kinds: tuple[str, ...] = ()  # not in contract v3 (the 提督 records them by hand)
     event_types = EVENT_TYPES
 
     def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
@@ -65,6 +67,9 @@ class KancolleRuleset:
         """Enemies without an entry follow K-ENEMY-1 inside the engine, so nothing is added for them; a PC without
         an entry gets the legal default (shell its first target) when asked for."""
         return legal.default_orders(encounter, orders, sides)
+
+    def validate_overrides(self, overrides: list[dict[str, Any]]) -> list[Problem]:
+        return schema.validate_overrides(overrides)
 
     def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
         """A base cycle's entries are its `cycle` (C-12); every other deadline's are `orders`."""

@@ -87,7 +87,7 @@ def build_encounter(pack: dict[str, Any], scenario_id: str, pcs: list[tuple[str,
     ]
     for i, e in enumerate(sc.get("enemies") or []):
         unit = enemy_unit(pack, e["type"], e.get("id", f"e{i + 1}"), e.get("position", 1))
-        units.append({**unit, "flagship": True} if e.get("flagship") else unit)  # the scenario names its flagship
+        units.append({**unit, **{k: e[k] for k in ("name", "flagship") if k in e}})  # the scenario's own name, flagship
     return {
         "ruleset": "kancolle", "mode": sc.get("mode", "battle"), "round": 1, "options": sc.get("options") or {},
         "grid": pack.get("grid") or {}, "base": sc.get("base") or {}, "battle": sc.get("battle"),

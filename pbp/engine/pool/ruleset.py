@@ -13,7 +13,7 @@ from typing import Any, cast
 from pbp.engine.dice import DiceSource
 from pbp.engine.errors import BadInput, Problem
 from pbp.engine.overrides import check_order, validate_overrides
-from pbp.engine.pool import legal, schema, tactics
+from pbp.engine.pool import gm_actions, legal, schema, tactics
 from pbp.engine.pool.battle import Battle
 from pbp.engine.pool.events import EVENT_TYPES
 from pbp.engine.pool.types import Encounter, Order, Orders, Override
@@ -33,6 +33,8 @@ class PoolRuleset:
 
     id = "pool"
     modes: tuple[str, ...] = ("battle",)
+    override_field = "successes"
+    gm_action_kinds = gm_actions.KINDS
     event_types = EVENT_TYPES
 
     def validate_pack(self, pack: dict[str, Any]) -> list[Problem]:
@@ -87,6 +89,9 @@ class PoolRuleset:
     ) -> dict[str, Any]:
         """`encounter` and `orders` are valid (the caller validated them)."""
         return cast(dict[str, Any], tactics.default_orders(_trusted(encounter), cast(Orders, orders), sides))
+
+    def validate_overrides(self, overrides: list[dict[str, Any]]) -> list[Problem]:
+        return validate_overrides(overrides)
 
     def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
         return {"orders": list(entries)}

@@ -317,7 +317,7 @@ def battlefield(
     """The battlefield at the round's end, the round's moves as arrows; only the PCs' gauges and statuses are shown
     (the enemies' are not public), or every unit's for the GM (`everyone`). A scene (`scene`: its scenario's kind; its
     characters stand at [0, 0], a position all the same) and a state without positions have none."""
-    if scene or not any(u.get("position") for u in state.get("units", [])):
+    if scene or not any(isinstance(u.get("position"), list) for u in state.get("units", [])):  # kancolle: no map
         return ""
     arrows = [
         Arrow(e["unit"], tuple(e["from"]), tuple(e["to"]))

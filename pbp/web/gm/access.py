@@ -10,10 +10,11 @@ from pbp.services import gms
 
 
 def gm_campaign(slug: str) -> Campaign:
-    """The campaign (without its pack) whose GM the current user is; 404 when there is none, 403 for anyone else.
-    Views are `login_required` first, so an anonymous visitor is sent to log in."""
+    """The campaign (without its pack; with its ruleset, which picks a page's forms) whose GM the current user is;
+    404 when there is none, 403 for anyone else. Views are `login_required` first, so an anonymous visitor is sent
+    to log in."""
     campaign = (
-        Campaign.select(Campaign.id, Campaign.slug, Campaign.name, Campaign.timezone, Campaign.gm)
+        Campaign.select(Campaign.id, Campaign.slug, Campaign.name, Campaign.timezone, Campaign.gm, Campaign.ruleset)
         .where(Campaign.slug == slug)
         .first()
     )

@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response
 from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from pbp.engine import find_ruleset
 from pbp.errors import Conflict, Forbidden, NotFound, UserError
 from pbp.models import Campaign, Character, Entry, Participation, Resolution, Round, User
 from pbp.reports import render_markdown
@@ -38,6 +39,7 @@ from pbp.web.errors import form_status
 from pbp.web.forms import SiteForm
 from pbp.web.gm import bp
 from pbp.web.gm.access import campaign_round, campaign_scenario, gm_campaign
+from pbp.web.gm.kancolle_review import KancolleReview, ResultOverrideForm, kancolle_review
 from pbp.web.i18n import page_locale, refusal_text
 
 #: The lifecycle's buttons on the dashboard, each with the states it is offered in (the service decides).
@@ -413,20 +415,43 @@ def _review(
     )
 
 
+def _review_of(
+    campaign: Campaign,
+    rnd: Round,
+    encounter: dict[str, Any],
+    events: list[dict[str, Any]],
+    state: dict[str, Any],
+    gm_actions: list[dict[str, Any]] | None,
+) -> Review | KancolleReview:
+    """The review the campaign's ruleset shows: pool's dice log, units and battlefield, or kancolle's checks."""
+    if campaign.ruleset == "kancolle":
+        units = {u["id"]: u for u in [*encounter.get("units", []), *state.get("units", [])]}
+        return kancolle_review(encounter, events, state, _names(rnd, units))
+    return _review(rnd, encounter, events, state, gm_actions)
+
+
+def _override_form(campaign: Campaign, formdata: bool = True) -> OverrideForm | ResultOverrideForm:
+    """The override form of the campaign's ruleset: new successes (pool) or a new result (kancolle)."""
+    kind = ResultOverrideForm if find_ruleset(campaign.ruleset).override_field == "result" else OverrideForm
+    return kind() if formdata else kind(formdata=None)
+
+
 def _review_page(
     campaign: Campaign,
     rnd: Round,
-    form: OverrideForm | None = None,
+    form: OverrideForm | ResultOverrideForm | None = None,
     *,
     status: int = 200,
     refusal: str | None = None,
 ) -> tuple[str, int]:
-    review = preview = None
+    review: Review | KancolleReview | None = None
+    preview: Review | KancolleReview | None = None
     problem = None
+    version, overrides = None, []
     if rnd.state in (rounds.RESOLVED, rounds.PUBLISHED):
         res = Resolution.get(Resolution.round == rnd.id)
-        review = _review(rnd, res.encounter, res.events, res.state, res.gm_actions)
-        review.overrides, review.version = list(res.overrides or []), res.version
+        review = _review_of(campaign, rnd, res.encounter, res.events, res.state, res.gm_actions)
+        version, overrides = res.version, list(res.overrides or [])
     elif rnd.state in rounds.PREVIEWABLE:
         try:
             dry = rounds.preview_round(rnd.id, actor_id=current_user.id)
@@ -435,10 +460,13 @@ def _review_page(
         except UserError as e:
             problem = refusal_text(e)
         else:
-            preview = _review(rnd, dry.inputs.encounter, dry.events, dry.state, dry.inputs.gm_actions)
-    form = form or OverrideForm(formdata=None)
+            preview = _review_of(campaign, rnd, dry.inputs.encounter, dry.events, dry.state, dry.inputs.gm_actions)
+    form = form or _override_form(campaign, formdata=False)
     shown = review or preview
-    form.check.choices = [("", gettext("Choose a check")), *(shown.checks.items() if shown else ())]
+    if isinstance(shown, Review):
+        shown.overrides, shown.version = overrides, version
+    offered = shown.check_choices if isinstance(shown, KancolleReview) else list(shown.checks.items()) if shown else []
+    form.check.choices = [("", gettext("Choose a check")), *offered]
     page = render_template(
         "gm/round_review.html",
         campaign=campaign,
@@ -450,6 +478,9 @@ def _review_page(
         problem=problem,
         form=form,
         overridable=rnd.state == rounds.RESOLVED,
+        kancolle=isinstance(shown, KancolleReview),
+        overrides=overrides,
+        version=version,
         refusal=refusal,
         done=DONE.get(request.args.get("done", "")),
     )
@@ -469,17 +500,18 @@ def round_override(campaign: str, round_id: int) -> Response | tuple[str, int]:
     """Override one check of a resolved round (`rounds.override_check`: recorded, re-resolved with the same dice)."""
     found = gm_campaign(campaign)
     rnd = campaign_round(found, round_id)
-    form = OverrideForm()
+    form = _override_form(found)
     if not form.validate_on_submit():
         return _review_page(found, rnd, form, status=422)
     if not form.check.data:
         form.check.errors = [gettext("Choose the check to override.")]
         return _review_page(found, rnd, form, status=422)
     try:
+        value = form.result.data if isinstance(form, ResultOverrideForm) else int(form.successes.data or 0)
         rounds.override_check(
             rnd.id,
             form.check.data,
-            int(form.successes.data or 0),
+            value,
             reason=form.reason.data or "",
             actor_id=current_user.id,
             clock=app_clock(),

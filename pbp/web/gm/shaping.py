@@ -108,8 +108,9 @@ def _actions_page(
 ) -> tuple[str, int]:
     names = _names(desk)
     pack = desk.campaign.pack
+    offered = find_ruleset(desk.campaign.ruleset).gm_action_kinds
     body = render_template(
-        "gm/actions.html",
+        "gm/actions.html" if offered else "gm/actions_none.html",
         campaign=gm_campaign(desk.campaign.slug),
         desk=desk,
         scenario_title=_title(desk),
@@ -136,10 +137,11 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
     kind = request.form.get("kind", "")
     if not form.validate_on_submit():  # the token was checked (CSRFProtect): a file or JSON where text goes
         return _actions_page(desk, form, kind=kind, errors=form.wrong_types(), status=422)
-    if kind not in KINDS:
+    offered = find_ruleset(desk.campaign.ruleset).gm_action_kinds
+    if offered and kind not in KINDS:  # a ruleset that takes none refuses every kind itself, below
         return _actions_page(desk, form, kind=kind, errors={"form": str(_("Choose an action."))}, status=422)
     errors: dict[str, str] = {}
-    fields = _fields(kind, request.form, errors)
+    fields = _fields(kind, request.form, errors) if offered else {}
     if errors:
         return _actions_page(desk, form, kind=kind, errors=errors, status=422)
     try:

@@ -8,6 +8,7 @@ preview, a late save or an expired CSRF token shows the form again with everythi
 from __future__ import annotations
 
 from contextlib import suppress
+from fractions import Fraction
 from typing import Any
 
 from flask import redirect, render_template, request, url_for
@@ -19,11 +20,12 @@ from werkzeug.wrappers import Response
 from wtforms import TextAreaField
 
 from pbp.engine import canonical
+from pbp.engine.kancolle.entry_odds import entry_odds
 from pbp.errors import InvalidState, UserError
 from pbp.reports import render_markdown
 from pbp.reports.battlemap import MapView, battle_map
 from pbp.reports.narrative import Names
-from pbp.services import drafts, entries
+from pbp.services import drafts, entries, rounds
 from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
@@ -32,7 +34,7 @@ from pbp.web.data.views import belongs_to
 from pbp.web.database import after_answer, assumes_reading, confirm_reading
 from pbp.web.forms import SiteForm
 from pbp.web.i18n import localized, page_locale
-from pbp.web.player import bp
+from pbp.web.player import bp, kancolle_form
 from pbp.web.player.drafts import keeps_text_signed_out
 from pbp.web.player.expired import keeps_input
 from pbp.web.player.orders import FormData, form_of, order_of, refusal_errors
@@ -91,6 +93,28 @@ def percent(p: Any) -> str:
     return "—" if p is None else f"{float(p) * 100:.0f}%"
 
 
+def _kancolle_parts(desk: EntryDesk, names: Names) -> dict[str, Any]:
+    """What the kancolle form shows: its fieldsets generated from `legal_actions`, the exact odds of each check
+    they lead to, and the event tables' rows (a base cycle's card rolls one of them)."""
+    unit = desk.own()
+    labels = kancolle_form.Labels(names, desk.campaign.pack, unit)
+    tables = {
+        t: desk.encounter.get("event_tables", {}).get(t, {}) for t in (desk.legal.get("card") or {}).get("types", [])
+    }
+    return {
+        "groups": kancolle_form.groups_for(desk.legal, labels),
+        "odds": entry_odds(desk.encounter, desk.unit),
+        "labels": labels,
+        "tables": tables,
+        "chance": chance,
+    }
+
+
+def chance(p: Fraction) -> str:
+    """An exact chance over the 36 faces as the form says it: `15/36 (42%)`."""
+    return f"{p * 36}/36 ({float(p) * 100:.0f}%)"
+
+
 def _page(
     desk: EntryDesk,
     form: EntryForm,
@@ -107,7 +131,10 @@ def _page(
     """The form's page. `draft`: the writer's autosaved text when it differs from the saved entry (offered, or
     `restored` into the form); a page whose text is not the saved entry's tells the leave-page warning so."""
     names = names_for(desk)
-    if refusal is not None:  # each of a refused order's problems beside its field
+    kancolle = _kancolle_parts(desk, names) if desk.campaign.ruleset == "kancolle" else None
+    if refusal is not None and kancolle is not None:
+        errors = kancolle_form.refusal_errors(refusal, fields, kancolle["groups"], names)
+    elif refusal is not None:  # each of a refused order's problems beside its field
         errors = refusal_errors(refusal, fields, desk.legal, names)
     receipt = None
     if desk.entry is not None:
@@ -115,7 +142,7 @@ def _page(
         receipt = entries.receipt_for(desk.round.id, desk.character.id, e.order, e.prose, e.saved_at, e.prose_en)
     locale = page_locale()
     belongs_to(desk.campaign.slug)
-    scene = desk.scenario.kind == "scene"  # its checks at once: no map, no battle controls
+    scene = kancolle is None and desk.scenario.kind == "scene"  # its checks at once: no map, no battle controls
     body = render_template(
         "player/entry.html",
         desk=desk,
@@ -130,7 +157,8 @@ def _page(
         saved=saved,
         names=names,
         scene=scene,
-        battlefield=Markup() if scene else battlefield(desk, names),
+        battlefield=Markup() if scene or kancolle else battlefield(desk, names),
+        kancolle=kancolle,
         receipt=receipt,
         receipt_json=canonical.dumps(receipt.entry) if receipt else None,
         closed=CLOSED.get(desk.closed_reason or ""),
@@ -164,12 +192,14 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
         restored = draft is not None and "draft" in request.args
         if restored:
             form.prose.data, form.prose_en.data = draft.prose, draft.prose_en
-        order = form_of(shown.entry.order if shown.entry else None)
+        saved_order = shown.entry.order if shown.entry else None
+        kancolle = shown.campaign.ruleset == "kancolle"
+        order = kancolle_form.form_of(saved_order) if kancolle else form_of(saved_order)
         return _page(shown, form, order, saved="saved" in request.args, draft=draft, restored=restored)
     # A save that goes through answers with a redirect: the form (the posted one, for the page) is built only when a
     # page is shown; CSRFProtect has checked the token of every POST already.
     fields = FormData(request.form.to_dict(flat=False))
-    parsed = order_of(fields)
+    parsed = kancolle_form.order_of(fields) if rounds.ruleset_of(round_id) == "kancolle" else order_of(fields)
     prose = request.form.get("prose", "")
     if "preview" in request.form:
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, preview=prose)

@@ -1,0 +1,190 @@
+"""The kancolle demo through the web (issue 32, deliverable 3), in ja and en: the entry form generated from
+legal_actions with each check's exact odds, a refused save keeping the text, saves of every ship girl through the
+form, the scheduler's tick resolving the round, the GM's review and a result override (K-GM-1), a GM action refused
+cleanly, publication from the report page, the blog's page and its bundle verifying; a base cycle, then the battle's
+rounds to the night and the after-battle deadline."""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+import pytest
+from flask.testing import FlaskClient
+
+from pbp import db as pbp_db
+from pbp import migrations
+from pbp.engine import find_ruleset
+from pbp.engine.verify import verify_bundle
+from pbp.models import Entry, Override, Resolution, Round, Scenario
+from pbp.paths import CAMPAIGNS_DIR
+from pbp.services import accounts, campaigns, characters, rounds, scenarios, schedule
+from pbp.services.characters import unit_id
+from pbp.services.clock import FixedClock
+from pbp.services.demo import DEMO_PASSWORD
+from pbp.services.kancolle_demo import PLAYERS, entry_for
+from pbp.web.player.kancolle_form import form_of
+from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.world import START, fixed_seeds
+
+SLUG = "kancolle-demo"
+
+
+@dataclass
+class Fleet:
+    url: str
+    runs: dict[str, int]
+    characters: dict[str, int]  # player -> character id
+    clock: FixedClock
+
+
+@pytest.fixture
+def fleet(tmp_path) -> Fleet:
+    """The kancolle demo loaded with a GM and four players, each ship girl joined to both scenarios."""
+    url = f"sqlite:///{tmp_path / 'pbp.sqlite3'}"
+    clock = FixedClock(START)
+    database = pbp_db.bind(url)
+    with database.connection_context():
+        migrations.upgrade(database)
+        gm = accounts.create_user("gm", DEMO_PASSWORD, display_name="GM", clock=clock)
+        campaign = campaigns.load_campaign(CAMPAIGNS_DIR / SLUG, gm_id=gm.id, clock=clock)
+        runs = {s.slug: s.id for s in Scenario.select().where(Scenario.campaign == campaign.id)}
+        owned = {}
+        for name, ship in PLAYERS.items():
+            user = accounts.create_user(name, DEMO_PASSWORD, clock=clock)
+            sheet = campaign.pack["characters"][ship]
+            character = characters.create_character(campaign.id, user.id, sheet, clock=clock)
+            for run in runs.values():
+                scenarios.join_scenario(run, character.id, user_id=user.id, clock=clock)
+            owned[name] = character.id
+    return Fleet(url, runs, owned, clock)
+
+
+def _db(fleet: Fleet):
+    return pbp_db.bind(fleet.url).connection_context()
+
+
+def _open(fleet: Fleet, scenario: str) -> int:
+    with _db(fleet):
+        rnd = rounds.create_round(fleet.runs[scenario], fleet.clock.now() + timedelta(hours=1), clock=fleet.clock)
+        rounds.open_round(rnd.id, clock=fleet.clock)
+        return rnd.id
+
+
+def _client(fleet: Fleet, name: str, lang: str) -> FlaskClient:
+    return signed_in(fleet.url, name, lang=lang, CLOCK=fleet.clock)
+
+
+def _enter_all(fleet: Fleet, round_id: int, lang: str) -> dict[str, dict]:
+    """Every player's entry through the form: the choices legal_actions offers (the demo's), posted as the form's
+    fields; returns each character's order as entered."""
+    entered = {}
+    for name, cid in fleet.characters.items():
+        client = _client(fleet, name, lang)
+        url = f"/rounds/{round_id}/entry/{cid}"
+        page = client.get(url)
+        assert page.status_code == 200
+        with _db(fleet):
+            rnd = Round.get_by_id(round_id)
+            encounter = rounds.shaped_encounter(rnd, rounds.round_context(rnd)).encounter
+        order = entry_for(find_ruleset("kancolle").legal_actions(encounter, unit_id(cid)))
+        data = {k: v for k, v in form_of(order).items() if v}
+        saved = client.post(url, data={**data, "prose": f"{name}の行動。", "csrf_token": csrf_token(client, url)})
+        assert saved.status_code == 303, saved.get_data(as_text=True)[:2000]
+        entered[name] = order
+    return entered
+
+
+def _resolve(fleet: Fleet, round_id: int) -> None:
+    fleet.clock.advance(3601)
+    with _db(fleet):
+        report = schedule.tick(clock=fleet.clock)
+    assert [(o.round_id, o.status) for o in report.rounds] == [(round_id, "resolved")], report.rounds
+
+
+def _publish(fleet: Fleet, round_id: int, lang: str) -> None:
+    gm = _client(fleet, "gm", lang)
+    url = f"/gm/{SLUG}/rounds/{round_id}/report"
+    page = gm.get(url).get_data(as_text=True)
+    found = re.findall(r'<textarea[^>]*name="(\w+)"[^>]*>\r?\n?(.*?)</textarea>', page, re.S)
+    data = {name: html.unescape(text) for name, text in found}
+    done = gm.post(url, data={**data, "action": "publish", "csrf_token": csrf_token(gm, url)})
+    assert done.status_code == 303, done.get_data(as_text=True)[:3000]
+    with _db(fleet):
+        assert Round.get_by_id(round_id).state == "published"
+
+
+def _blog_verifies(fleet: Fleet, scenario: str, number: int) -> None:
+    reader = make_app(fleet.url, CLOCK=fleet.clock).test_client()
+    for lang in ("ja", "en"):
+        page = reader.get(f"/blog/{SLUG}/{scenario}/round-{number}/{lang}/")
+        assert page.status_code == 200
+    bundle = reader.get(f"/blog/{SLUG}/{scenario}/round-{number}/bundle.json")
+    assert bundle.status_code == 200 and verify_bundle(bundle.get_json()) is None
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_base_cycle_through_the_forms_review_override_and_blog(fleet, lang) -> None:
+    rid = _open(fleet, "chinjufu_day")
+    player = _client(fleet, "player1", lang)
+    url = f"/rounds/{rid}/entry/{fleet.characters['player1']}"
+    page = player.get(url).get_data(as_text=True)
+    assert 'name="one:card.type"' in page and 'name="int:supply.燃料"' in page and 'name="support:check"' in page
+    assert ("Daily events" if lang == "en" else "日常イベント表") in page
+    assert re.search(r"\d+/36 \(\d+%\)", page)  # each row's check with its exact odds over the 36 faces
+    too_long = {"one:card.type": "daily", "text:card.keyword": "とても長いキーワードです", "prose": "書いた文。"}
+    refused = player.post(url, data={**too_long, "csrf_token": csrf_token(player, url)})
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and 'id="err-text:card.keyword"' in body and "書いた文。" in body
+    entered = _enter_all(fleet, rid, lang)
+    with _db(fleet):
+        stored = Entry.get(Entry.round == rid, Entry.character == fleet.characters["player1"]).order
+    assert stored == entered["player1"]
+    _resolve(fleet, rid)
+
+    gm = _client(fleet, "gm", lang)
+    review_url = f"/gm/{SLUG}/rounds/{rid}/review"
+    review = gm.get(review_url).get_data(as_text=True)
+    assert "r1-c1" in review and 'name="result"' in review
+    override = {
+        "check": "r1-c1",
+        "result": "failure",
+        "reason": "波が高すぎた",
+        "csrf_token": csrf_token(gm, review_url),
+    }
+    assert gm.post(f"/gm/{SLUG}/rounds/{rid}/override", data=override).status_code == 303
+    with _db(fleet):
+        assert Override.get(Override.round == rid).result == "failure"
+        events = Resolution.get(Resolution.round == rid).events
+    first = next(e for e in events if e.get("id") == "r1-c1")
+    assert first["success"] is False and first["overrides"][0]["reason"] == "波が高すぎた"
+
+    _publish(fleet, rid, lang)
+    _blog_verifies(fleet, "chinjufu_day", 1)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_battle_through_the_forms_to_the_night_and_after(fleet, lang) -> None:
+    seen: list[str] = []
+    with fixed_seeds(f"night-{lang}"):
+        for number in range(1, 7):
+            rid = _open(fleet, "nansei_sortie")
+            if number == 1:
+                gm = _client(fleet, "gm", lang)
+                actions_url = f"/gm/{SLUG}/rounds/{rid}/actions"
+                action = {"kind": "damage", "reason": "嵐", "csrf_token": csrf_token(gm, actions_url)}
+                refused = gm.post(actions_url, data=action)
+                assert refused.status_code == 422 and "contract v3" in refused.get_data(as_text=True)
+            _enter_all(fleet, rid, lang)
+            _resolve(fleet, rid)
+            _publish(fleet, rid, lang)
+            _blog_verifies(fleet, "nansei_sortie", number)
+            with _db(fleet):
+                res = Resolution.get(Resolution.round == rid)
+            seen += [e["type"] for e in res.events]
+            if res.state["battle"]["settled"]:
+                break
+    assert "battle_start" in seen and "battle_end" in seen
+    assert "night_check" in seen
