@@ -212,14 +212,14 @@ def _outcomes(pack: dict[str, Any], scenario: str, locale: str) -> list[str]:
     return [t for t in texts if isinstance(t, str)]
 
 
-def _write(rounds: list[Played], locale: str, pack: dict[str, Any]) -> list[str]:
+def _write(rounds: list[Played], locale: str, pack: dict[str, Any], names: dict[str, str] | None = None) -> list[str]:
     """The scenario's stories in order, each remembering the earlier ones' sentences (as the lifecycle does)."""
     memory: set[str] = set()
     previous: list[dict[str, Any]] | None = None
     stories = []
     for p in rounds:
         story = draft_report(p.bundle, prose=p.prose, locale=locale, pack=pack, strict=True, memory=memory,
-                             previous_events=previous)  # fmt: skip
+                             previous_events=previous, names=names)  # fmt: skip
         memory |= sentences(story)
         previous = p.bundle["events"]
         stories.append(story)
@@ -237,6 +237,120 @@ def _measure_story(fig: Figures, locale: str, story: str, entries: list[y.Entry]
         fig.beku += [f"{where}: {s}" for s in y.broken_beku(story)]
     else:
         fig.cjk += [f"{where}: {s}" for s in y.cjk_outside_quotes(story)]
+
+
+# -- kancolle (issue 32, item 4): the demo pack's base phase and battle, deadline by deadline --------------------
+
+KANCOLLE_SCENARIOS = {"base": "chinjufu_day", "battle": "nansei_sortie"}
+KANCOLLE_DEADLINES = {"base": 3, "battle": 5}
+#: Each ship girl's entries, one per deadline in turn: headed layouts, inner voice, a note to the master, English.
+KANCOLLE_ENTRIES: dict[str, tuple[str, ...]] = {
+    "fubuki": (
+        "【心情】明日は初めての大きな作戦。\n【台詞】「吹雪、いきます！」\n【その他】アドリブ歓迎です",
+        "（夕立ちゃんに置いていかれないようにしなきゃ）\n「まだまだ、これからです！」",
+        "北上さんの背中を追いかける。「みんなで、帰りましょう」",
+    ),
+    "yuudachi": (
+        "「素敵なパーティーしましょ！」\n吹雪の隣で、元気いっぱいに手を振る。",
+        "【台詞】「夜戦なら任せるっぽい！」\n【連携】吹雪",
+        "「ソロモンの悪夢、見せてあげる！」",
+    ),
+    "kitakami": (
+        "「まー、やるだけやりますか」",
+        "「はいはい、吹雪っちね」",
+        'Kitakami yawns. "Let\'s get it over with."',
+    ),
+    "akagi": ("「第一次攻撃隊、発艦してください！」", "（慢心は、しない）", "「一航戦の誇り、見せてあげます」"),
+}
+
+
+def _kancolle_entries(deadline: int, kind: str) -> dict[str, y.Entry]:
+    """Each ship girl's entry for a deadline (the corpus's shape: her Japanese name as `pc`)."""
+    out = {}
+    for ship, texts in KANCOLLE_ENTRIES.items():
+        text = texts[(deadline - 1) % len(texts)]
+        out[ship] = y.Entry(f"kc-{ship}-{kind}-{deadline}", ship, kind, "en" if text.isascii() else "ja", text)
+    return out
+
+
+def play_kancolle(seed: str, kind: str, pack: dict[str, Any]) -> list[Played]:
+    """One run of the kancolle demo's scenario of `kind`, deadline by deadline (each ship girl's orders as the
+    entry form offers them, `kancolle_demo.entry_for`), the encounter carried over."""
+    from pbp.services.kancolle_demo import entry_for  # the demo's entries; a services import for this bench only
+
+    ruleset = find_ruleset("kancolle")
+    scenario = KANCOLLE_SCENARIOS[kind]
+    fleet = list(pack["characters"])
+    encounter = ruleset.build_encounter(pack, scenario, [(uid, pack["characters"][uid]) for uid in fleet])
+    played = []
+    for n in range(1, KANCOLLE_DEADLINES[kind] + 1):
+        present = [u["id"] for u in encounter["units"] if u["side"] == "pc" and not u.get("removed")]
+        entered = _kancolle_entries(n, kind)
+        wanted = [{**entry_for(ruleset.legal_actions(encounter, uid)), "unit": uid} for uid in present]
+        orders = ruleset.orders_file(encounter, wanted)
+        round_seed = f"{seed}-kancolle-{kind}-{n}"
+        result = ruleset.resolve(encounter, orders, SeededDice(round_seed), pack=pack)
+        bundle = {
+            "round": {"number": n, "scenario": scenario, "pack_scenario": scenario, "campaign": "kancolle-demo"},
+            "ruleset": "kancolle",
+            "seed_hash": seed_hash(round_seed),
+            "encounter": encounter,
+            "orders": orders,
+            "events": result.events,
+            "state": result.state,
+        }
+        prose = {uid: entered[uid].prose for uid in present if uid in entered}
+        played.append(Played(bundle, prose, [entered[uid] for uid in present if uid in entered]))
+        encounter = result.state
+        if (encounter.get("battle") or {}).get("outcome") is not None:
+            break
+    return played
+
+
+def measure_kancolle(seeds: tuple[str, ...] = SEEDS) -> dict[str, Figures]:
+    """The kancolle demo's stories over the seeds, in both languages, measured as pool's are."""
+    from pbp.packs import load_pack_by_id
+
+    pack = load_pack_by_id("kancolle-demo").data
+    names = {str(c[k]) for c in pack["characters"].values() for k in ("ja", "en")}
+    names |= {str(e.get(k) or "") for e in pack["enemies"].values() for k in ("name", "en")}
+    for scenario in KANCOLLE_SCENARIOS.values():
+        placed = pack["scenarios"][scenario].get("enemies", [])
+        names |= {str(e.get(k) or "") for e in placed for k in ("name", "ja", "en")}
+    figures = {"ja": Figures(), "en": Figures()}
+    for seed in seeds:
+        for kind, scenario in KANCOLLE_SCENARIOS.items():
+            rounds = play_kancolle(seed, kind, pack)
+            for locale, fig in figures.items():
+                shown = {uid: str(sheet[locale]) for uid, sheet in pack["characters"].items()}
+                stories = _write(rounds, locale, pack, names=shown)
+                for p, story in zip(rounds, stories, strict=True):
+                    _measure_story(fig, locale, story, p.entries, f"{seed} {scenario} r{p.bundle['round']['number']}")
+                if locale == "ja":
+                    fig.name_gaps += [g for story in stories for g in y.name_gaps(story, list(shown.values()))]
+                ratio = y.distinct_frames(stories, names - {""}, locale)
+                fig.distinct[scenario] = min(ratio, fig.distinct.get(scenario, 1.0))
+    return figures
+
+
+def _report(figures: dict[str, Figures]) -> None:
+    """Each language's figures, one line each, with its goal and the first few failures."""
+    for locale, fig in figures.items():
+        q = f"{fig.quoted:.3f} ({fig.quotes - len(fig.unquoted)}/{fig.quotes})"
+        _line(locale, "spoken lines quoted verbatim", q, GOALS["quoted"], fig.unquoted)
+        _line(locale, "headings, ** and notes to the master", str(len(fig.leaks)), GOALS["leaks"], fig.leaks)
+        if locale == "ja":
+            _line(locale, "〜べく after a non-volitional clause", str(len(fig.beku)), GOALS["beku"], fig.beku)
+        _line(locale, "first person in narration", str(len(fig.first_person)), GOALS["first_person"], fig.first_person)
+        low = ", ".join(f"{s} {r:.3f}" for s, r in fig.distinct.items())
+        _line(locale, "distinct sentence frames, lowest per scenario", low, GOALS["distinct"])
+        if locale == "ja":
+            gap = statistics.median(fig.name_gaps) if fig.name_gaps else None
+            value = "no paragraph names a PC twice" if gap is None else f"{gap:.0f} characters"
+            _line(locale, "same PC's name, median gap within a paragraph", value, GOALS["name_gap"])
+        else:
+            _line(locale, "CJK characters outside marked player quotes", str(len(fig.cjk)), GOALS["cjk"], fig.cjk)
+        _line(locale, "mechanics words", str(len(fig.mechanics)), GOALS["mechanics"], fig.mechanics)
 
 
 def _line(locale: str, label: str, value: str, goal: str, examples: Sequence[str] = ()) -> None:
@@ -257,19 +371,11 @@ def main() -> None:
     print(f"  entries played: {counts['entries']}, skipped as their PC had fallen: {len(counts['skipped'])}"
           f" {counts['skipped'][:3]}")  # fmt: skip
     print(f"  units acting after their death (engine): {len(counts['dead_acting'])} ({GOALS['dead_acting']})")
-    for locale, fig in figures.items():
-        q = f"{fig.quoted:.3f} ({fig.quotes - len(fig.unquoted)}/{fig.quotes})"
-        _line(locale, "spoken lines quoted verbatim", q, GOALS["quoted"], fig.unquoted)
-        _line(locale, "headings, ** and notes to the master", str(len(fig.leaks)), GOALS["leaks"], fig.leaks)
-        if locale == "ja":
-            _line(locale, "〜べく after a non-volitional clause", str(len(fig.beku)), GOALS["beku"], fig.beku)
-        _line(locale, "first person in narration", str(len(fig.first_person)), GOALS["first_person"], fig.first_person)
-        low = ", ".join(f"{s} {r:.3f}" for s, r in fig.distinct.items())
-        _line(locale, "distinct sentence frames, lowest per scenario", low, GOALS["distinct"])
-        if locale == "ja":
-            gap = statistics.median(fig.name_gaps) if fig.name_gaps else None
-            value = "no paragraph names a PC twice" if gap is None else f"{gap:.0f} characters"
-            _line(locale, "same PC's name, median gap within a paragraph", value, GOALS["name_gap"])
-        else:
-            _line(locale, "CJK characters outside marked player quotes", str(len(fig.cjk)), GOALS["cjk"], fig.cjk)
-        _line(locale, "mechanics words", str(len(fig.mechanics)), GOALS["mechanics"], fig.mechanics)
+    _report(figures)
+    start = time.perf_counter()
+    kancolle = measure_kancolle()
+    took = time.perf_counter() - start
+    n = sum(f.stories for f in kancolle.values())
+    print(f"stories (kancolle): the demo's {', '.join(KANCOLLE_SCENARIOS.values())} deadline by deadline,"
+          f" {len(SEEDS)} seeds, both languages: {n} stories in {took:.0f} s")  # fmt: skip
+    _report(kancolle)

@@ -208,7 +208,8 @@ class KancolleNarrator(Narrator):
             if e.get("type") not in _DEEDS:
                 continue
             k = j
-            while k > 0 and self.events[k - 1].get("type") in _LEAD_UP and k - 1 not in starts:
+            strike = e.get("type") in _STRIKES  # a strike's lead-up (the AP, its checks, the target pick) is its beat
+            while strike and k > 0 and self.events[k - 1].get("type") in _LEAD_UP and k - 1 not in starts:
                 k -= 1
             starts[k] = str(e.get("attacker") if e.get("type") in _STRIKES else e.get("unit"))
         self._starts = starts
@@ -520,8 +521,21 @@ class KancolleNarrator(Narrator):
         return self.say("cycle.first" if first else "cycle.next")
 
     def _tell_supply(self, i: int, e: dict[str, Any]) -> str:
-        r = self._word("resources", e.get("resource"))
-        return self.say("supply.any", a=self.name(e["unit"]), r=r)
+        """A cycle's supplies in one sentence, told at the first: who took on stores (one alone, by what)."""
+        run = [x for x in self._cycle_of(i) if x.get("type") == "supply"]
+        if run and run[0] is not e:
+            return ""
+        who = list(dict.fromkeys(str(x["unit"]) for x in run)) or [str(e["unit"])]
+        if len(who) > 1:
+            return self.say("supply.group", who=self.listing(who))
+        return self.say("supply.any", a=self.name(e["unit"]), r=self._word("resources", e.get("resource")))
+
+    def _cycle_of(self, i: int) -> list[dict[str, Any]]:
+        """The events of the base cycle event `i` belongs to (from its cycle_start to its cycle_end)."""
+        kinds = [e.get("type") for e in self.events]
+        start = next((k for k in range(i, -1, -1) if kinds[k] == "cycle_start"), 0)
+        end = next((k for k in range(i, len(kinds)) if kinds[k] == "cycle_end"), len(kinds))
+        return self.events[start : end + 1]
 
     def _tell_scene(self, i: int, e: dict[str, Any]) -> str:
         a, event = self.name(e["unit"]), self._event_name(e.get("event"))

@@ -353,7 +353,8 @@ def broken_beku(story: str) -> list[str]:
 
 # -- first person, CJK, mechanics --
 
-_FIRST_PERSON_EN = re.compile(r"\bI\b|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
+#: "I" the pronoun, not a class letter ("I-class destroyer").
+_FIRST_PERSON_EN = re.compile(r"\bI\b(?!-)|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
 
 
 def first_person(story: str, locale: str) -> list[str]:
