@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import statistics
 import time
 from collections.abc import Iterable, Sequence
@@ -317,6 +318,9 @@ def measure_kancolle(seeds: tuple[str, ...] = SEEDS) -> dict[str, Figures]:
     for scenario in KANCOLLE_SCENARIOS.values():
         placed = pack["scenarios"][scenario].get("enemies", [])
         names |= {str(e.get(k) or "") for e in placed for k in ("name", "ja", "en")}
+    # The pack's event names ("Morning roll call") are the pack's words, as pool's check outcomes are.
+    tables = pack.get("event_tables", {}).values()
+    events = sorted({str(row[k]) for t in tables for row in t.values() for k in ("name", "en") if row.get(k)}, key=len)
     figures = {"ja": Figures(), "en": Figures()}
     for seed in seeds:
         for kind, scenario in KANCOLLE_SCENARIOS.items():
@@ -325,12 +329,20 @@ def measure_kancolle(seeds: tuple[str, ...] = SEEDS) -> dict[str, Figures]:
                 shown = {uid: str(sheet[locale]) for uid, sheet in pack["characters"].items()}
                 stories = _write(rounds, locale, pack, names=shown)
                 for p, story in zip(rounds, stories, strict=True):
-                    _measure_story(fig, locale, story, p.entries, f"{seed} {scenario} r{p.bundle['round']['number']}")
+                    where = f"{seed} {scenario} r{p.bundle['round']['number']}"
+                    _measure_story(fig, locale, _unquoted(story, events), p.entries, where)
                 if locale == "ja":
                     fig.name_gaps += [g for story in stories for g in y.name_gaps(story, list(shown.values()))]
-                ratio = y.distinct_frames(stories, names - {""}, locale)
+                ratio = y.distinct_frames(stories, names - {""}, locale, events)
                 fig.distinct[scenario] = min(ratio, fig.distinct.get(scenario, 1.0))
     return figures
+
+
+def _unquoted(story: str, quoted: Sequence[str]) -> str:
+    """The story with the pack's own words (as printed, any case) blanked, for the mechanics-word count."""
+    for words in reversed(quoted):
+        story = re.sub(re.escape(words), "「」", story, flags=re.IGNORECASE)
+    return story
 
 
 def _report(figures: dict[str, Figures]) -> None:
