@@ -198,6 +198,21 @@ class KancolleNarrator(Narrator):
             out[-1].append(i)
         return out
 
+    def _doer(self, e: dict[str, Any]) -> str | None:
+        """Whose deed event `e` is, if it is one: a strike's attacker; the ship girl of a scene, a recon, a retreat,
+        or of a check taken for its own sake (a free check; a check folded into a strike or a scene is not)."""
+        kind = e.get("type")
+        if kind in _STRIKES:
+            return str(e.get("attacker"))
+        if kind in _DEEDS or (kind == "check" and not self._folded(e)):
+            return str(e.get("unit"))
+        return None
+
+    def _folded(self, check: dict[str, Any]) -> bool:
+        """Whether a check is told by what it decided (a strike, a scene, a recon ...): never in free checks, where
+        the GM called each check for its own sake."""
+        return self.mode != "checks" and check.get("kind") in _FOLDED_CHECKS
+
     def _beat_starts(self) -> dict[int, str]:
         """Where each deed's beat starts (its lead-up: the AP, the checks, the target pick before a strike), and
         whose deed it is."""
@@ -205,13 +220,14 @@ class KancolleNarrator(Narrator):
             return self._starts
         starts: dict[int, str] = {}
         for j, e in enumerate(self.events):
-            if e.get("type") not in _DEEDS:
+            doer = self._doer(e)
+            if doer is None:
                 continue
             k = j
             strike = e.get("type") in _STRIKES  # a strike's lead-up (the AP, its checks, the target pick) is its beat
             while strike and k > 0 and self.events[k - 1].get("type") in _LEAD_UP and k - 1 not in starts:
                 k -= 1
-            starts[k] = str(e.get("attacker") if e.get("type") in _STRIKES else e.get("unit"))
+            starts.setdefault(k, doer)
         self._starts = starts
         return starts
 
@@ -235,11 +251,10 @@ class KancolleNarrator(Narrator):
         told = self._event(i, e)
         uid = self._beat_starts().get(i)
         rest = ""
-        if e.get("type") in _DEEDS:
-            deed = str(e.get("attacker") if e.get("type") in _STRIKES else e.get("unit"))
-            if deed in self._moment_open:
-                self._moment_open.discard(deed)
-                rest = self._words_of(deed).speech(self, None)
+        deed = self._doer(e)
+        if deed is not None and deed in self._moment_open:
+            self._moment_open.discard(deed)
+            rest = self._words_of(deed).speech(self, None)
         guests: list[str] = []
         if e.get("type") == "scene":  # who shares the scene and has none of her own speaks in it, after its owner
             own = {x.get("unit") for x in self.events if x.get("type") == "scene"}
@@ -253,7 +268,7 @@ class KancolleNarrator(Narrator):
         words = self._words_of(uid)
         moment = self._opening_moment([words.inner(self), words.intent(self), words.speech(self, 1)])
         self.at = i
-        if e.get("type") in _DEEDS:  # the beat is the deed itself: its other lines follow it
+        if deed is not None:  # the beat is the deed itself: its other lines follow it
             self._moment_open.discard(uid)
             rest = self._join([words.speech(self, None), *guests])
         return [*moment, told, rest]
@@ -272,11 +287,7 @@ class KancolleNarrator(Narrator):
     def _deeds(self) -> set[str]:
         """The units with a deed of their own this round (an attack, a recon, a scene, a retreat), and those who
         share another's scene."""
-        doers = {
-            str(e.get("attacker") if e.get("type") in _STRIKES else e.get("unit"))
-            for e in self.events
-            if e.get("type") in _DEEDS
-        }
+        doers = {d for e in self.events if (d := self._doer(e)) is not None}
         return doers | {str(u) for e in self.events if e.get("type") == "scene" for u in self._sharing(e)}
 
     def _sharing(self, e: dict[str, Any]) -> list[str]:
@@ -298,6 +309,8 @@ class KancolleNarrator(Narrator):
                 slot = "idle.base"
             parts = [words.inner(self), self.say(slot, n=n), words.intent(self), words.speech(self, None)]
             out.append(self._join(self._opening_moment(parts)))
+        if len(out) > 2 and not any(self.prose.get(uid) for uid in self.cast if uid not in deeds):
+            return [self._join(out)]  # several quiet moments without a word of their own: one paragraph
         return out
 
     # --- openings, titles, closings ---------------------------------------------------------------------------
@@ -422,12 +435,42 @@ class KancolleNarrator(Narrator):
         return "" if follows else self.say("target.any", a=self.name(e["unit"]), t=self.name(e.get("target")))
 
     def _tell_check(self, i: int, e: dict[str, Any]) -> str:
-        if e.get("kind") in _FOLDED_CHECKS:
+        """A check taken for its own sake. A ship girl's checks one after another (a free check played again) are
+        one effort: the first opens it, the last tells how it ended."""
+        if self._folded(e):
             return ""  # told by what it decided
         a = self.name(e["unit"])
+        run = self._check_run(i)
         outcome = "ok" if e.get("success") else "fail"
         outcome = "special" if e.get("special") else "fumble" if e.get("fumble") else outcome
-        return self._join([self.say("check.open", a=a), self.say(f"check.{outcome}", a=a)])
+        first, last = run[0] == i, run[-1] == i
+        opening = self.say("check.open", a=a) if first else ""
+        if not last:
+            return opening
+        return self._join([opening or self.say("check.again", a=a), self.say(f"check.{outcome}", a=a)])
+
+    def _check_run(self, i: int) -> list[int]:
+        """The indexes of the run of checks by one unit that check `i` belongs to (nothing but AP, support and
+        accidents between them)."""
+        unit = self.events[i].get("unit")
+
+        def step(k: int, by: int) -> int | None:
+            k += by
+            while 0 <= k < len(self.events):
+                x = self.events[k]
+                if x.get("type") == "check" and not self._folded(x):
+                    return k if x.get("unit") == unit else None
+                if x.get("type") not in ("ap", "support", "accident"):
+                    return None
+                k += by
+            return None
+
+        run = [i]
+        while (k := step(run[0], -1)) is not None:
+            run.insert(0, k)
+        while (k := step(run[-1], 1)) is not None:
+            run.append(k)
+        return run
 
     def _check_ok(self, check_id: Any) -> bool:
         return any(x.get("type") == "check" and x.get("id") == check_id and x.get("success") for x in self.events)
