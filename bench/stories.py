@@ -259,7 +259,7 @@ KANCOLLE_ENTRIES: dict[str, tuple[str, ...]] = {
     "kitakami": (
         "「まー、やるだけやりますか」",
         "「はいはい、吹雪っちね」",
-        'Kitakami yawns. "Let\'s get it over with."',
+        '"Let\'s get it over with." Kitakami yawned and took her place in line.',
     ),
     "akagi": ("「第一次攻撃隊、発艦してください！」", "（慢心は、しない）", "「一航戦の誇り、見せてあげます」"),
 }
