@@ -18,7 +18,7 @@ from pbp import db as pbp_db
 from pbp import migrations
 from pbp.engine import find_ruleset
 from pbp.engine.verify import verify_bundle
-from pbp.models import Entry, Override, Resolution, Round, Scenario
+from pbp.models import Character, Entry, Override, Resolution, Round, Scenario
 from pbp.paths import CAMPAIGNS_DIR
 from pbp.services import accounts, campaigns, characters, rounds, scenarios, schedule
 from pbp.services.characters import unit_id
@@ -188,3 +188,28 @@ def test_the_battle_through_the_forms_to_the_night_and_after(fleet, lang) -> Non
                 break
     assert "battle_start" in seen and "battle_end" in seen
     assert "night_check" in seen
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_ship_girl_is_made_on_the_grid_and_a_refused_one_keeps_what_was_typed(fleet, lang) -> None:
+    player = _client(fleet, "player2", lang)
+    url = f"/campaigns/{SLUG}/characters/new"
+    page = player.get(url).get_data(as_text=True)
+    assert page.count('name="trait.') == 66 and page.count('name="gap"') == 5
+    assert ("Discipline" if lang == "en" else "規律") in page
+    bad = {"ship": "fubuki", "ja": "白雪", "trait.規律": "merit", "csrf_token": csrf_token(player, url)}
+    refused = player.post(url, data=bad)
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and 'id="err-gap"' in body and 'value="白雪"' in body
+    good = {**bad, "gap": "3", "trait.魚雷": "merit", "trait.寝る": "weakness", "csrf_token": csrf_token(player, url)}
+    made = player.post(url, data=good)
+    assert made.status_code == 303
+    with _db(fleet):
+        sheet = Character.get(Character.name == "白雪").sheet
+    assert sheet["gap"] == 3 and sheet["class"] == "DD"
+    assert sheet["traits"] == [
+        {"name": "寝る", "kind": "weakness"}, {"name": "規律", "kind": "merit"}, {"name": "魚雷", "kind": "merit"},
+    ]  # fmt: skip
+    edit = made.headers["Location"]
+    shown = player.get(edit).get_data(as_text=True)
+    assert "○" in shown and 'name="trait.' not in shown  # her traits are shown, not edited

@@ -22,7 +22,7 @@ from pbp.web.clock import app_clock
 from pbp.web.data.views import belongs_to
 from pbp.web.forms import SiteForm
 from pbp.web.i18n import page_locale, refusal_text
-from pbp.web.player import bp, queries
+from pbp.web.player import bp, kancolle_sheet, queries
 from pbp.web.player.expired import keeps_input
 from pbp.web.player.sheets import (
     WHOLE_NUMBER,
@@ -102,11 +102,74 @@ def _fresh(campaign: Campaign) -> Fields:
     return fields
 
 
+def _kancolle_page(
+    campaign: Campaign, character: Character | None, form: SheetForm, fields: Fields, *,
+    errors: dict[str, str] | None = None, status: int = 200,
+) -> tuple[str, int]:  # fmt: skip
+    """A ship girl's form: the grid drawn as the rulebook's picture (pbp.web.player.kancolle_sheet)."""
+    locale = page_locale()
+    belongs_to(campaign.slug)
+    headings, rows = kancolle_sheet.grid_rows(campaign.pack, locale)
+    ships = [
+        (sid, str(s.get(locale) or s.get("ja") or sid)) for sid, s in (campaign.pack.get("characters") or {}).items()
+    ]
+    sheet = character.sheet if character else {}
+    body = render_template(
+        "player/kancolle_character.html",
+        campaign=campaign,
+        campaign_name=queries.campaign_name(campaign, locale),
+        character=character,
+        sheet=sheet,
+        form=form,
+        fields=fields,
+        errors=errors or {},
+        headings=headings,
+        rows=rows,
+        ships=ships,
+        pronouns=sheet_page(campaign, sheet, locale, creating=character is None).pronouns,
+        saved="saved" in request.args,
+    )
+    return body, status
+
+
+def _kancolle_save(campaign: Campaign, character: Character | None, form: SheetForm) -> Response | tuple[str, int]:
+    """A ship girl's form posted: the sheet it describes judged by the ruleset, saved through the service."""
+    fields = Fields(request.form.to_dict(flat=False))
+    parsed = kancolle_sheet.sheet_of(fields, campaign.pack, character.sheet if character else None)
+    if parsed.errors:
+        judged = kancolle_sheet.errors_of(
+            find_ruleset(campaign.ruleset).validate_character(campaign.pack, parsed.sheet)
+        )
+        errors = {**judged, **parsed.errors}
+        return _kancolle_page(campaign, character, form, fields, errors=errors, status=422)
+    try:
+        if character is None:
+            saved = characters.create_character(campaign.id, current_user.id, parsed.sheet, clock=app_clock())
+        else:
+            version = form.version.data or ""
+            saved = characters.edit_character(
+                character.id, current_user.id, parsed.sheet, version=version, clock=app_clock()
+            )
+    except StaleSheet:
+        form.version.data = sheet_version(character.sheet if character else {})
+        return _kancolle_page(campaign, character, form, fields, errors={"form": str(STALE)}, status=422)
+    except BadSheet as refusal:
+        errors = kancolle_sheet.errors_of(refusal.problems)
+        return _kancolle_page(campaign, character, form, fields, errors=errors, status=422)
+    except UserError as refusal:
+        return _kancolle_page(campaign, character, form, fields, errors={"form": refusal_text(refusal)}, status=422)
+    return redirect(url_for("player.edit_character", character_id=saved.id, saved=1), 303)
+
+
 @bp.route("/campaigns/<slug:campaign>/characters/new", methods=["GET", "POST"])
 @login_required
 def new_character(campaign: str) -> Response | tuple[str, int]:
     row = queries.campaign_by_slug(campaign)
     form = SheetForm()
+    if row.ruleset == "kancolle":
+        if request.method == "GET":
+            return _kancolle_page(row, None, form, Fields())
+        return _kancolle_save(row, None, form)
     if request.method == "GET":
         return _sheet_page(row, None, form, _fresh(row))
     fields = Fields(request.form.to_dict(flat=False))
@@ -134,7 +197,11 @@ def edit_character(character_id: int) -> Response | tuple[str, int]:
     campaign = character.campaign
     if request.method == "GET":
         form = SheetForm(formdata=None, version=sheet_version(character.sheet), **typed_texts(character.sheet))
+        if campaign.ruleset == "kancolle":
+            return _kancolle_page(campaign, character, form, kancolle_sheet.fields_of(character.sheet))
         return _sheet_page(campaign, character, form, fields_of(character.sheet))
+    if campaign.ruleset == "kancolle":
+        return _kancolle_save(campaign, character, SheetForm())
     form = SheetForm()
     fields = Fields(request.form.to_dict(flat=False))
     parsed = sheet_of(fields, campaign.pack, character.sheet)
