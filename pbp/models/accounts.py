@@ -17,5 +17,7 @@ class User(BaseModel):
     session_version = peewee.IntegerField(default=1)
     #: The pages' language the user chose (ja, en), None: the browser's.
     locale = peewee.CharField(max_length=8, null=True)
+    #: The time zone the pages show every time in (an IANA name, `Europe/London`), None: each campaign's own.
+    timezone = peewee.CharField(max_length=64, null=True)
     #: Where notifications go by e-mail (None: nowhere).
     email = peewee.CharField(max_length=254, null=True)

@@ -29,7 +29,7 @@ from pbp.models import Outbox, User
 from pbp.reports.narrative import LOCALES
 from pbp.services._common import NAME_LIMIT as NAME_LIMIT  # the forms show it
 from pbp.services._common import checked_name, get_or_fail, is_text, locked
-from pbp.services.clock import SYSTEM, Clock, to_db
+from pbp.services.clock import SYSTEM, Clock, time_zones, to_db
 from pbp.services.notifications import (
     ADDRESS_LIMIT,
     PASSWORD_RESET,
@@ -56,14 +56,12 @@ def create_user(
 ) -> User:
     """A new account; the login name is ASCII (2-40 of letters, digits, `_.-`), the display name anything, the
     e-mail address (notices, a forgotten password's link) optional."""
-    if not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through ("gm\n")
-        raise UserError(N_("a user name is 2-40 letters, digits, '_', '.' or '-'"), "name")
-    _check_password(password, "password")
+    problems = registration_problems(name, password, display_name=display_name, email=email)
+    if problems:
+        raise problems[0]
     shown = checked_name(display_name or name, N_("display name"))
     address = checked_email(email)
     taken = Conflict(N_("the user name '%(name)s' is taken", name=name), "name")
-    if name_taken(name):  # early, before the slow hash; asked again inside the transaction
-        raise taken
     hashed = _HASHER.hash(password)
     with write_transaction():
         if name_taken(name):  # taken while the password was hashed
@@ -74,6 +72,35 @@ def create_user(
             )
         except peewee.IntegrityError:  # the unique user.name: on PostgreSQL a sign-up racing this one commits first
             raise taken from None
+
+
+def registration_problems(
+    name: str, password: str, *, display_name: str | None = None, email: str | None = None
+) -> list[UserError]:
+    """Every reason `create_user` would refuse these, one per field, each naming its field: a sign-up form says
+    them all at once. The user name is checked for being taken once it is a name at all; the display name only when
+    one is typed (else the user name is shown, checked already)."""
+    checks: list[Callable[[], object]] = [
+        lambda: _check_new_name(name),
+        lambda: _check_password(password, "password"),
+        lambda: checked_email(email),
+    ]
+    if display_name:
+        checks.insert(2, lambda: checked_name(display_name, N_("display name")))
+    problems = []
+    for check in checks:
+        try:
+            check()
+        except UserError as refusal:
+            problems.append(refusal)
+    return problems
+
+
+def _check_new_name(name: str) -> None:
+    if not is_text(name) or not _NAME.fullmatch(name):  # fullmatch: `$` would let a trailing newline through
+        raise UserError(N_("a user name is 2-40 letters, digits, '_', '.' or '-'"), "name")
+    if name_taken(name):  # early, before the slow hash; asked again inside the transaction
+        raise Conflict(N_("the user name '%(name)s' is taken", name=name), "name")
 
 
 def name_taken(name: str) -> bool:
@@ -221,6 +248,18 @@ def reset_password(user_id: int, fingerprint: str, new: str) -> User:
     """A new password from a reset link (the web app checked its signature and age): refused once the password has
     changed since the link was made (so a link works once); every earlier session ends."""
     return _set_password(user_id, new, fingerprint=fingerprint)
+
+
+@retried
+def set_timezone(user_id: int, timezone: str | None) -> User:
+    """The time zone every page shows the user's times in (an IANA name), or None for each campaign's own."""
+    chosen = timezone.strip() if timezone else None
+    if chosen is not None and chosen not in time_zones():
+        raise UserError(N_("unknown time zone '%(value)s' (e.g. Asia/Tokyo, UTC)", value=chosen[:64]), "timezone")
+    with write_transaction():
+        locked(User, user_id, N_("user"))
+        User.update(timezone=chosen).where(User.id == user_id).execute()
+    return User.get_by_id(user_id)
 
 
 @retried

@@ -1,13 +1,16 @@
 """The server's clock, injectable: services take a `Clock` so tests (and the demo) can move time.
 
-Every time is stored in UTC (naive datetimes in the database) and shown in the campaign's time zone.
+Every time is stored in UTC (naive datetimes in the database) and shown in the campaign's time zone, or the one
+the user chose (`time_zones`).
 """
 
 from __future__ import annotations
 
 import os
+import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -54,6 +57,13 @@ def from_db(value: datetime) -> datetime:
 def iso_utc(value: datetime) -> str:
     """ISO 8601 UTC with a Z, e.g. 2026-12-02T12:00:00Z."""
     return from_db(value).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    """The IANA time zone names the system knows (`Asia/Tokyo`), sorted: what a user may choose; a name is looked up
+    here, never opened as a path."""
+    return tuple(sorted(zoneinfo.available_timezones()))
 
 
 def local_text(value: datetime, timezone: str) -> str:

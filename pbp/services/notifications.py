@@ -535,6 +535,18 @@ class Nowhere(Undeliverable):
     """Nowhere to send it (no address, no SMTP server): skipped."""
 
 
+def deadline_in(payload: dict[str, Any], timezone: str | None) -> dict[str, Any]:
+    """The payload with its deadline worded in the user's chosen time zone instead of the campaign's (as it is
+    without a choice, or when it tells of no deadline)."""
+    if not timezone or not isinstance(payload.get("deadline_utc"), str):
+        return payload
+    try:
+        at = datetime.strptime(payload["deadline_utc"], "%Y-%m-%dT%H:%M:%SZ")  # naive UTC, as stored
+    except ValueError:
+        return payload
+    return {**payload, "deadline": local_text(at, timezone)}
+
+
 def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "") -> tuple[str, str]:
     """The subject and body of a notification in `locale` (ja, en; else ja), the body ending with a link to the page
     it is about (`page_path`), unless it holds its own (`link`: a password reset's)."""
@@ -673,7 +685,7 @@ def send(row: Outbox, settings: Settings) -> None:
         raise Nowhere(NO_ADDRESS)
     if not settings.smtp_host:
         raise Nowhere(NO_SMTP)
-    subject, body = message(row.kind, row.payload, user.locale or "ja", settings.site_url)
+    subject, body = message(row.kind, deadline_in(row.payload, user.timezone), user.locale or "ja", settings.site_url)
     headers = {"X-PBP-Kind": row.kind, "X-PBP-Notification": str(row.id)}
     if "round" in row.payload:
         headers["X-PBP-Round"] = str(row.payload["round"])

@@ -22,7 +22,7 @@ from werkzeug.routing import BaseConverter, IntegerConverter, Map
 
 from pbp.packs import SLUG
 from pbp.paths import PROJECT_ROOT, TEMPLATES_DIR, instance_dir
-from pbp.web import auth, database, errors, hello, hosts, i18n, security, urlencoded
+from pbp.web import auth, database, errors, favicon, hello, hosts, i18n, language, security, urlencoded
 
 STATIC_DIR = PROJECT_ROOT / "pbp" / "static"
 
@@ -141,6 +141,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(gm.bp)
     app.register_blueprint(health.bp)
     hello.init_app(app)
+    favicon.init_app(app)
+    language.init_app(app)
     page_cache.init_app(app)
     app.jinja_env.globals["site_name"] = app.config["SITE_NAME"]
     app.jinja_env.globals["runs_any_campaign"] = gm.access.runs_any_campaign

@@ -57,6 +57,7 @@ class SessionUser:
     display_name: str
     locale: str | None
     session_version: int
+    timezone: str | None = None
 
     is_authenticated = True
     is_active = True
@@ -64,7 +65,7 @@ class SessionUser:
 
     @classmethod
     def of(cls, user: User) -> SessionUser:
-        return cls(user.id, user.name, user.display_name, user.locale, user.session_version)
+        return cls(user.id, user.name, user.display_name, user.locale, user.session_version, user.timezone)
 
     def get_id(self) -> str:
         return f"{self.id}:{self.session_version}"
@@ -149,24 +150,40 @@ def _home() -> str:
 
 
 def register() -> str | Response | tuple[str, int]:
+    """Every problem of a sign-up said at once, each beside its field: the form's checks, then the service's of the
+    fields those passed (an e-mail address that is none, a taken name), so no second try finds a new one."""
     if current_user.is_authenticated:
         return redirect(_home())
     form = RegisterForm()
-    if form.validate_on_submit():
-        try:
-            user = accounts.create_user(
-                form.name.data,
-                form.password.data,
-                display_name=form.display_name.data or None,
-                email=form.email.data or None,
-            )
-        except Conflict:
-            form.name.errors.append(_("This user name is taken: choose another."))
-        except UserError as refusal:
-            show_refusal(form, refusal)
-        else:
-            login_user(SessionUser.of(user))
-            return redirect(_home(), 303)
+    if form.is_submitted():
+        valid = form.validate()
+        problems = accounts.registration_problems(
+            form.name.data or "",
+            form.password.data or "",
+            display_name=form.display_name.data or None,
+            email=form.email.data or None,
+        )
+        for refusal in problems:
+            name = (refusal.field or "").replace(" ", "_")
+            if isinstance(refusal, Conflict):
+                form.name.errors.append(_("This user name is taken: choose another."))
+            elif not (name in form and form[name].errors):  # the form's own check said it already
+                show_refusal(form, refusal)
+        if valid and not problems:
+            try:
+                user = accounts.create_user(
+                    form.name.data,
+                    form.password.data,
+                    display_name=form.display_name.data or None,
+                    email=form.email.data or None,
+                )
+            except Conflict:  # taken since it was checked
+                form.name.errors.append(_("This user name is taken: choose another."))
+            except UserError as refusal:
+                show_refusal(form, refusal)
+            else:
+                login_user(SessionUser.of(user))
+                return redirect(_home(), 303)
     return _form_page("auth/register.html", form)
 
 

@@ -8,10 +8,13 @@ first and shows the message beside the field). Nothing here parses a message.
 from __future__ import annotations
 
 import logging
+import math
+import time
 from collections.abc import Callable
 
-from flask import Flask, render_template
+from flask import Flask, current_app, render_template
 from flask_babel import lazy_gettext as _
+from flask_babel import ngettext
 from werkzeug.exceptions import HTTPException, InternalServerError
 from werkzeug.wrappers import Response
 
@@ -43,10 +46,13 @@ SERVICE_ERRORS: dict[type[errors.UserError], int] = {
 FALLBACK = '<!doctype html><meta charset="utf-8"><title>{code}</title><h1>{code}</h1>\n'
 
 
-def error_page(code: int, detail: str | None = None) -> tuple[str, int]:
+def error_page(code: int, detail: str | None = None, retry_after: int | None = None) -> tuple[str, int]:
     title, text = PAGES[code]
     try:
-        return render_template("errors/error.html", code=code, title=title, text=text, detail=detail), code
+        page = render_template(
+            "errors/error.html", code=code, title=title, text=text, detail=detail, wait=_wait_words(retry_after)
+        )
+        return page, code
     except Exception:  # the layout needs the signed-in user, hence the database: a bare page instead of nothing
         log.exception("the %s page could not be rendered", code)
         return FALLBACK.format(code=code), code
@@ -58,13 +64,40 @@ def form_status(refusal: errors.UserError) -> int:
     return 409 if isinstance(refusal, errors.InvalidState | errors.Conflict) else 422
 
 
+def _wait_words(seconds: int | None) -> str | None:
+    """How long to wait before trying again, in the page's language (minutes once it is more than 90 seconds)."""
+    if seconds is None:
+        return None
+    if seconds > 90:
+        minutes = math.ceil(seconds / 60)
+        return ngettext("Try again in %(num)s minute.", "Try again in %(num)s minutes.", minutes)
+    return ngettext("Try again in %(num)s second.", "Try again in %(num)s seconds.", seconds)
+
+
+def retry_after(e: HTTPException) -> int | None:
+    """The seconds before a refused request may be sent again: the error's own `Retry-After` (a view's
+    `TooManyRequests(retry_after=...)`), else when the Flask-Limiter limit this request broke starts a new window;
+    None when nothing says."""
+    for name, value in e.get_headers():
+        if name.lower() == "retry-after" and value.isdigit():
+            return max(1, int(value))
+    for limiter in current_app.extensions.get("limiter", ()):
+        limit = limiter.current_limit
+        if limit is not None:
+            return max(1, int(limit.reset_at - time.time()))  # as Flask-Limiter words its header
+    return None
+
+
 def _http_error(e: HTTPException) -> Response:
     code = e.code if e.code in PAGES else 500
-    body, status = error_page(code)
+    wait = retry_after(e) if code == 429 else None
+    body, status = error_page(code, retry_after=wait)
     response = Response(body, status=status, mimetype="text/html")
     for name, value in e.get_headers():  # e.g. Allow on a 405
         if name.lower() != "content-type":
             response.headers[name] = value
+    if wait is not None:  # the words and the header agree (Flask-Limiter keeps the later of its own and this)
+        response.headers["Retry-After"] = str(wait)
     return response
 
 

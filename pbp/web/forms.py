@@ -27,6 +27,7 @@ from wtforms.validators import DataRequired, Length, Optional, Regexp
 
 from pbp.errors import UserError
 from pbp.services.accounts import NAME_LIMIT, PASSWORD_MAX, PASSWORD_MIN
+from pbp.services.clock import time_zones
 from pbp.services.notifications import ADDRESS_LIMIT
 from pbp.web.i18n import refusal_text
 
@@ -112,20 +113,37 @@ def _password() -> list:
     return [_required(), Length(PASSWORD_MIN, PASSWORD_MAX, message=PASSWORD_RULE)]
 
 
+def _limit(most: int) -> dict[str, int]:
+    """A field's `maxlength` (the browser stops typing there; a paste is cut) and the counter the form shows."""
+    return {"maxlength": most}
+
+
 class RegisterForm(SiteForm):
     name = StringField(
-        _("User name"), [_required(), Regexp(r"[A-Za-z0-9_.-]{2,40}\Z", message=NAME_RULE)], description=NAME_RULE
+        _("User name"),
+        [_required(), Regexp(r"[A-Za-z0-9_.-]{2,40}\Z", message=NAME_RULE)],
+        description=NAME_RULE,
+        render_kw={**_limit(40), "autocomplete": "username"},
     )
     display_name = StringField(
-        _("Display name"), [Optional(), Length(max=NAME_LIMIT)], description=_("Shown to others; any script.")
+        _("Display name"),
+        [Optional(), Length(max=NAME_LIMIT, message=_("Up to %(max)s characters.", max=NAME_LIMIT))],
+        description=_("Shown to others; any script."),
+        render_kw=_limit(NAME_LIMIT),
     )
-    password = PasswordField(_("Password"), _password(), description=PASSWORD_RULE)
+    password = PasswordField(
+        _("Password"),
+        _password(),
+        description=PASSWORD_RULE,
+        render_kw={**_limit(PASSWORD_MAX), "autocomplete": "new-password"},
+    )
     email = EmailField(
         _("E-mail address"),
-        [Optional(), Length(max=ADDRESS_LIMIT)],
+        [Optional(), Length(max=ADDRESS_LIMIT, message=_("Up to %(max)s characters.", max=ADDRESS_LIMIT))],
         description=_(
             "Optional: where notices and the link for a forgotten password go (the notifications page changes it)."
         ),
+        render_kw={**_limit(ADDRESS_LIMIT), "autocomplete": "email"},
     )
 
 
@@ -161,6 +179,17 @@ class LocaleForm(SiteForm):
         _("Language"),
         choices=[SelectChoice("", _("The browser's")), SelectChoice("ja", "日本語"), SelectChoice("en", "English")],
         default="",
+    )
+
+
+class TimezoneForm(SiteForm):
+    """The time zone every page shows the user's deadlines and times in."""
+
+    timezone = SelectField(
+        _("Time zone"),
+        choices=[SelectChoice("", _("Each campaign's own")), *(SelectChoice(z, z) for z in time_zones())],
+        default="",
+        description=_("Deadlines and other times are shown in it; the campaign's own is Japan's for most."),
     )
 
 

@@ -1,6 +1,7 @@
 """The pages' language: Flask-Babel with the catalogs in `pbp/translations` (English message ids, Japanese beside
-them). A page speaks the signed-in user's chosen language, else the browser's (Accept-Language, among ja and en),
-else the site's `LOCALE` (ja by default); a view that must speak another language (the generated English story)
+them). A page speaks the signed-in user's chosen language, else the one a visitor picked in the header (the
+`LANG_COOKIE` cookie, `pbp.web.language`), else the browser's (Accept-Language, among ja and en), else the site's
+`LOCALE` (ja by default); a view that must speak another language (the generated English story)
 wraps its rendering in `flask_babel.force_locale`.
 
 A service's refusal (`pbp.errors.UserError`) carries an English `Text` (or a `Joined` of them: a refused order's
@@ -28,6 +29,8 @@ TRANSLATIONS_DIR = PROJECT_ROOT / "pbp" / "translations"
 LOCALES = ("ja", "en")
 #: OpenGraph's names of the page languages.
 OG_LOCALES = {"ja": "ja_JP", "en": "en_US"}
+#: The cookie holding the language a visitor picked in the header.
+LANG_COOKIE = "pbp_lang"
 
 
 def _site_locale() -> str:
@@ -40,6 +43,9 @@ def _choose_locale() -> str:
     chosen = getattr(current_user, "locale", None)
     if chosen in LOCALES:
         return chosen
+    picked = request.cookies.get(LANG_COOKIE)
+    if picked in LOCALES:
+        return picked
     return request.accept_languages.best_match(LOCALES) or _site_locale()
 
 
@@ -115,4 +121,6 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def _vary(response: Response) -> Response:
         response.vary.add("Accept-Language")  # a cache must not give a Japanese page to an English browser
+        if request.endpoint not in ("static", "favicon"):  # the files are the same in every language
+            response.vary.add("Cookie")  # nor to a visitor who picked English (LANG_COOKIE)
         return response

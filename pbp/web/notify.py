@@ -115,7 +115,8 @@ def shown(rows: list[Notice]) -> list[Shown]:
     zones = notices.time_zones(rows)
     out = []
     for n in rows:
-        said = {k: isolate(v) if k in USER_TEXT else v for k, v in n.payload.items()}
+        payload = notifications.deadline_in(n.payload, getattr(current_user, "timezone", None))
+        said = {k: isolate(v) if k in USER_TEXT else v for k, v in payload.items()}
         try:
             subject, body = notifications.message(n.kind, said, page_locale())
         except KeyError:  # a notice stored before its kind's words changed or went: its kind, rather than no page

@@ -86,6 +86,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/password/forgot", "POST"): Form("anonymous", "/password/forgot", text=("who",)),
     ("/password/reset/<token>", "POST"): Form("anonymous", reset_url, text=("new_password",)),
     ("/me/locale", "POST"): Form("player", "/me/locale", other=("locale",)),
+    ("/me/timezone", "POST"): Form("player", "/me/timezone", other=("timezone",)),
     ("/me/password", "POST"): Form(
         "player",
         "/me/password",

@@ -71,6 +71,8 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/", "GET"): ("/", None, everyone(200)),
     ("/static/<path:filename>", "GET"): ("/static/site.css", None, everyone(200)),
     ("/healthz", "GET"): ("/healthz", None, everyone(200)),
+    ("/favicon.ico", "GET"): ("/favicon.ico", None, everyone(200)),
+    ("/language/<locale>", "GET"): ("/language/en?next=/blog/", None, everyone(303)),
     ("/blog/", "GET"): ("/blog/", None, everyone(200)),
     ("/blog/page/<int:page>/", "GET"): ("/blog/page/2/", None, everyone(200)),
     ("/blog/<slug:campaign>/", "GET"): ("/blog/demo/", None, everyone(200)),
@@ -98,6 +100,7 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
     ("/logout", "POST"): ("/logout", {}, everyone(303)),
     ("/me", "GET"): ("/me", None, signed_in(302, 200)),
     ("/me/locale", "POST"): ("/me/locale", {"locale": ""}, signed_in(302, 303)),
+    ("/me/timezone", "POST"): ("/me/timezone", {"timezone": ""}, signed_in(302, 303)),
     ("/me/password", "GET"): ("/me/password", None, signed_in(302, 200)),
     ("/me/password", "POST"): ("/me/password", {"current_password": ""}, signed_in(302, 422)),
     # a forgotten password: anyone may ask for the link (the same answer whoever asks); a forged link is refused
@@ -342,6 +345,11 @@ CSRF_CASES = {
         "player",
         {"locale": "en"},
         lambda app, client: _user(app, "player1").locale is None,
+    ),
+    "/me/timezone": (
+        "player",
+        {"timezone": "Europe/London"},
+        lambda app, client: _user(app, "player1").timezone is None,
     ),
     "/me/password": (
         "player",

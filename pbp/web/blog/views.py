@@ -6,8 +6,9 @@ import json
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from flask import Response, abort, current_app, render_template, request, url_for
+from flask import Response, abort, current_app, has_request_context, render_template, request, url_for
 from flask_babel import force_locale, gettext
+from flask_login import current_user
 from markupsafe import Markup
 
 from pbp.reports import render_markdown
@@ -36,8 +37,10 @@ def _helpers() -> dict:
 
 @bp.app_template_filter("localtime")
 def localtime(moment: datetime, timezone: str) -> str:
-    """An aware time as the campaign shows it: `2026-12-02 21:00 JST`."""
-    return moment.astimezone(ZoneInfo(timezone)).strftime("%Y-%m-%d %H:%M %Z")
+    """An aware time in the signed-in user's chosen time zone, else the campaign's (`timezone`):
+    `2026-12-02 21:00 JST`. A reader who is not signed in (a kept public page) always gets the campaign's."""
+    chosen = getattr(current_user, "timezone", None) if has_request_context() else None
+    return moment.astimezone(ZoneInfo(chosen or timezone)).strftime("%Y-%m-%d %H:%M %Z")
 
 
 @bp.app_template_filter("rfc3339")

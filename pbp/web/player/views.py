@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 from pbp.services import accounts
 from pbp.services.clock import SYSTEM
 from pbp.web.clock import app_clock
-from pbp.web.forms import LocaleForm
+from pbp.web.forms import LocaleForm, TimezoneForm
 from pbp.web.i18n import page_locale
 from pbp.web.notify import since_last_visit
 from pbp.web.player import bp, queries
@@ -36,13 +36,16 @@ def home() -> str:
     return render_template("player/home.html", campaigns=campaigns, due=due, news=news)
 
 
-def _me_page(form: LocaleForm) -> str:
+def _me_page(form: LocaleForm | None = None, zone_form: TimezoneForm | None = None) -> str:
+    form = form or LocaleForm(formdata=None, locale=current_user.locale or "")
+    zone_form = zone_form or TimezoneForm(formdata=None, timezone=current_user.timezone or "")
     characters = queries.characters_of(current_user.id, locale=page_locale(), now=app_clock().now())
     return render_template(
         "player/me.html",
         characters=characters,
         campaigns=queries.campaign_names(page_locale()),
         locale_form=form,
+        zone_form=zone_form,
         signup_status=lambda s: SIGNUP_STATUS.get(s, s),
         news=since_last_visit(),
     )
@@ -51,7 +54,7 @@ def _me_page(form: LocaleForm) -> str:
 @bp.get("/me")
 @login_required
 def me() -> str:
-    return _me_page(LocaleForm(locale=current_user.locale or ""))
+    return _me_page()
 
 
 @bp.post("/me/locale")
@@ -61,4 +64,14 @@ def set_locale() -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         return _me_page(form), 422
     accounts.set_locale(current_user.id, form.locale.data or None)
+    return redirect(url_for("player.me"), 303)
+
+
+@bp.post("/me/timezone")
+@login_required
+def set_timezone() -> Response | tuple[str, int]:
+    form = TimezoneForm()
+    if not form.validate_on_submit():
+        return _me_page(zone_form=form), 422
+    accounts.set_timezone(current_user.id, form.timezone.data or None)
     return redirect(url_for("player.me"), 303)
