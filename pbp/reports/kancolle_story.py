@@ -306,7 +306,7 @@ class KancolleNarrator(Narrator):
             self._moment_told.add(uid)
             slot = "idle.no_entry" if uid not in self.prose else "idle.waited"
             if self.mode != "battle" or self.aftermath:
-                slot = "idle.base"
+                slot = "idle.after" if self.aftermath else "idle.base"
             parts = [words.inner(self), self.say(slot, n=n), words.intent(self), words.speech(self, None)]
             out.append(self._join(self._opening_moment(parts)))
         if len(out) > 2 and not any(self.prose.get(uid) for uid in self.cast if uid not in deeds):
@@ -381,13 +381,15 @@ class KancolleNarrator(Narrator):
             slot = "closing.grave" if steps >= 3 else "closing.hurt" if steps >= 1 else "closing.fine"
             image = self.say(slot, n=self.name(focal))
         if not battle:
-            hook = self.say("hook.base", pcs=self.listing(living)) if living else ""
+            slot = "hook.after" if self.aftermath else "hook.base"
+            hook = self.say(slot, pcs=self.listing(living)) if living else ""
             return self._join([image, hook])
         end = next((e for e in self.events if e.get("type") == "battle_end"), None)
         foes = [u for u in self._present_at_start("enemy") if self.facts.alive(u, self.at)]
         night = any(e.get("type") == "night_check" and e.get("success") for e in self.events)
         if not living:
-            hook = self.say("hook.lost")
+            afloat = [u for u in self.cast if not self.facts.holds(Claim("sunk", "n"), u, self.at)]
+            hook = self.say("hook.spent", pcs=self.listing(afloat)) if afloat else self.say("hook.lost")
         elif end is not None:
             hook = self.say(f"hook.{end.get('outcome')}" if f"hook.{end.get('outcome')}" in self.book else "hook.end")
         elif night:
