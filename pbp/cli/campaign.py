@@ -49,19 +49,15 @@ def set_(slug: str, publish_automatically: bool | None, hold_share: float | None
     """Set a campaign's publishing policy, the scheduler's guard and its webhook; prints them."""
     from pbp.errors import NotFound
     from pbp.models import Campaign
-    from pbp.services import campaigns, notifications
+    from pbp.services import campaign_settings
     from pbp.services.rounds import policy
 
+    given = {"publish_automatically": publish_automatically, "hold_share": hold_share, "webhook": webhook}
     with open_db():
         found = Campaign.get_or_none(Campaign.slug == slug)
         if found is None:
             raise NotFound(f"no campaign {slug!r}")
-        if publish_automatically is not None:
-            campaigns.set_policy(found.id, "publish_automatically", publish_automatically)
-        if hold_share is not None:
-            campaigns.set_hold_share(found.id, hold_share)
-        if webhook is not None:
-            notifications.set_webhook(found.id, webhook)
+        campaign_settings.change(found.id, actor_id=None, **{k: v for k, v in given.items() if v is not None})
         now = Campaign.get_by_id(found.id)
     auto = policy(now.policies, "publish_automatically")
     click.echo(

@@ -17,7 +17,7 @@ from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem, find_ruleset
 from pbp.errors import N_, Conflict, Joined, Text, UserError
 from pbp.models import Campaign, Character, Participation, Resolution, Round, Scenario, ScenarioSecret
-from pbp.services import audit, gms
+from pbp.services import audit, campaign_settings, gms
 from pbp.services._common import first_non_text, get_or_fail, locked
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -304,17 +304,8 @@ def set_policy(
     return Campaign.get_by_id(campaign_id)
 
 
-@retried
 def set_hold_share(campaign_id: int, share: float, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
     """The guard's share: a round with more than `share` (0 to 1) of its joined characters without an entry at its
     deadline is held for the GM instead of resolved (1: never held)."""
-    if not 0 <= share <= 1:  # NaN fails too
-        raise UserError(
-            N_("the share of missing entries must be from 0 to 1, got %(share)s", share=share), "hold_share"
-        )
-    get_or_fail(Campaign, campaign_id, N_("campaign"))
-    now = to_db(clock.now())
-    with write_transaction():
-        Campaign.update(hold_share=float(share)).where(Campaign.id == campaign_id).execute()
-        audit.log("campaign.hold_share", f"campaign:{campaign_id}", now, actor_id=actor_id, share=float(share))
+    campaign_settings.change(campaign_id, actor_id=actor_id, clock=clock, hold_share=share)
     return Campaign.get_by_id(campaign_id)

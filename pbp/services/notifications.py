@@ -196,6 +196,16 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ja": ("【{scenario}】{character}は参加者から外れました", "GMが{character}を参加者から外しました。"),
         "en": ("[{scenario}] {character} no longer takes part", "The GM took {character} off {scenario}."),
     },
+    "webhook.test": {
+        "ja": (
+            "【{title}】Webhookのテスト",
+            "pbp からのテスト通知です。これが届いていれば、このキャンペーンの通知はここに届きます。",
+        ),
+        "en": (
+            "[{title}] Webhook test",
+            "A test notice from pbp: if you can read this, the campaign's notifications reach this channel.",
+        ),
+    },
     PASSWORD_RESET: {
         "ja": (
             "パスワードの再設定",
@@ -213,7 +223,7 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
 #: stopped a publication tells the players a secret is near.
 GM_ONLY = frozenset({"round.publish_refused"})
 #: Sent because the user asked for them, whatever their preferences: no switch on the notifications page.
-ASKED_FOR = (PASSWORD_RESET,)
+ASKED_FOR = (PASSWORD_RESET, "webhook.test")
 #: How long a kind's mail is worth sending: a reset link works for an hour (the web app refuses it after), so a mail
 #: that could not go out by then (SMTP down) is skipped rather than sent with a dead link.
 EXPIRES = {PASSWORD_RESET: timedelta(hours=1)}
@@ -232,9 +242,7 @@ SKIP_BATCH = 1000  # e-mails with nowhere to go skipped in one transaction (the 
 OUTBOX_KEPT = timedelta(days=90)
 PRUNE_BATCH = 500  # finished notifications deleted a tick at most: a backlog drains over ticks, none of them long
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
-_URL = re.compile(r"https?://[^\s/?#]+[^\s]*")
 ADDRESS_LIMIT = 254
-URL_LIMIT = 500
 PENDING, SENT, FAILED, SKIPPED = "pending", "sent", "failed", "skipped"
 FINISHED = (SENT, SKIPPED, FAILED)  # a row's last statuses: it never turns pending again
 
@@ -284,6 +292,11 @@ def notify_round(kind: str, rnd: Round, at: datetime, *, users: Iterable[int], *
     payload = round_payload(rnd)
     campaign_id = ScenarioModel.select(ScenarioModel.campaign).where(ScenarioModel.id == rnd.scenario_id).scalar()
     queue(kind, at, users=users, campaign_id=None if kind in GM_ONLY else campaign_id, **payload, **extra)
+
+
+def queue_webhook(kind: str, at: datetime, url: str, payload: dict[str, Any]) -> int:
+    """Queue `kind` for a webhook alone (the GM's test event: no user is told); returns the outbox row's id."""
+    return int(Outbox.insert(_row(kind, at, payload, recipient=None, channel="webhook", address=url)).execute())
 
 
 def unanswered(kind: str, at: datetime) -> None:
@@ -389,22 +402,11 @@ def preferences(user_id: int) -> dict[str, bool]:
     return {kind: kind not in off for kind in KINDS}
 
 
-@retried
 def set_webhook(campaign_id: int, url: str | None, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
     """The URL the campaign's notifications are POSTed to as JSON (None or empty: none); http(s) only."""
-    from pbp.services import audit
+    from pbp.services import campaign_settings
 
-    value = storable_text(url, N_("webhook")).strip() if url else ""
-    if value and (len(value) > URL_LIMIT or not _URL.fullmatch(value)):
-        raise UserError(
-            N_("the webhook must be an http:// or https:// URL of at most %(limit)d characters", limit=URL_LIMIT),
-            "webhook",
-        )
-    now = to_db(clock.now())
-    with write_transaction():
-        locked(Campaign, campaign_id, N_("campaign"))
-        Campaign.update(webhook_url=value or None).where(Campaign.id == campaign_id).execute()
-        audit.log("campaign.webhook", f"campaign:{campaign_id}", now, actor_id=actor_id, set=bool(value))
+    campaign_settings.change(campaign_id, actor_id=actor_id, clock=clock, webhook=url)
     return Campaign.get_by_id(campaign_id)
 
 
@@ -550,7 +552,10 @@ def deadline_in(payload: dict[str, Any], timezone: str | None) -> dict[str, Any]
 def message(kind: str, payload: dict[str, Any], locale: str, site_url: str = "") -> tuple[str, str]:
     """The subject and body of a notification in `locale` (ja, en; else ja), the body ending with a link to the page
     it is about (`page_path`), unless it holds its own (`link`: a password reset's)."""
-    subject, body = MESSAGES[kind][locale if locale in LOCALES else "ja"]
+    locale = locale if locale in LOCALES else "ja"
+    subject, body = MESSAGES[kind][locale]
+    if locale == "en":  # the English names a payload carries beside the Japanese (`scenario_en` for `scenario`)
+        payload = {**payload, **{key[:-3]: value for key, value in payload.items() if key.endswith("_en") and value}}
     if "link" in payload:
         return subject.format_map(payload), body.format_map(payload)
     link = site_url + page_path(kind, payload)

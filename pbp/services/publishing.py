@@ -29,7 +29,7 @@ from pbp.models import (
     site,
 )
 from pbp.reports.leaks import Leak
-from pbp.services import audit, characters, gms, leaks, notifications
+from pbp.services import audit, campaign_settings, characters, gms, leaks, notifications
 from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -50,8 +50,6 @@ from pbp.services.rounds import (
 log = logging.getLogger(__name__)
 
 
-#: The most growth points a campaign may award every participant when a round is published.
-GROWTH_AWARD_MAX = 100
 #: The report's parts: (column, what a refusal calls it). The story is required; an empty English story is the
 #: generated one.
 _PARTS = (
@@ -333,18 +331,10 @@ def _award_growth(rnd: Round, campaign_id: int, *, actor_id: int | None, now: da
     return {str(cid): points for cid in entered}
 
 
-@retried
 def set_growth_award(campaign_id: int, points: int, *, actor_id: int | None = None, clock: Clock = SYSTEM) -> Campaign:
     """The campaign's growth award: growth points (成長点) every character with an entry gets when a round is
     published (0: none). The campaign's GMs only; logged."""
-    get_or_fail(Campaign, campaign_id, N_("campaign"))
-    gms.require_gm(campaign_id, actor_id)
-    if not isinstance(points, int) or not 0 <= points <= GROWTH_AWARD_MAX:
-        raise UserError(N_("the growth award must be a whole number from 0 to %(max)s", max=GROWTH_AWARD_MAX), "points")
-    now = to_db(clock.now())
-    with write_transaction():
-        Campaign.update(growth_on_publish=points).where(Campaign.id == campaign_id).execute()
-        audit.log("campaign.growth_award", f"campaign:{campaign_id}", now, actor_id=actor_id, points=points)
+    campaign_settings.change(campaign_id, actor_id=actor_id, clock=clock, growth_award=points)
     return Campaign.get_by_id(campaign_id)
 
 

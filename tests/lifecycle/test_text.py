@@ -16,7 +16,8 @@ is not text must be refused, and what is accepted reads back equal. They cover (
 - entries: `save_entry` (prose, the strings in the order);
 - rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
 - publishing: `edit_report` (story, intro, outro, English story);
-- notifications: `set_email` (address), `set_preference` (kind), `save_settings` (both), `set_webhook` (URL).
+- notifications: `set_email` (address), `set_preference` (kind), `save_settings` (both), `set_webhook` (URL);
+- campaign_settings: `change` (time zone, webhook URL).
 
 `test_every_service_that_takes_text_is_covered` fails when a public service function with a `str` in its
 signature is neither covered here nor listed in `INTERNAL` (strings only the code itself passes).
@@ -63,6 +64,7 @@ from pbp.reports.weave import LEFT_OUT, NOTE, QUOTED, TOLD
 from pbp.services import (
     accounts,
     authoring,
+    campaign_settings,
     campaigns,
     characters,
     drafts,
@@ -347,6 +349,7 @@ INTERNAL = {
     "campaigns.scenario_taken": "words a refusal: the slug is the one a checked service was asked for",
     "notices.record": "the kind and payload are notifications.queue's, from its callers' checked values",
     "notifications.page_path": "the kind and payload are a stored notice's, written by the code",
+    "notifications.queue_webhook": "the kind is the caller's constant, the URL the campaign's (checked when saved)",
 }
 
 
@@ -536,6 +539,26 @@ def test_notification_settings_take_any_text(stage: Stage, email: str, kind: str
     if accepted(lambda: notifications.set_webhook(w.campaign, url, clock=w.clock), url):
         assert Campaign.get_by_id(w.campaign).webhook_url == (url.strip() or None)
         notifications.set_webhook(w.campaign, None, clock=w.clock)
+
+
+@covers("campaign_settings.checked_timezone", "campaign_settings.checked_webhook")
+@FAST
+@given(
+    zone=TEXT | st.sampled_from(["UTC", " Asia/Tokyo ", "../etc/localtime"]),
+    url=TEXT | TEXT.map("https://hooks.example/".__add__),
+)
+@example(zone="UTC\x00", url="https://hooks.example/\ud800")
+def test_campaign_settings_take_any_text(stage: Stage, zone: str, url: str) -> None:
+    w = stage.world
+    before = Campaign.get_by_id(w.campaign)
+    change = lambda: campaign_settings.change(w.campaign, actor_id=None, clock=w.clock, timezone=zone, webhook=url)  # noqa: E731
+    if accepted(change, zone, url):
+        after = Campaign.get_by_id(w.campaign)
+        assert (after.timezone, after.webhook_url) == (zone.strip(), url.strip() or None)
+        campaign_settings.change(w.campaign, actor_id=None, timezone=before.timezone, webhook=None)
+    else:  # checked before anything is stored: neither changed
+        after = Campaign.get_by_id(w.campaign)
+        assert (after.timezone, after.webhook_url) == (before.timezone, before.webhook_url)
 
 
 SHEET_TEXTS = st.fixed_dictionaries(

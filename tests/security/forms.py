@@ -152,6 +152,20 @@ FORMS: dict[tuple[str, str], Form] = {
         bases=({"decision": "approve"},),  # refused (the character has no points left): the request stays
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): Form("GM", "/gm/demo/growth/award", other=("points",)),
+    ("/gm/<slug:campaign>/settings", "POST"): Form(
+        "GM",
+        "/gm/demo/settings",
+        text=("webhook", "timezone"),
+        other=("publishing", "hold_percent", "growth_award", "entry_char_limit"),
+        bases=({"publishing": "review", "hold_percent": "50", "growth_award": "0", "entry_char_limit": "5"},),
+    ),  # the prose limit is out of range: refused, every field shown again
+    ("/gm/<slug:campaign>/settings/publishing", "POST"): Form(
+        "GM",
+        "/gm/demo/settings/publishing",
+        other=("publish_automatically", "back"),
+        bases=({"publish_automatically": "maybe"},),
+    ),
+    ("/gm/<slug:campaign>/settings/webhook-test", "POST"): Form("GM", "/gm/demo/settings/webhook-test"),
     # The GM's console beyond the report: each sent so that it is refused (nothing changes in the shared world)
     # and the page comes back with what was typed.
     ("/gm/<slug:campaign>/pack", "POST"): Form("GM", "/gm/demo/pack", other=("action",), bases=({"action": "check"},)),

@@ -162,6 +162,23 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {**GM_ONLY, "GM": 404},
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): ("/gm/demo/growth/award", {"points": "-1"}, {**GM_ONLY, "GM": 422}),
+    # the campaign's settings: each sent so that it is refused (a bad time zone, a switch to nowhere, no webhook)
+    ("/gm/<slug:campaign>/settings", "GET"): ("/gm/demo/settings", None, GM_ONLY),
+    ("/gm/<slug:campaign>/settings", "POST"): (
+        "/gm/demo/settings",
+        {"timezone": "Mars/Olympus"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    ("/gm/<slug:campaign>/settings/publishing", "POST"): (
+        "/gm/demo/settings/publishing",
+        {"publish_automatically": "maybe"},
+        {**GM_ONLY, "GM": 400},
+    ),
+    ("/gm/<slug:campaign>/settings/webhook-test", "POST"): (
+        "/gm/demo/settings/webhook-test",
+        {},
+        {**GM_ONLY, "GM": 409},
+    ),
     # gm-scen: scenarios written in the console, the pack (its owner only), the audit log
     ("/gm/<slug:campaign>/scenarios/new", "GET"): ("/gm/demo/scenarios/new", None, GM_ONLY),
     ("/gm/<slug:campaign>/scenarios/new", "POST"): (
@@ -448,6 +465,17 @@ CSRF_CASES = {
         {"points": "5"},
         lambda app, client: _growth_award(app) == 0,
     ),
+    "/gm/<slug:campaign>/settings": (
+        "GM",
+        {"publishing": "auto", "hold_percent": "10", "growth_award": "5", "timezone": "UTC", "entry_char_limit": "900"},
+        lambda app, client: _settings_unchanged(app),
+    ),
+    "/gm/<slug:campaign>/settings/publishing": (
+        "GM",
+        {"publish_automatically": "on"},
+        lambda app, client: _settings_unchanged(app),
+    ),
+    "/gm/<slug:campaign>/settings/webhook-test": ("GM", {}, None),  # the outbox check below is the one
     "/gm/<slug:campaign>/scenarios/new": (
         "GM",
         {
@@ -534,6 +562,9 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/rounds/<row:round_id>/override": "/gm/demo/rounds/2/override",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": "/gm/demo/scenarios/tama_river/rounds/new",
     "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
+    "/gm/<slug:campaign>/settings": "/gm/demo/settings",
+    "/gm/<slug:campaign>/settings/publishing": "/gm/demo/settings/publishing",
+    "/gm/<slug:campaign>/settings/webhook-test": "/gm/demo/settings/webhook-test",
     "/gm/<slug:campaign>/scenarios/new": "/gm/demo/scenarios/new",
     "/gm/<slug:campaign>/scenarios/import": "/gm/demo/scenarios/import",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/edit": "/gm/demo/scenarios/hangar_eve/edit",
@@ -596,6 +627,12 @@ def _decided_growth(app: Flask) -> int:
 def _growth_award(app: Flask) -> int:
     with pbp_db.using(database.of(app)):
         return Campaign.get(Campaign.slug == "demo").growth_on_publish
+
+
+def _settings_unchanged(app: Flask) -> bool:
+    with pbp_db.using(database.of(app)):
+        campaign = Campaign.get(Campaign.slug == "demo")
+        return campaign.timezone == "Asia/Tokyo" and not campaign.policies.get("publish_automatically")
 
 
 def _signed_up(app: Flask) -> bool:

@@ -19,7 +19,7 @@ from wtforms.validators import InputRequired, NumberRange
 from pbp.engine import BadInput, find_ruleset
 from pbp.errors import Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
-from pbp.services import characters, publishing
+from pbp.services import campaign_settings, characters, publishing
 from pbp.services._common import said_problems
 from pbp.services.clock import from_db
 from pbp.web.blog.queries import pack_name
@@ -44,8 +44,8 @@ class AwardForm(SiteForm):
             InputRequired(message=_("Fill this in.")),
             NumberRange(
                 0,
-                publishing.GROWTH_AWARD_MAX,
-                message=_("A whole number from 0 to %(max)s.", max=publishing.GROWTH_AWARD_MAX),
+                campaign_settings.GROWTH_AWARD_MAX,
+                message=_("A whole number from 0 to %(max)s.", max=campaign_settings.GROWTH_AWARD_MAX),
             ),
         ],
         description=_("Every character with an entry in a round gets them when the round is published (0: none)."),

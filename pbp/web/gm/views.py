@@ -9,10 +9,12 @@ from werkzeug.wrappers import Response
 
 from pbp.errors import Forbidden, UserError
 from pbp.models import Campaign
-from pbp.services import authoring, desk, gms
+from pbp.services import authoring, campaign_settings, desk, gms
 from pbp.web.forms import ActionForm, CoGmForm, show_refusal
 from pbp.web.gm import bp, queries
 from pbp.web.gm.access import gm_campaign
+from pbp.web.gm.settings import DONE as SETTINGS_DONE
+from pbp.web.gm.settings import SwitchForm
 
 
 @bp.get("/")
@@ -21,12 +23,14 @@ def index() -> str:
     campaigns = gms.campaigns_run_by(current_user.id)
     if not campaigns:
         abort(403)
-    return render_template("gm/index.html", campaigns=campaigns, needs=desk.needs(current_user.id))
+    auto = campaign_settings.publishing_automatically([c.id for c in campaigns])
+    return render_template("gm/index.html", campaigns=campaigns, needs=desk.needs(current_user.id), auto=auto)
 
 
 def _campaign_page(campaign: Campaign, form: CoGmForm, status: int = 200) -> tuple[str, int]:
     team = gms.gms_of(campaign.id)
     is_owner = any(g.user_id == current_user.id and g.role == gms.OWNER for g in team)
+    done = request.args.get("done")
     page = render_template(
         "gm/campaign.html",
         campaign=campaign,
@@ -37,7 +41,10 @@ def _campaign_page(campaign: Campaign, form: CoGmForm, status: int = 200) -> tup
         action_form=ActionForm(),
         summaries={row.id: row for row in authoring.summaries([campaign.id])},
         needs=desk.needs(current_user.id, campaign.id),
-        done=request.args.get("done"),
+        auto=bool(campaign_settings.publishing_automatically([campaign.id])),
+        switch=SwitchForm(formdata=None),
+        done=done,
+        switched=SETTINGS_DONE[done] if done in ("auto_on", "auto_off") else None,
     )
     return page, status
 
