@@ -112,9 +112,6 @@ class KancolleNarrator(Narrator):
             self._name_cache[uid] = name
         return self._name_cache[uid]
 
-    def pcs_ever(self) -> list[str]:
-        return [uid for uid, u in self.before.items() if u.get("side") == "pc"]
-
     def _present_at_start(self, side: str) -> list[str]:
         return [
             uid
@@ -176,7 +173,7 @@ class KancolleNarrator(Narrator):
         for segment in self._segments():
             blocks.append(self._paragraph(segment))
         self.at = len(self.events)
-        blocks.append(self._closing_kc(battle))
+        blocks.append(self._close(battle))
         return self._story(title, [b for b in blocks if b], pcs)
 
     def _segments(self) -> list[list[int]]:
@@ -370,7 +367,7 @@ class KancolleNarrator(Narrator):
             title = self.say("title.base")
         return f"### {title}" if title else ""
 
-    def _closing_kc(self, battle: bool) -> str:
+    def _close(self, battle: bool) -> str:
         """One closing image on the ship girl the round looked at most, and the hook for the next deadline."""
         living = [u for u in self.cast if self.facts.alive(u, self.at)]
         deeds = self._deeds()
