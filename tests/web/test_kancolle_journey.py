@@ -213,3 +213,10 @@ def test_a_ship_girl_is_made_on_the_grid_and_a_refused_one_keeps_what_was_typed(
     edit = made.headers["Location"]
     shown = player.get(edit).get_data(as_text=True)
     assert "○" in shown and 'name="trait.' not in shown  # her traits are shown, not edited
+
+
+def test_the_gm_dashboard_sums_up_each_entry_in_words(fleet) -> None:
+    rid = _open(fleet, "chinjufu_day")
+    _enter_all(fleet, rid, "en")
+    page = _client(fleet, "gm", "en").get(f"/gm/{SLUG}/rounds/{rid}/").get_data(as_text=True)
+    assert "Event card: keyword 出撃準備, type daily" in page and "The scene: partner Yuudachi" in page

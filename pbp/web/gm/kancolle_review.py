@@ -89,13 +89,18 @@ def kancolle_review(
     encounter: dict[str, Any], events: list[dict[str, Any]], state: dict[str, Any], names: Names
 ) -> KancolleReview:
     """The review of one run of a round: its checks, its other events and its units before and after."""
+    english = names.pack.get("grid_en") or {} if names.locale != "ja" else {}
+
+    def trait(name: str | None) -> str | None:
+        return english.get(name, name) if name else name
+
     checks, lines = [], []
     for e in events:
         if e.get("type") == "check" and e.get("id"):
             tries = [(list(t.get("dice") or []), int(t.get("total") or 0)) for t in e.get("tries") or []]
-            used = (e.get("used") or {}).get("trait")
+            used = trait((e.get("used") or {}).get("trait"))
             checks.append(CheckLine(
-                str(e["id"]), names.unit(e.get("unit")), str(e.get("kind")), e.get("designated"), used,
+                str(e["id"]), names.unit(e.get("unit")), str(e.get("kind")), trait(e.get("designated")), used,
                 int(e.get("dc") or 0), tries, _result(e), bool(e.get("overrides")),
             ))  # fmt: skip
         elif e.get("type") != "check":

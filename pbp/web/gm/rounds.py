@@ -41,6 +41,7 @@ from pbp.web.gm import bp
 from pbp.web.gm.access import campaign_round, campaign_scenario, gm_campaign
 from pbp.web.gm.kancolle_review import KancolleReview, ResultOverrideForm, kancolle_review
 from pbp.web.i18n import page_locale, refusal_text
+from pbp.web.player.kancolle_form import order_lines
 
 #: The lifecycle's buttons on the dashboard, each with the states it is offered in (the service decides).
 ACTIONS: dict[str, tuple[str, ...]] = {
@@ -155,9 +156,12 @@ def _rendered(text: str | None) -> Markup | None:
     return Markup(render_markdown(text)) if text and text.strip() else None  # noqa: S704 - sanitised
 
 
-def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
+def entry_rows(rnd: Round, names: Names, ruleset: str = "pool") -> list[EntryRow]:
     """The round's joined characters in the order they joined, each with its entry or marked missing, then any entry
-    of a character no longer joined."""
+    of a character no longer joined; each order in words as its ruleset's form says it."""
+    words = (lambda order: order_lines(order, names)) if ruleset == "kancolle" else (
+        lambda order: order_words(order, names, gettext)
+    )  # fmt: skip
     joined = [
         p.character_id
         for p in Participation.select(Participation.character)
@@ -183,7 +187,7 @@ def entry_rows(rnd: Round, names: Names) -> list[EntryRow]:
                 unit=uid,
                 received=entry is not None,
                 saved_at=from_db(entry.saved_at) if entry else None,
-                orders=order_words(entry.order, names, gettext) if entry else None,
+                orders=words(entry.order) if entry else None,
                 prose=_rendered(entry.prose if entry else None),
                 prose_en=_rendered(entry.prose_en if entry else None),
             )
@@ -204,7 +208,7 @@ def _dashboard(
     except Exception:  # a broken scenario must not hide the entries: the names fall back to ids
         units = {}
     names = _names(rnd, units)
-    rows = entry_rows(rnd, names)
+    rows = entry_rows(rnd, names, campaign.ruleset)
     page = render_template(
         "gm/round.html",
         campaign=campaign,

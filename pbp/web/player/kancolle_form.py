@@ -285,3 +285,29 @@ def refusal_errors(refusal: UserError, fields: FormData, groups: list[Group], na
         said = named(message, names)
         errors[key] = f"{errors[key]} {said}" if key in errors else said
     return errors
+
+
+#: What each part of an order is called where an entry is summed up (the GM's dashboard).
+PARTS = {
+    "card": _("Event card"), "scene": _("The scene"), "supply": _("Supply"), "formation": _("Formation"),
+    "air": _("Air attack"), "opening_torpedo": _("Opening torpedo"), "shelling": _("Shelling"),
+    "torpedo": _("Torpedo attack"), "night": _("Night"), "night_volunteer": _("Volunteer for the night battle"),
+    "retreat": _("Retreat from the battle"), "support": _("Support"), "rechallenge": _("Re-challenges"),
+    "spoils": _("Spoils"), "salvage": _("Salvage"),
+}  # fmt: skip
+
+
+def order_lines(order: dict[str, Any] | None, names: Names) -> list[str]:
+    """A kancolle entry in words, one line per part, units by their names (ids of pieces and tables as they are)."""
+
+    def said(value: Any) -> str:
+        if isinstance(value, dict):
+            return ", ".join(f"{k} {said(v)}" for k, v in value.items())
+        if isinstance(value, list):
+            return " / ".join(said(v) for v in value)
+        if isinstance(value, bool):
+            return "✓" if value else "—"
+        text = str(value)
+        return names.unit(text) if text in names.units else text
+
+    return [f"{PARTS.get(k, k)}: {said(v)}" for k, v in (order or {}).items() if v not in ([], {}, None, "")]
