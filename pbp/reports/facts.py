@@ -151,7 +151,7 @@ class Facts:
         if name == "stands":
             return self.alive(uid, len(self.events))
         if name in ("hurt", "unhurt"):
-            hurt = self._hurt_at.get(uid, len(self.events)) <= at
+            hurt = uid in self._hurt_at and self._hurt_at[uid] <= at  # never hurt: not even at the round's end
             return hurt if name == "hurt" else not hurt
         if name == "light":
             blows = [light for moment, light in self._blows.get(uid, []) if moment <= at]

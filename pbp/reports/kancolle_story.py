@@ -88,10 +88,6 @@ class KancolleNarrator(Narrator):
     def __init__(self, bundle: dict[str, Any], **kwargs: Any):
         super().__init__(bundle, **kwargs)
         self.facts = KancolleFacts(bundle, entered=self.prose)
-        # `sentences` reads a story's title and the sentence under it as one (no 。 after the title): the sentence
-        # is remembered on its own too, so that the next round does not open on the same words.
-        split = {line.strip().lstrip("# ") for said in self.used if "\n" in said for line in said.split("\n")}
-        self.used |= {line for line in split if len(line) > 3}
         self.mode = str(bundle.get("encounter", {}).get("mode") or "battle")
         kinds = {e.get("type") for e in self.events}
         #: The after-battle deadline (spoils, salvage, losses): told as the battle's aftermath, not as a battle.

@@ -250,8 +250,10 @@ def _hurt(gauge: dict[str, Any] | None) -> bool:
 def sentences(text: str) -> set[str]:
     """The sentences of a text as the repeat check counts them (a story's memory for the next round). Quoted words
     (a player's, in 「」, （）, “” or set off as Japanese) are blanked: they are the players', not the narrator's
-    phrasing, and the frame around them is what must not repeat."""
-    return _split(_QUOTED.sub("\x02", text))
+    phrasing, and the frame around them is what must not repeat. A title (a Markdown heading) is not a sentence and
+    a line break ends one: the title and the opening sentence under it are two, not one no later story repeats."""
+    bare = _QUOTED.sub("\x02", text)
+    return {s for line in bare.splitlines() if not line.startswith("#") for s in _split(line)}
 
 
 def _split(bare: str) -> set[str]:
