@@ -16,6 +16,7 @@ from pbp.engine.pool.events import EVENT_TYPES
 from pbp.packs import demo_pack
 from pbp.paths import DEMO_PACK_DIR
 from pbp.services import campaigns
+from pbp.web.data import rulebook
 from pbp.web.data.catalog import SECTIONS, catalog
 from pbp.web.data.rulebook import REASON_RULES, RULES_DIR
 from tests.web.conftest import make_app
@@ -291,9 +292,11 @@ def test_the_dice_log_links_weapons_to_the_data_and_outcomes_to_their_rules(clie
     assert '<a class="rule" href="/rules/pool/#R-HIT-2">' in log  # hit or evaded: R-HIT-2 decides
 
 
-def test_rule_ids_in_code_are_examples_not_links(client):
-    page = client.get("/rules/pool/").get_data(as_text=True)
-    assert '<code>@pytest.mark.rule("R-HIT-2")</code>' in page.replace("&quot;", '"')
+def test_rule_ids_in_code_are_examples_not_links():
+    html = '<p><code>@pytest.mark.rule("R-HIT-2")</code> follows R-HIT-2.</p>'
+    assert rulebook._link_mentions(html, {"R-HIT-2"}) == (
+        '<p><code>@pytest.mark.rule("R-HIT-2")</code> follows <a href="#R-HIT-2">R-HIT-2</a>.</p>'
+    )
 
 
 def test_the_index_counts_what_each_section_shows(client):

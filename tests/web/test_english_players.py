@@ -170,3 +170,30 @@ def test_the_register_form_shows_its_limits_as_maxlength_and_counters(app):
     data = {"name": "aki", "password": "x", "email": "nope", "csrf_token": csrf_token(refused, "/register")}
     html = refused.post("/register", data=data).get_data(as_text=True)
     assert "3 / 40" in _field(html, "name") and "0 / 200" in _field(html, "password")  # a password's never shown
+
+
+def test_the_sheet_form_names_its_fields_by_what_they_are(app):
+    """An English player's sheet: the name as the site shows it, and the one for the English reports."""
+    client = app.test_client()
+    log_in(client, "player1")
+    page = client.get("/characters/1/edit", headers=EN).get_data(as_text=True)
+    assert ">Name</label>" in page and ">Name in English reports (optional)</label>" in page
+    assert "(Japanese)" not in page
+
+
+@pytest.mark.parametrize(("locale", "check", "heat"), [("ja", "判定", "ヒート"), ("en", "A check", "Heat")])
+def test_the_rules_page_opens_with_a_primer_for_players_and_speaks_no_code(fresh, locale, check, heat):
+    """What a check, an engagement, a gauge and each status are, before the rules the dice log links to; the
+    developers' notes (the engine's spec, the test markers) are in docs/engine.md, not on the players' page."""
+    page = make_app(fresh.url, LOCALE=locale).test_client().get("/rules/pool/").get_data(as_text=True)
+    primer = page.split('<section class="primer">')[1].split("</section>")[0]
+    assert f'<h2 id="check">{check}' in primer
+    for anchor in ("engagement", "gauge", "statuses"):
+        assert f'<h2 id="{anchor}">' in primer and f'<a href="#{anchor}">' in page
+    for status in ("lock_on", "heat", "stun", "leg_damage", "arm_damage", "system_down"):
+        assert f'<a href="#status-{status}">' in primer and f'<tr id="status-{status}">' in page
+    assert f'<a href="#status-heat">{heat}</a>' in primer
+    for anchor in ("R-HIT-2", "R-DMG-3", "R-GAUGE-7"):  # what the dice log links to
+        assert f'<li id="{anchor}">' in page
+    for developer in ("spec/engine-cli.md", "pytest", "test_rule_coverage", "pbp/engine", "pbp engine check"):
+        assert developer not in page

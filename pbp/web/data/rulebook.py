@@ -1,7 +1,8 @@
-"""A ruleset's rules page: the project's own rules reference (`docs/rules/<ruleset>.md`, or its translation
-`<ruleset>.<locale>.md` where there is one) rendered, each rule anchored by its id (`#R-HIT-2`), each bad status of
-the R-BS table by `#status-<id>`, every mention of a rule linked to it; and which rule an engine refusal (`refused`
-event `reason`) follows, so a page can link a reason to its rule.
+"""A ruleset's rules page: a primer of the game's words for players (`docs/rules/<ruleset>.players.md`, or its
+translation `<ruleset>.players.<locale>.md`), then the project's own rules reference (`docs/rules/<ruleset>.md`, or
+its translation `<ruleset>.<locale>.md` where there is one) rendered, each rule anchored by its id (`#R-HIT-2`),
+each bad status of the R-BS table by `#status-<id>`, every mention of a rule linked to it; and which rule an engine
+refusal (`refused` event `reason`) follows, so a page can link a reason to its rule.
 """
 
 from __future__ import annotations
@@ -58,8 +59,24 @@ def language(ruleset: str, locale: str) -> str:
     return locale if reference(ruleset, locale).is_file() else "en"
 
 
-def reference(ruleset: str, lang: str = "en") -> Path:
-    return RULES_DIR / (f"{ruleset}.md" if lang == "en" else f"{ruleset}.{lang}.md")
+def reference(ruleset: str, lang: str = "en", part: str = "") -> Path:
+    """The reference's file (`part` "players": the primer's) in `lang`."""
+    name = f"{ruleset}.{part}" if part else ruleset
+    return RULES_DIR / (f"{name}.md" if lang == "en" else f"{name}.{lang}.md")
+
+
+@cache
+def primer(ruleset: str, locale: str) -> str | None:
+    """The players' primer (what a check, an engagement, a gauge and each status are) as HTML in `locale`, else in
+    English; None for a ruleset without one. Its first heading is left out: the page sets its own."""
+    lang = locale if reference(ruleset, locale, "players").is_file() else "en"
+    path = reference(ruleset, lang, "players")
+    if not path.is_file():
+        return None
+    html = markdown.markdown(
+        path.read_text(encoding="utf-8"), extensions=["sane_lists", "attr_list"]
+    )  # the project's own text
+    return re.sub(r"^<h1>.*?</h1>\n?", "", html)
 
 
 def anchor_of(rule_or_reason: str) -> str:

@@ -57,7 +57,15 @@ def rules(ruleset: str) -> str:
         abort(404)
     lang = rulebook.language(ruleset, page_locale())
     html, sections, _ids = rulebook.rules_page(ruleset, lang)
-    return render_template("data/rules.html", ruleset=ruleset, html=Markup(html), sections=sections, lang=lang)
+    primer = rulebook.primer(ruleset, page_locale())
+    return render_template(
+        "data/rules.html",
+        ruleset=ruleset,
+        html=Markup(html),
+        primer=Markup(primer) if primer else None,
+        sections=sections,
+        lang=lang,
+    )
 
 
 # ---- helpers for every template -----------------------------------------------------------------------------

@@ -48,8 +48,13 @@ GROWTH_STATUS = {
 
 
 class SheetForm(SiteForm):
-    ja = StringField(_("Name (Japanese)"))
-    en = StringField(_("Name (English, optional)"), description=_("Left empty, the Japanese name is used."))
+    ja = StringField(_("Name"), description=_("As the site and its stories show it, in any script."))
+    en = StringField(
+        _("Name in English reports (optional)"),
+        description=_(
+            "In Latin letters, say, for the English version of each report. Left empty, the name above is used."
+        ),
+    )
     description = TextAreaField(_("Description"))
     version = HiddenField()
 
