@@ -250,10 +250,16 @@ def _hurt(gauge: dict[str, Any] | None) -> bool:
 def sentences(text: str) -> set[str]:
     """The sentences of a text as the repeat check counts them (a story's memory for the next round). Quoted words
     (a player's, in 「」, （）, “” or set off as Japanese) are blanked: they are the players', not the narrator's
-    phrasing, and the frame around them is what must not repeat. A title (a Markdown heading) is not a sentence and
-    a line break ends one: the title and the opening sentence under it are two, not one no later story repeats."""
+    phrasing, and the frame around them is what must not repeat. A line break ends a sentence, and a title (a
+    Markdown heading) is one of its own: no later round of the scenario gets the same title or opens on the same
+    words under another one."""
     bare = _QUOTED.sub("\x02", text)
-    return {s for line in bare.splitlines() if not line.startswith("#") for s in _split(line)}
+    return {s for line in bare.splitlines() for s in (_split(line) if not line.startswith("#") else [_title_of(line)])}
+
+
+def _title_of(heading: str) -> str:
+    """A Markdown heading's text, as a title phrasing gives it (the repeat check's form of a title)."""
+    return heading.lstrip("#").strip()
 
 
 def _split(bare: str) -> set[str]:
