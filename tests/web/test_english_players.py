@@ -177,7 +177,7 @@ def test_the_sheet_form_names_its_fields_by_what_they_are(app):
     client = app.test_client()
     log_in(client, "player1")
     page = client.get("/characters/1/edit", headers=EN).get_data(as_text=True)
-    assert ">Name</label>" in page and ">Name in English reports (optional)</label>" in page
+    assert ">Name</label>" in page and ">Name on English pages and reports (optional)</label>" in page
     assert "(Japanese)" not in page
 
 

@@ -48,12 +48,12 @@ GROWTH_STATUS = {
 
 
 class SheetForm(SiteForm):
-    ja = StringField(_("Name"), description=_("As the site and its stories show it, in any script."))
+    ja = StringField(
+        _("Name"), description=_("In any script; the English pages and reports use it too unless you give one below.")
+    )
     en = StringField(
-        _("Name in English reports (optional)"),
-        description=_(
-            "In Latin letters, say, for the English version of each report. Left empty, the name above is used."
-        ),
+        _("Name on English pages and reports (optional)"),
+        description=_("In Latin letters, say. Left empty, the name above is used."),
     )
     description = TextAreaField(_("Description"))
     version = HiddenField()
