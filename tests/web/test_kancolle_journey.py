@@ -220,3 +220,15 @@ def test_the_gm_dashboard_sums_up_each_entry_in_words(fleet) -> None:
     _enter_all(fleet, rid, "en")
     page = _client(fleet, "gm", "en").get(f"/gm/{SLUG}/rounds/{rid}/").get_data(as_text=True)
     assert "Event card: keyword 出撃準備, type daily" in page and "The scene: partner Yuudachi" in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "says"), [("ja", ("規律", "吹雪", "日常イベント表")), ("en", ("Discipline", "Fubuki", "Daily events"))]
+)
+def test_the_data_pages_show_the_grid_the_ships_and_the_event_tables(fleet, lang, says) -> None:
+    reader = make_app(fleet.url).test_client()
+    reader.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    page = reader.get(f"/campaigns/{SLUG}/data/").get_data(as_text=True)
+    assert 'class="personality-grid"' in page and page.count('<tr><th scope="row">') == 11
+    assert all(word in page for word in says)
+    assert "data/weapons/" not in page  # pool's sections are not offered

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbp.web.data.fleet import Fleet, fleet
+
 #: The sections of the pages, in reading order; each is one page, its entries anchored as `<kind>-<id>`.
 SECTIONS = ("stats", "statuses", "vehicles", "weapons", "items", "abilities", "growth", "enemies", "gimmicks")
 #: An entry's kind -> the section page it is on.
@@ -94,6 +96,7 @@ class Catalog:
     growth: dict[str, Any]
     creation: dict[str, Any]
     character: dict[str, Any]
+    fleet: Fleet | None = None  # a kancolle campaign's grid, ships and event tables (its pages show these instead)
 
     def of(self, kind: str) -> list[Entry]:
         return list(self.entries.get(kind, {}).values())
@@ -204,4 +207,5 @@ def catalog(pack: dict[str, Any]) -> Catalog:
         growth=pack.get("growth") or {},
         creation=pack.get("creation") or {},
         character=pack.get("character") or {},
+        fleet=fleet(pack) if about.get("ruleset") == "kancolle" else None,
     )
