@@ -78,6 +78,9 @@ class _Reader:
     last_pc: str | None = None  # the last PC referred to, by any means
     named_at: dict[str, int] = field(default_factory=dict)  # where each name was last written in full
     pronouns_since: dict[str, int] = field(default_factory=dict)  # pronouns said of a PC since their name
+    #: The PCs referred to since each PC's name was last written: one of them sharing the PC's pronoun makes 彼女 / she
+    #: ambiguous (「夕立は吹雪の手伝いを買って出た。彼女の顔には…」 reads as 夕立's face) until the name comes back.
+    others_since: dict[str, set[str]] = field(default_factory=dict)
 
 
 class _Mention(NamedTuple):
@@ -148,11 +151,19 @@ def refer(
         for mention in mentions:
             if mention.name in pronouns:
                 reader.last_pc = mention.name
+                for other, since in reader.others_since.items():
+                    if other != mention.name:
+                        since.add(mention.name)
             if mention.how == "name":
                 reader.named_at[mention.name] = written + mention.at
                 reader.pronouns_since.pop(mention.name, None)
+                reader.others_since[mention.name] = set()
             elif mention.how == "pronoun":
                 reader.pronouns_since[mention.name] = reader.pronouns_since.get(mention.name, 0) + 1
+        here = {m.name for m in mentions if m.name in pronouns}
+        for mention in mentions:  # a PC named beside another shares the reader's attention with them
+            if mention.how == "name" and mention.name in pronouns:
+                reader.others_since[mention.name] |= here - {mention.name}
         if _listed(masked, found):
             reader.last_pc = None  # 「葵と真琴」, "Aoi and Makoto": a pronoun after a list could be either
         if lead is not None:
@@ -207,6 +218,7 @@ def _shortened(
             and last_pc == name
             and reader.pronouns_since.get(name, 0) < tongue.pronouns_between_names
             and not any(pronouns.get(o.group()) == pronoun for o in found if o.group() != name)
+            and not any(pronouns.get(o) == pronoun for o in reader.others_since.get(name, ()))
         )
         change = None
         if listed:  # 「葵と真琴」: a list names everyone in it

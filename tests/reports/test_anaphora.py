@@ -123,3 +123,10 @@ def test_a_list_names_everyone_and_a_place_or_share_keeps_its_owner():
 def test_english_keeps_a_name_right_after_a_quoted_line():
     told = _refer_en('Makoto nodded. *「行くぞ」*{: lang="ja"} Makoto\'s words rang out.')
     assert told.endswith('{: lang="ja"} Makoto\'s words rang out.')
+
+
+def test_no_pronoun_after_another_pc_who_shares_it_until_the_name_comes_back():
+    names = re.compile("吹雪|夕立")
+    cast = {"吹雪": "she", "夕立": "she"}
+    told = refer("夕立は吹雪の手伝いを買って出た。吹雪の顔には笑みが浮かんでいた。", names, cast, lambda s: True)
+    assert told.endswith("吹雪の顔には笑みが浮かんでいた。")  # 彼女 would read as 夕立
