@@ -250,16 +250,26 @@ FINISHED = (SENT, SKIPPED, FAILED)  # a row's last statuses: it never turns pend
 # ---- writing notifications (inside the caller's transaction) -----------------------------------------------------
 
 
-def round_payload(rnd: Round) -> dict[str, Any]:
-    """What every round notification says: its id, number, scenario title, campaign and deadline."""
-    scenario = ScenarioModel.select(ScenarioModel, Campaign.slug, Campaign.timezone).join(Campaign)
+def round_payload(rnd: Round, *, published: bool = False) -> dict[str, Any]:
+    """What every round notification says: its id, number, scenario title (and the pack's English one, which English
+    texts use), campaign and deadline; `path` the page it links: the report once `published`, else the scenario's
+    public page (the report's address is a 404 until then)."""
+    scenario = ScenarioModel.select(ScenarioModel, Campaign.slug, Campaign.timezone, Campaign.pack).join(Campaign)
     scenario = scenario.where(ScenarioModel.id == rnd.scenario_id).get()
+    slug = scenario.campaign.slug
+    spec = ((scenario.campaign.pack or {}).get("scenarios") or {}).get(scenario.pack_scenario) or {}
+    english = spec.get("en") if isinstance(spec, dict) else None
     return {
         "round": rnd.id,
         "number": rnd.number,
         "scenario": scenario.title,
-        "campaign": scenario.campaign.slug,
-        "path": f"/blog/{scenario.campaign.slug}/{scenario.slug}/round-{rnd.number}/",
+        "scenario_en": english if isinstance(english, str) and english else scenario.title,
+        "campaign": slug,
+        "path": (
+            f"/blog/{slug}/{scenario.slug}/round-{rnd.number}/"
+            if published
+            else f"/campaigns/{slug}/scenarios/{scenario.slug}/"
+        ),
         "deadline": local_text(rnd.deadline, scenario.campaign.timezone),
         "deadline_utc": iso_utc(rnd.deadline),
     }
@@ -289,7 +299,7 @@ def queue(kind: str, at: datetime, *, users: Iterable[int], campaign_id: int | N
 def notify_round(kind: str, rnd: Round, at: datetime, *, users: Iterable[int], **extra: Any) -> None:
     """Queue a round's notification (its `round_payload` and `extra`) for `users` and, unless it is for the GMs only
     (`GM_ONLY`), the campaign's webhook."""
-    payload = round_payload(rnd)
+    payload = round_payload(rnd, published=kind == "round.published")
     campaign_id = ScenarioModel.select(ScenarioModel.campaign).where(ScenarioModel.id == rnd.scenario_id).scalar()
     queue(kind, at, users=users, campaign_id=None if kind in GM_ONLY else campaign_id, **payload, **extra)
 

@@ -49,7 +49,8 @@ def test_the_header_links_the_console_for_gms_only(world):
 def test_the_owner_adds_a_co_gm_who_then_reaches_the_console(world):
     owner = _as(world, "gm")
     response = owner.post("/gm/demo/gms", data={"user_name": "player2", "csrf_token": csrf_token(owner, "/gm/demo/")})
-    assert response.status_code == 303
+    assert response.status_code == 303 and response.headers["Location"].endswith("/gm/demo/?done=gm_added")
+    assert "共同GMを追加しました" in owner.get(response.headers["Location"]).get_data(as_text=True)  # a Japanese page
     assert _as(world, "player2").get("/gm/demo/").status_code == 200
     with pbp_db.using(database.of(make_app(world.url))):
         assert AuditLog.select().where(AuditLog.action == "gm.add").count() == 2  # cogm by the world, player2 here

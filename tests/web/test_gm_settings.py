@@ -4,17 +4,22 @@ the campaign page in one click, and sends the webhook a test event; each says wh
 
 from __future__ import annotations
 
+import json
+import re
+from datetime import timedelta
 from html import unescape
+from unittest import mock
 
 import pytest
 from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
-from pbp.models import AuditLog, Campaign, Outbox, User
-from pbp.services import campaign_settings
+from pbp.models import AuditLog, Campaign, Outbox, Scenario, User
+from pbp.services import campaign_settings, notifications, rounds
+from pbp.services.clock import FixedClock
 from pbp.web import database
 from tests.web.conftest import csrf_token, make_app, signed_in
-from tests.web.world import World, world_with_rival
+from tests.web.world import START, World, world_with_rival
 
 PAGE = "/gm/demo/settings"
 FORM = {
@@ -113,3 +118,29 @@ def test_the_settings_page_in_japanese(world):
     page = _text(client.get(PAGE))
     assert "キャンペーン設定" in page and "タイムゾーン" in page and "確認してから公開" in page
     assert "Campaign settings" not in page
+
+
+def test_an_opened_rounds_webhook_is_english_in_english_and_links_pages_that_exist(world):
+    clock = FixedClock(START + timedelta(hours=40))
+    with _db(world):
+        demo = Campaign.get(Campaign.slug == "demo")
+        campaign_settings.change(demo.id, actor_id=None, webhook="https://chat.example/hook")
+        scenario = Scenario.get(Scenario.slug == "tama_river")
+        rounds.cancel_round(world.open_round, reason="a new start", clock=clock)
+        rnd = rounds.create_round(scenario.id, clock.now() + timedelta(hours=12), clock=clock)
+        rounds.open_round(rnd.id, clock=clock)
+        row = Outbox.get(Outbox.kind == "round.opened", Outbox.channel == "webhook")
+    posted = {}
+
+    def answer(request, timeout):
+        posted.update(json.loads(request.data))
+        return mock.MagicMock()
+
+    with mock.patch("urllib.request.urlopen", answer):
+        notifications.post_webhook(row.address, row.kind, row.payload, "https://pbp.example")
+    assert posted["text_en"].startswith("[The Battle of the Tama River] Round 3 is open")
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", posted["text_en"])
+    link = posted["text_en"].rsplit("\n", 1)[-1]
+    client = make_app(world.url).test_client()
+    for path in (link.removeprefix("https://pbp.example"), posted["path"]):
+        assert client.get(path).status_code == 200, path

@@ -63,7 +63,7 @@ def test_a_display_name_the_service_refuses_is_explained_in_the_pages_language(a
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("ja", "ラウンド%(round)sは締切済みです。プレイングを受け付けるのはアクション受付中だけです。"),
+        ("ja", "ラウンド%(round)sは締切済みです。プレイングは受付中のラウンドにだけ出せます。"),
         ("en", "round %(round)s is closed: entries are accepted only while it is open"),
     ],
     ids=["ja", "en"],

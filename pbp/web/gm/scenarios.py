@@ -26,7 +26,7 @@ from pbp.services.campaigns import PackRefused
 from pbp.services.clock import local_text
 from pbp.web.errors import form_status
 from pbp.web.forms import ActionForm
-from pbp.web.gm import EXPIRED_PAGES, bp
+from pbp.web.gm import EXPIRED_PAGES, audit_words, bp
 from pbp.web.gm.access import campaign_scenario, gm_campaign
 from pbp.web.gm.publish import EXPIRED
 from pbp.web.gm.scenario_form import ImportForm, ScenarioForm, fill, place_problems, set_choices, spec_of
@@ -318,18 +318,6 @@ def audit_log(campaign: str) -> tuple[str, int]:
         campaign=found,
         page=shown,
         when=lambda at: local_text(at, found.timezone),
-        detail=_detail,
+        said=audit_words.sayer(shown.rows, found),
     )
     return page, 200
-
-
-def _detail(detail: dict[str, Any]) -> str:
-    """An audit row's detail as `key=value` pairs (long values cut), leaving out what is empty (`awarded={}`,
-    `dead=[]`: nothing was awarded, nobody died) so that what happened stands out."""
-    parts = []
-    for key, value in sorted((detail or {}).items()):
-        if value is None or value == "" or (isinstance(value, list | dict) and not value):
-            continue
-        text = str(value)
-        parts.append(f"{key}={text[:120]}{'…' if len(text) > 120 else ''}")
-    return ", ".join(parts)

@@ -4,6 +4,7 @@ co-GMs). Each view: the door (`gm_campaign`), a query or a service call, a page.
 from __future__ import annotations
 
 from flask import abort, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
@@ -15,6 +16,9 @@ from pbp.web.gm import bp, queries
 from pbp.web.gm.access import gm_campaign
 from pbp.web.gm.settings import DONE as SETTINGS_DONE
 from pbp.web.gm.settings import SwitchForm
+
+#: What the overview says after its own forms (the settings switch's words are `settings.DONE`'s).
+DONE = {"gm_added": _("The co-GM is added: they reach this console now."), "gm_removed": _("The co-GM is removed.")}
 
 
 @bp.get("/")
@@ -44,7 +48,7 @@ def _campaign_page(campaign: Campaign, form: CoGmForm, status: int = 200) -> tup
         auto=bool(campaign_settings.publishing_automatically([campaign.id])),
         switch=SwitchForm(formdata=None),
         done=done,
-        switched=SETTINGS_DONE[done] if done in ("auto_on", "auto_off") else None,
+        said=DONE.get(done or "") or (SETTINGS_DONE[done] if done in ("auto_on", "auto_off") else None),
     )
     return page, status
 
@@ -69,7 +73,7 @@ def add_gm(campaign: str) -> Response | tuple[str, int]:
     except UserError as refusal:
         show_refusal(form, refusal)
         return _campaign_page(found, form, 422)
-    return redirect(url_for("gm.campaign", campaign=found.slug), 303)
+    return redirect(url_for("gm.campaign", campaign=found.slug, done="gm_added"), 303)
 
 
 @bp.post("/<slug:campaign>/gms/<row:user_id>/remove")
@@ -79,4 +83,4 @@ def remove_gm(campaign: str, user_id: int) -> Response:
     if not ActionForm().validate_on_submit():
         abort(400)
     gms.remove_co_gm(found.id, user_id, actor_id=current_user.id)
-    return redirect(url_for("gm.campaign", campaign=found.slug), 303)
+    return redirect(url_for("gm.campaign", campaign=found.slug, done="gm_removed"), 303)
