@@ -11,6 +11,8 @@ from pbp import db as pbp_db
 from pbp.models import User
 from pbp.services import notifications
 from pbp.web import database
+from tests.web import test_drafts as td
+from tests.web import test_entries as te
 from tests.web.conftest import csrf_token, log_in, make_app
 from tests.web.world import build_world
 
@@ -197,3 +199,11 @@ def test_the_rules_page_opens_with_a_primer_for_players_and_speaks_no_code(fresh
         assert f'<li id="{anchor}">' in page
     for developer in ("spec/engine-cli.md", "pytest", "test_rule_coverage", "pbp/engine", "pbp engine check"):
         assert developer not in page
+
+
+def test_the_autosave_says_its_time_in_the_users_time_zone(fresh):
+    """The entry form's "draft kept at" line, from the autosave's answer, as the form's other times."""
+    client = te.signed_in(te.app_at(fresh, te.WRITING))
+    client.post("/me/timezone", data={"timezone": "UTC", "csrf_token": csrf_token(client, "/me")})
+    answer = td.post_draft(client, fresh, "自動保存された文")
+    assert answer.status_code == 200 and answer.json["time"] == "13:00:00 UTC"  # 22:00 JST

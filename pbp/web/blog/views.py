@@ -6,9 +6,8 @@ import json
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from flask import Response, abort, current_app, has_request_context, render_template, request, url_for
+from flask import Response, abort, current_app, render_template, request, url_for
 from flask_babel import force_locale, gettext
-from flask_login import current_user
 from markupsafe import Markup
 
 from pbp.reports import render_markdown
@@ -17,6 +16,7 @@ from pbp.services import publishing
 from pbp.web import STATIC_EXPORT
 from pbp.web.blog import bp, queries
 from pbp.web.blog.cache import cached
+from pbp.web.clock import shown_zone
 from pbp.web.hosts import absolute
 from pbp.web.i18n import isolate, page_locale
 from pbp.web.pronouns import PRONOUN_LABELS
@@ -39,8 +39,7 @@ def _helpers() -> dict:
 def localtime(moment: datetime, timezone: str) -> str:
     """An aware time in the signed-in user's chosen time zone, else the campaign's (`timezone`):
     `2026-12-02 21:00 JST`. A reader who is not signed in (a kept public page) always gets the campaign's."""
-    chosen = getattr(current_user, "timezone", None) if has_request_context() else None
-    return moment.astimezone(ZoneInfo(chosen or timezone)).strftime("%Y-%m-%d %H:%M %Z")
+    return moment.astimezone(ZoneInfo(shown_zone(timezone))).strftime("%Y-%m-%d %H:%M %Z")
 
 
 @bp.app_template_filter("rfc3339")

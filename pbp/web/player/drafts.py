@@ -19,7 +19,7 @@ from pbp.errors import Forbidden, NotFound, UserError
 from pbp.services import drafts
 from pbp.services.clock import from_db
 from pbp.web.auth import PARKED
-from pbp.web.clock import app_clock
+from pbp.web.clock import app_clock, shown_zone
 from pbp.web.database import confirm_reading
 from pbp.web.i18n import localized
 from pbp.web.player import bp
@@ -55,7 +55,7 @@ def save_draft(round_id: int, character_id: int) -> tuple[Response, int]:
         status = 404 if isinstance(refusal, NotFound) else 403 if isinstance(refusal, Forbidden) else 422
         return jsonify(message=localized(refusal.message)), status
     saved_at = from_db(draft.saved_at)
-    time = saved_at.astimezone(ZoneInfo(draft.timezone)).strftime("%H:%M:%S %Z")  # as the form's times are shown
+    time = saved_at.astimezone(ZoneInfo(shown_zone(draft.timezone))).strftime("%H:%M:%S %Z")  # as the form's are
     # A fresh CSRF token for the form: a long evening's writing, autosaved, never meets an expired one on Save.
     answer = {"saved_at": saved_at.isoformat().replace("+00:00", "Z"), "time": time, "late": draft.late}
     return jsonify(**answer, entry=False, csrf_token=generate_csrf()), 200
