@@ -87,3 +87,24 @@ def test_a_battle_round_written_resolved_reviewed_published_and_verified(fleet_s
     assert reader.locator("article").count() >= 1
     with urllib.request.urlopen(f"{site.url}/blog/{SLUG}/{kancolle_demo.BATTLE}/round-{number}/bundle.json") as got:
         assert verify_bundle(json.load(got)) is None
+
+
+def test_the_grid_is_a_picture_you_click(fleet_site, page_factory):
+    site, _ships = fleet_site
+    page = page_factory("en", 1280)
+    log_in(page, site.url, "player3")
+    page.goto(f"{site.url}/campaigns/{SLUG}/characters/new")
+    cell = page.locator("td.cell", has=page.locator('select[name="trait.魚雷"]'))
+    cell.locator("span.trait").click()
+    assert page.locator('select[name="trait.魚雷"]').input_value() == "merit" and "merit" in cell.get_attribute("class")
+    cell.locator("span.trait").click()
+    assert page.locator('select[name="trait.魚雷"]').input_value() == "weakness"
+    page.locator('td.gap[data-gap="2"]').first.click()
+    assert page.locator('input[name="gap"][value="2"]').is_checked()
+    for trait in ("元気", "おおらか"):  # 夕立's ship gives three traits (K-SHEET-7)
+        page.locator("td.cell", has=page.locator(f'select[name="trait.{trait}"]')).locator("span.trait").click()
+    page.select_option("#ship", "yuudachi")
+    page.fill("input[name=ja]", "時雨")
+    page.click("form.sheet-form button[type=submit]")
+    page.wait_for_url("**/edit?saved=1")
+    assert "×" in page.inner_text("table.personality-grid")  # her weakness, shown on her sheet

@@ -1,7 +1,8 @@
 """The kancolle character form: a ship girl copied from one of the pack's ships (K-SHEET-1), her names and
 description, and her traits and gap marked on the personality grid drawn as the picture the rulebook prints (six
-categories of rows 2..12, a gap column between each two): each cell a small select (—, ○ merit, × weakness), each gap
-a radio button. This first step works without JavaScript; clicking the picture itself is not done yet.
+categories of rows 2..12, a gap column between each two): a picture you click (kancolle_grid.js: a cell cycles
+—, ○ merit, × weakness; a gap column is blacked out), over a select per cell and a radio per gap, which the form
+posts and which work without JavaScript.
 
 A new ship girl sets her traits and gap; an existing one changes only her names, description and pronoun (her
 traits change by discovery in play, K-BASE-8, and the GM's tools). The ruleset judges the sheet; each problem
