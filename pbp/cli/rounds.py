@@ -26,6 +26,17 @@ DEADLINE_IN = click.IntRange(1, int(DEADLINE_REACH.total_seconds()))
 SUCCESSES = click.IntRange(-1000, 1000)
 
 
+class OverrideValue(click.ParamType):
+    """What an override sets: a check's successes (pool, within SUCCESSES) or its result (kancolle)."""
+
+    name = "successes"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        if value in ("success", "failure"):
+            return str(value)
+        return int(SUCCESSES.convert(value, param, ctx))
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(round_group)
     cli.add_command(rounds_group)
@@ -187,15 +198,17 @@ def resolve(round_id: int) -> None:
 @round_group.command("override")
 @click.argument("round_id", type=ROW_ID)
 @click.argument("check")
-@click.argument("successes", type=SUCCESSES)
-@click.option("--reason", required=True, help="published with the dice log (R-GM-1)")
-def override(round_id: int, check: str, successes: int, reason: str) -> None:
-    """Set CHECK's successes (e.g. r1-c2) and re-resolve with the same dice."""
+@click.argument("successes", type=OverrideValue())
+@click.option("--reason", required=True, help="published with the dice log (R-GM-1, K-GM-1)")
+def override(round_id: int, check: str, successes: int | str, reason: str) -> None:
+    """Set CHECK's result (e.g. r1-c2) and re-resolve with the same dice: SUCCESSES under pool, `success` or
+    `failure` under kancolle."""
     from pbp.services import rounds
 
     with open_db():
         res = rounds.override_check(round_id, check, successes, reason=reason)
-    click.echo(f"round {round_id}: {check} now {successes} successes; resolution version {res.version}")
+    said = f"{successes} successes" if isinstance(successes, int) else successes
+    click.echo(f"round {round_id}: {check} now {said}; resolution version {res.version}")
 
 
 _MARKDOWN = click.Path(dir_okay=False, allow_dash=True)

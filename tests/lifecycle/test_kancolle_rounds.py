@@ -106,3 +106,14 @@ def test_pbp_demo_loads_the_kancolle_demo_beside_the_pool_demo_and_its_cycle_ver
     assert pbp("verify", "1", cwd=tmp_path).stdout.startswith("OK")
     again = pbp("demo", "--campaign", "kancolle-demo", cwd=tmp_path)
     assert again.returncode != 0 and "already loaded" in again.stderr
+
+
+def test_pbp_round_override_sets_a_kancolle_checks_result(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("PBP_INSTANCE", str(tmp_path / "instance"))
+    assert pbp("demo", "--campaign", "kancolle-demo", "--deadline-in", "1", cwd=tmp_path).returncode == 0
+    assert pbp("round", "resolve", "2", cwd=tmp_path).returncode == 0
+    done = pbp("round", "override", "2", "r1-c1", "failure", "--reason", "波が高い", cwd=tmp_path)
+    assert done.returncode == 0 and "r1-c1 now failure" in done.stdout, done.stderr
+    wrong = pbp("round", "override", "2", "r1-c1", "3", "--reason", "x", cwd=tmp_path)
+    assert (wrong.returncode, wrong.stderr) == (2, "pbp: 3 is not one of success, failure\n")
