@@ -17,7 +17,7 @@ is not text must be refused, and what is accepted reads back equal. They cover (
 - rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
 - publishing: `edit_report` (story, intro, outro, English story);
 - notifications: `set_email` (address), `set_preference` (kind), `save_settings` (both), `set_webhook` (URL);
-- campaign_settings: `change` (time zone, webhook URL).
+- campaign_settings: `change` (time zone, webhook URL); scenario_texts: `edit_texts` (GM notes, a title).
 
 `test_every_service_that_takes_text_is_covered` fails when a public service function with a `str` in its
 signature is neither covered here nor listed in `INTERNAL` (strings only the code itself passes).
@@ -57,6 +57,7 @@ from pbp.models import (
     Report,
     Round,
     Scenario,
+    ScenarioSecret,
     User,
 )
 from pbp.paths import DEMO_PACK_DIR
@@ -74,6 +75,7 @@ from pbp.services import (
     notifications,
     publishing,
     rounds,
+    scenario_texts,
     shaping,
 )
 from pbp.services.clock import FixedClock
@@ -559,6 +561,21 @@ def test_campaign_settings_take_any_text(stage: Stage, zone: str, url: str) -> N
     else:  # checked before anything is stored: neither changed
         after = Campaign.get_by_id(w.campaign)
         assert (after.timezone, after.webhook_url) == (before.timezone, before.webhook_url)
+
+
+@covers("scenario_texts.edit_texts")
+@FAST
+@given(notes=TEXT, title=TEXT)
+@example(notes="秘密\x00", title="幕間")
+def test_scenario_texts_take_any_text(stage: Stage, notes: str, title: str) -> None:
+    w = stage.world
+    secret = ScenarioSecret.get(ScenarioSecret.scenario == w.scenario)
+    if accepted(lambda: scenario_texts.edit_texts(w.scenario, {"gm_notes": notes}, actor_id=None), notes):
+        stored = ScenarioSecret.get(ScenarioSecret.scenario == w.scenario).gm_notes
+        assert stored == notes.strip().replace("\r\n", "\n").replace("\r", "\n")
+        scenario_texts.edit_texts(w.scenario, {"gm_notes": secret.gm_notes}, actor_id=None)
+    with pytest.raises(UserError):  # a pack scenario's title is the pack's, whatever the text
+        scenario_texts.edit_texts(w.scenario, {"ja": title}, actor_id=None)
 
 
 SHEET_TEXTS = st.fixed_dictionaries(

@@ -152,6 +152,13 @@ FORMS: dict[tuple[str, str], Form] = {
         bases=({"decision": "approve"},),  # refused (the character has no points left): the request stays
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): Form("GM", "/gm/demo/growth/award", other=("points",)),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/texts", "POST"): Form(
+        "GM",
+        f"/gm/demo/scenarios/{CONSOLE_SCENE}/texts",
+        text=("description", "description_en", "gm_notes"),
+        other=("ja", "en"),
+        bases=({"ja": "", "en": ""},),  # no title at all: refused, every text shown again
+    ),
     ("/gm/<slug:campaign>/settings", "POST"): Form(
         "GM",
         "/gm/demo/settings",

@@ -27,6 +27,7 @@ from pbp.models import (
     ReportCorrection,
     Round,
     Scenario,
+    ScenarioSecret,
     User,
 )
 from pbp.services import accounts, gms, secret_terms
@@ -162,6 +163,17 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {**GM_ONLY, "GM": 404},
     ),
     ("/gm/<slug:campaign>/growth/award", "POST"): ("/gm/demo/growth/award", {"points": "-1"}, {**GM_ONLY, "GM": 422}),
+    # a scenario's texts, editable at any time (an unknown scenario: 404)
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/texts", "GET"): (
+        "/gm/demo/scenarios/tama_river/texts",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/texts", "POST"): (
+        "/gm/demo/scenarios/no_such/texts",
+        {"gm_notes": "x"},
+        {**GM_ONLY, "GM": 404},
+    ),
     # the campaign's settings: each sent so that it is refused (a bad time zone, a switch to nowhere, no webhook)
     ("/gm/<slug:campaign>/settings", "GET"): ("/gm/demo/settings", None, GM_ONLY),
     ("/gm/<slug:campaign>/settings", "POST"): (
@@ -465,6 +477,11 @@ CSRF_CASES = {
         {"points": "5"},
         lambda app, client: _growth_award(app) == 0,
     ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/texts": (
+        "GM",
+        {"gm_notes": "forged"},
+        lambda app, client: "forged" not in _gm_notes(app),
+    ),
     "/gm/<slug:campaign>/settings": (
         "GM",
         {"publishing": "auto", "hold_percent": "10", "growth_award": "5", "timezone": "UTC", "entry_char_limit": "900"},
@@ -562,6 +579,7 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/rounds/<row:round_id>/override": "/gm/demo/rounds/2/override",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": "/gm/demo/scenarios/tama_river/rounds/new",
     "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/texts": "/gm/demo/scenarios/tama_river/texts",
     "/gm/<slug:campaign>/settings": "/gm/demo/settings",
     "/gm/<slug:campaign>/settings/publishing": "/gm/demo/settings/publishing",
     "/gm/<slug:campaign>/settings/webhook-test": "/gm/demo/settings/webhook-test",
@@ -627,6 +645,11 @@ def _decided_growth(app: Flask) -> int:
 def _growth_award(app: Flask) -> int:
     with pbp_db.using(database.of(app)):
         return Campaign.get(Campaign.slug == "demo").growth_on_publish
+
+
+def _gm_notes(app: Flask) -> str:
+    with pbp_db.using(database.of(app)):
+        return ScenarioSecret.get(ScenarioSecret.scenario == Scenario.get(Scenario.slug == "tama_river").id).gm_notes
 
 
 def _settings_unchanged(app: Flask) -> bool:

@@ -10,4 +10,17 @@ bp = Blueprint("gm", __name__, url_prefix="/gm")
 #: a fresh token, status 400); other GM forms get the 400 page (`publish._expired`).
 EXPIRED_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 
-from pbp.web.gm import access, growth, labels, publish, roster, rounds, scenarios, secrets, settings, shaping, views  # noqa: E402,F401  (routes register on import)
+from pbp.web.gm import (  # noqa: E402,F401  (routes register on import)
+    access,
+    growth,
+    labels,
+    publish,
+    roster,
+    rounds,
+    scenarios,
+    secrets,
+    settings,
+    shaping,
+    texts,
+    views,
+)

@@ -32,6 +32,7 @@ SAYS: dict[str, Any] = {
     "gm.remove": _("removed %(user)s from the co-GMs"),
     "scenario.create": _("created the scenario %(target)s"),
     "scenario.edit": _("edited the scenario %(target)s"),
+    "scenario.texts": _("changed the texts of %(target)s"),
     "scenario.lottery": _("closed the sign-up of %(target)s and drew lots: %(joined)s joined"),
     "scenario.signup_closed": _("closed the sign-up of %(target)s: %(joined)s joined"),
     "scenario.waitlist": _("moved %(joined)s from the waitlist into %(target)s"),
