@@ -88,6 +88,12 @@ class Ruleset(Protocol):
         """`orders` completed for the units of `sides` nobody gave orders to (by default the GM's enemies)."""
         ...
 
+    def continued(self, state: dict[str, Any], number: int) -> dict[str, Any]:
+        """The encounter the scenario's deadline `number` starts from, given the final state the previous one left:
+        pool numbers its rounds by the deadlines; a ruleset whose state counts its own (kancolle: a recon fleet's
+        first formation is a deadline of its own, K-FORM-3 (3)) keeps its count."""
+        ...
+
     def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
         """ORDERS.json of these entries (each with its `unit`) for the encounter's next deadline: a battle round's
         entries are `orders`; a ruleset whose deadlines are not all battle rounds files the others its own way."""

@@ -88,9 +88,10 @@ def first_difference(stored: Any, rerun: Any, path: str = "", *, other: str = "r
 
 
 def continued(state: dict[str, Any], number: int) -> dict[str, Any]:
-    """The encounter round `number` starts from, given the final state the scenario's previous round stored: that
-    state with the round number moved on (the lifecycle builds it so; the chain check below expects it so)."""
-    return {**state, "round": number}
+    """The encounter round `number` starts from, given the final state the scenario's previous round stored, as its
+    ruleset continues it (pool: the round number moved on; kancolle: its own count). The lifecycle builds it so;
+    the chain check below expects it so."""
+    return ruleset_named(state.get("ruleset", "pool"), "state.ruleset").continued(state, number)
 
 
 def chain_difference(

@@ -117,3 +117,14 @@ def test_pbp_round_override_sets_a_kancolle_checks_result(tmp_path, monkeypatch)
     assert done.returncode == 0 and "r1-c1 now failure" in done.stdout, done.stderr
     wrong = pbp("round", "override", "2", "r1-c1", "3", "--reason", "x", cwd=tmp_path)
     assert (wrong.returncode, wrong.stderr) == (2, "pbp: 3 is not one of success, failure\n")
+
+
+def test_a_kancolle_state_keeps_its_own_round_count_from_deadline_to_deadline() -> None:
+    """A recon fleet's first formation is a deadline of its own (K-FORM-3 (3)): the engine leaves `round` at 1, and
+    the next deadline must start there, not at the scenario's deadline number."""
+    from pbp.engine.verify import continued
+
+    split = {"ruleset": "kancolle", "mode": "battle", "round": 1, "units": []}
+    assert continued(split, 2) == split
+    assert continued({"ruleset": "pool", "round": 1}, 2) == {"ruleset": "pool", "round": 2}
+    assert continued({"round": 1}, 3) == {"round": 3}  # a pool state may leave its ruleset out

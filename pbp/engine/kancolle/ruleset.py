@@ -71,6 +71,10 @@ class KancolleRuleset:
     def validate_overrides(self, overrides: list[dict[str, Any]]) -> list[Problem]:
         return schema.validate_overrides(overrides)
 
+    def continued(self, state: dict[str, Any], number: int) -> dict[str, Any]:
+        """The engine counts its own deadlines (`round` moves on in `resolve`): the state as it was left."""
+        return dict(state)
+
     def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
         """A base cycle's entries are its `cycle` (C-12); every other deadline's are `orders`."""
         return {"cycle" if encounter.get("mode") == "base" else "orders": list(entries)}

@@ -93,6 +93,9 @@ class PoolRuleset:
     def validate_overrides(self, overrides: list[dict[str, Any]]) -> list[Problem]:
         return validate_overrides(overrides)
 
+    def continued(self, state: dict[str, Any], number: int) -> dict[str, Any]:
+        return {**state, "round": number}
+
     def orders_file(self, encounter: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
         return {"orders": list(entries)}
 
