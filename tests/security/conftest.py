@@ -44,6 +44,8 @@ def build_security_world(url: str, packs: Path) -> World:
     clock = FixedClock(START)
     with pbp_db.bind(built.url).connection_context():
         campaign = Campaign.get(Campaign.slug == "demo")
+        # A webhook (never reached: nothing delivers the outbox here), so the settings page shows its test form.
+        Campaign.update(webhook_url="http://127.0.0.1:9/hook").where(Campaign.id == campaign.id).execute()
         accounts.create_user(FORGETFUL, "a-forgotten-password", clock=clock)
         campaigns.create_scenario(campaign.id, SCENARIO, slug=OPEN_RUN, slots=4, clock=clock)
         player1 = User.get(User.name == "player1")

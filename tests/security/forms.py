@@ -66,6 +66,9 @@ ORDER_FIELDS = (
     "full_move_toward", "full_move_x", "full_move_y", "major_weapon", "damage_to",
 )  # fmt: skip
 
+#: POSTs a page's script sends, not a form it renders: indexed (the hostile input reaches them too), never rendered.
+SCRIPT_POSTS = frozenset({("/rounds/<row:round_id>/entry/<row:character_id>/draft", "POST")})
+
 #: (rule, method) -> the form. `stats.*`-style names stand for every field with that prefix.
 FORMS: dict[tuple[str, str], Form] = {
     ("/register", "POST"): Form(
@@ -80,12 +83,15 @@ FORMS: dict[tuple[str, str], Form] = {
         "anonymous",
         "/login",
         text=("name", "password", "next"),
+        other=("remember",),
         bases=({"name": "player1", "password": "wrong-password"}, {"name": "player1", "password": "demo-password"}),
     ),
     ("/logout", "POST"): Form("player", "/logout"),
     ("/password/forgot", "POST"): Form("anonymous", "/password/forgot", text=("who",)),
     ("/password/reset/<token>", "POST"): Form("anonymous", reset_url, text=("new_password",)),
     ("/me/locale", "POST"): Form("player", "/me/locale", other=("locale",)),
+    ("/me/notices/<row:notice_id>/open", "POST"): Form("player", "/me/notices/999/open"),
+    ("/me/notices/read", "POST"): Form("player", "/me/notices/read"),
     ("/me/timezone", "POST"): Form("player", "/me/timezone", other=("timezone",)),
     ("/me/password", "POST"): Form(
         "player",
@@ -99,6 +105,9 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/leave", "POST"): Form(
         "player", "/campaigns/demo/scenarios/tama-open/leave", other=("character",)
     ),
+    ("/rounds/<row:round_id>/entry/<row:character_id>/draft", "POST"): Form(
+        "player", f"{ENTRY}/draft", text=("prose", "prose_en")
+    ),  # posted by entry.js as the player types (SCRIPT_POSTS: no page renders it as a form)
     ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): Form(
         "player",
         ENTRY,
