@@ -29,6 +29,7 @@ from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, order_r
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
+from pbp.services.rounds import ruleset_of as round_ruleset
 from pbp.services.scenarios import scenario_checks
 from pbp.services.versioned import KeptUnderVersion
 
@@ -74,6 +75,12 @@ def _round(round_id: int, *, lock: bool = False) -> Round:
     if not rows:
         raise NotFound(N_("no %(label)s %(id)s", label=N_("round"), id=round_id))
     return rows[0]
+
+
+def ruleset_of(round_id: int) -> str:
+    """The ruleset a posted entry form is read by: kept under the site's version with the rest of a save's reading,
+    so a re-save still reads nothing before its one write (`rounds.ruleset_of` once per version)."""
+    return _KEPT.get(("ruleset", round_id), site.seen(database.obj), lambda: round_ruleset(round_id))
 
 
 def closed_reason_of(rnd: Round, now: datetime) -> str | None:

@@ -74,8 +74,10 @@ from pbp.services import (
     line_fates,
     notifications,
     publishing,
+    roster,
     rounds,
     scenario_texts,
+    secret_terms,
     shaping,
 )
 from pbp.services.clock import FixedClock
@@ -352,6 +354,9 @@ INTERNAL = {
     "notices.record": "the kind and payload are notifications.queue's, from its callers' checked values",
     "notifications.page_path": "the kind and payload are a stored notice's, written by the code",
     "notifications.queue_webhook": "the kind is the caller's constant, the URL the campaign's (checked when saved)",
+    "notifications.deadline_in": "the payload is a stored notice's, the zone the user's (set_timezone checked it)",
+    "demo.demo_user": "the demo's own account names",
+    "kancolle_demo.entry_for": "the legal actions are the engine's (legal_actions), never a user's text",
 }
 
 
@@ -838,3 +843,65 @@ def test_drafts_take_any_text(stage: Stage, prose: str, prose_en: str, token: st
     if parked is not None:
         assert drafts.claim_parked(parked, user_id=uid, clock=clock) == (rid, cid)
         assert drafts.draft_of(rid, cid, user_id=uid).prose == lines(prose)
+
+
+@covers("accounts.registration_problems", "accounts.set_timezone")
+@FAST
+@given(
+    name=TEXT | st.from_regex(r"[a-z][a-z0-9_.-]{1,11}", fullmatch=True),
+    password=TEXT,
+    display_name=st.none() | TEXT,
+    email=st.none() | TEXT,
+    timezone=st.none() | TEXT | st.sampled_from(["Asia/Tokyo", "UTC", "Europe/London"]),
+)
+@example(name="ab\x00", password="password\ud800", display_name="葵\x00", email="a@example.org\x00", timezone="UTC\x00")
+def test_registration_and_time_zone_take_any_text(
+    stage: Stage, name: str, password: str, display_name: str | None, email: str | None, timezone: str | None
+) -> None:
+    """The sign-up's every-problem-at-once check says a problem for text that is not text (never raises); a user's
+    time zone as any text: refused beside its field, or stored as a known zone."""
+    problems = accounts.registration_problems(name, password, display_name=display_name, email=email)
+    assert all(isinstance(p, UserError) for p in problems)
+    if not storable((name, password, display_name, email)):
+        assert problems
+    uid = stage.world.players[0]
+    if accepted(lambda: accounts.set_timezone(uid, timezone), timezone):
+        stored = User.get_by_id(uid).timezone
+        assert stored == ((timezone or "").strip() or None)
+        accounts.set_timezone(uid, None)
+
+
+@covers(
+    "roster.change",
+    "secret_terms.checked_terms",
+    "secret_terms.set_terms",
+    "secret_terms.marked_terms",
+    "secret_terms.folded",
+    "secret_terms.find_terms",
+)
+@FAST
+@given(move=TEXT | st.sampled_from(["accept", "waitlist", "reject", "remove"]), terms=TEXT, notes=TEXT, part=TEXT)
+@example(move="accept\x00", terms="黒幕\x00", notes="【秘】紅い月\ud800【/秘】", part="\ud800")
+def test_roster_moves_and_secret_terms_take_any_text(stage: Stage, move: str, terms: str, notes: str, part: str):
+    """A roster move named by any text: refused, nothing changed (the world's running round refuses every move);
+    a secret-term list and GM notes as any text: refused beside their field or kept term by term; the leak check's
+    fold and find take any text and find a kept term wherever it stands."""
+    w = stage.world
+    accepted(lambda: roster.change(w.scenario, w.characters[0], move, actor_id=w.gm, clock=w.clock), move)
+    if accepted(lambda: secret_terms.set_terms(w.scenario, terms, actor_id=w.gm, clock=w.clock), terms):
+        kept = secret_terms.watched(w.campaign)
+        assert [t.term for t in kept if not t.in_notes] == [t.strip() for t in lines(terms).splitlines() if t.strip()]
+        secret_terms.set_terms(w.scenario, "", actor_id=w.gm, clock=w.clock)
+    try:  # reads GM notes (stored by the scenario services, covered above): a refusal or the terms it marks
+        found = secret_terms.marked_terms(notes, strict=True)
+    except UserError:
+        found = []
+    assert all("【秘】" in notes and term in notes for term in found)
+    secret_terms.folded(part)
+    term = "黒幕は榊司令"
+    leaks = secret_terms.find_terms({"story": f"{part}{term}"}, secret_terms.as_secrets([_watched(term)]))
+    assert any(leak.part == "story" for leak in leaks)
+
+
+def _watched(term: str) -> secret_terms.Watched:
+    return secret_terms.Watched(term, 0, "run", False)

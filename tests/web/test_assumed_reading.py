@@ -130,9 +130,10 @@ def test_a_change_elsewhere_that_leaves_the_order_valid_lets_the_save_through(wo
     assert stored(here, world) == "改名の後"
 
 
-def test_a_refusal_on_a_wrong_assumption_makes_its_page_once(world, monkeypatch) -> None:
+def test_a_late_refusal_on_a_wrong_assumption_builds_no_form(world, monkeypatch) -> None:
     """A late save whose worker's reading is out of date (another player renamed meanwhile): the refusal's page is
-    made once, on a fresh reading, not first on the assumed one and thrown away."""
+    made from the posted form alone (issue 33: a deadline's refusals cost next to nothing), so no entry desk is
+    built at all, on the assumed reading or a fresh one; nothing is stored."""
     here = worker(world)
     client, token = saved_once(world, here, "締切前")
     with pbp_db.using(database.of(worker(world))):
@@ -143,4 +144,4 @@ def test_a_refusal_on_a_wrong_assumption_makes_its_page_once(world, monkeypatch)
     monkeypatch.setattr(entries_view, "entry_desk", lambda *a, **kw: made.append(1) or entry_desk(*a, **kw))
     response = client.post(path(world), data={"csrf_token": token, "prose": "締切後", **ATTACK})
     assert response.status_code == 422 and "締切後" in response.get_data(as_text=True)
-    assert len(made) == 1 and stored(here, world) == "締切前"
+    assert made == [] and stored(here, world) == "締切前"

@@ -21,6 +21,7 @@ from pbp.services.clock import from_db
 from pbp.web.auth import PARKED
 from pbp.web.clock import app_clock, shown_zone
 from pbp.web.database import confirm_reading
+from pbp.web.forms import SiteForm
 from pbp.web.i18n import localized
 from pbp.web.player import bp
 
@@ -34,10 +35,13 @@ def save_draft(round_id: int, character_id: int) -> tuple[Response, int]:
     CSRF token (the form takes it: its token never expires while the player writes); 401
     when the session has ended (the form then says to press Save, which keeps the text through a new login); 429
     with Retry-After within `DRAFT_GAP` of the last; 403/404 for another's character or an unknown one, 422 for
-    text a draft cannot hold."""
+    text a draft cannot hold or a body that is not a form's text."""
     if not current_user.is_authenticated:
         message = gettext("Your session has ended: press Save to keep your text and log in again.")
         return jsonify(message=message), 401
+    wrong = SiteForm().wrong_types()  # a JSON body or a file where the text goes: not a draft (the form sends text)
+    if wrong:
+        return jsonify(message=" ".join(sorted(set(wrong.values())))), 422
     try:
         draft = drafts.save_draft(
             round_id,

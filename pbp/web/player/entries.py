@@ -25,7 +25,7 @@ from pbp.errors import InvalidState, UserError
 from pbp.reports import render_markdown
 from pbp.reports.battlemap import MapView, battle_map
 from pbp.reports.narrative import Names
-from pbp.services import drafts, entries, rounds
+from pbp.services import drafts, entries
 from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
@@ -199,7 +199,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     # A save that goes through answers with a redirect: the form (the posted one, for the page) is built only when a
     # page is shown; CSRFProtect has checked the token of every POST already.
     fields = FormData(request.form.to_dict(flat=False))
-    parsed = kancolle_form.order_of(fields) if rounds.ruleset_of(round_id) == "kancolle" else order_of(fields)
+    parsed = kancolle_form.order_of(fields) if entries.ruleset_of(round_id) == "kancolle" else order_of(fields)
     prose = request.form.get("prose", "")
     if "preview" in request.form:
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, preview=prose)
