@@ -287,6 +287,7 @@ def publish_round(
     now = to_db(clock.now())
     ahead = None if parts else _prepared(round_id)  # the parts given change the report: worked out under the lock
     with write_transaction():
+        version = site.current(database.obj)  # before this transaction's own writes move it (SQLite)
         rnd = lock_round(round_id)
         if rnd.state != RESOLVED:
             raise _not_publishable(rnd)
@@ -294,7 +295,6 @@ def publish_round(
         if parts:
             Report.update(updated_at=now, **parts).where(Report.round == round_id).execute()
         report = Report.get(Report.round == round_id)
-        version = site.current(database.obj)
         if ahead is None or not ahead.holds(version, report):  # something it read moved: worked out as it is now
             ahead = _publication(rnd, report, version)
         if ahead.found:

@@ -733,17 +733,18 @@ def resolve_round(
     ahead = _worked_out(round_id)
     try:
         with write_transaction():
+            version = site.current(database.obj)  # before the claim, whose own write moves it (SQLite)
             claimed = _claim(round_id, now)
             if isinstance(claimed, ResolveOutcome):
                 return claimed
             lock_chain(claimed.scenario_id)  # no override of an earlier round until this one is stored
             _refuse_out_of_order(claimed, N_("be resolved"))  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
-            inputs = engine_inputs(claimed, scenario)
-            overrides = _overrides_of(round_id, find_ruleset(inputs.ruleset).override_field)
-            if ahead is not None and ahead.holds(site.current(database.obj), inputs, overrides):
-                done, draft = ahead.done, ahead.draft
+            if ahead is not None and ahead.holds(version, _unwatched(round_id)):
+                inputs, done, draft = ahead.inputs, ahead.done, ahead.draft
             else:  # something it read moved meanwhile (or it failed): worked out again, as it is now
+                inputs = engine_inputs(claimed, scenario)
+                overrides = _overrides_of(round_id, find_ruleset(inputs.ruleset).override_field)
                 done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, claimed.seed, overrides,
                                start=inputs.start, gm_actions=inputs.gm_actions)  # fmt: skip
                 draft = None
@@ -772,14 +773,22 @@ class _WorkedOut:
     engine and the story are most of a resolution's time, and a deadline's saves, closes and other rounds must not
     wait for them (issue 33). Used only if everything it was made from is still as it was (`holds`)."""
 
-    version: int  # the site's version when it was read: the story's other sources (names, pack, earlier reports)
+    version: int  # the site's version when it was read: everything watched (the state, overrides, names, pack…)
+    unwatched: tuple[Any, ...]  # what the version does not cover (`_unwatched`)
     inputs: EngineInputs
-    overrides: list[dict[str, Any]]
     done: dict[str, Any]
     draft: str
 
-    def holds(self, version: int, inputs: EngineInputs, overrides: list[dict[str, Any]]) -> bool:
-        return (self.version, self.inputs, self.overrides) == (version, inputs, overrides)
+    def holds(self, version: int, unwatched: tuple[Any, ...]) -> bool:
+        return (self.version, self.unwatched) == (version, unwatched)
+
+
+def _unwatched(round_id: int) -> tuple[Any, ...]:
+    """What a round's engine inputs are made from that the site's version does not cover: its entries (by receipt:
+    their order, prose and time) and the GM's enemy orders (by when each was saved)."""
+    entries = Entry.select(Entry.character, Entry.receipt).where(Entry.round == round_id).order_by(Entry.character)
+    orders = GmOrder.select(GmOrder.unit, GmOrder.saved_at).where(GmOrder.round == round_id).order_by(GmOrder.unit)
+    return tuple((e.character_id, e.receipt) for e in entries), tuple((o.unit, o.saved_at) for o in orders)
 
 
 def _worked_out(round_id: int) -> _WorkedOut | None:
@@ -792,6 +801,7 @@ def _worked_out(round_id: int) -> _WorkedOut | None:
             rnd = Round.get_by_id(round_id)
             if rnd.state != CLOSED:
                 return None
+            unwatched = _unwatched(round_id)
             scenario = round_context(rnd)
             inputs = engine_inputs(rnd, scenario)
             overrides = _overrides_of(round_id, find_ruleset(inputs.ruleset).override_field)
@@ -800,7 +810,7 @@ def _worked_out(round_id: int) -> _WorkedOut | None:
             draft = _draft_report(rnd, scenario, _drafted(done), inputs.prose)
     except ResolutionFailed:
         return None
-    return _WorkedOut(version, inputs, overrides, done, draft)
+    return _WorkedOut(version, unwatched, inputs, done, draft)
 
 
 def _drafted(done: dict[str, Any]) -> dict[str, Any]:
