@@ -227,11 +227,21 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
                     )
 
             after_answer(keep)  # the refusal does not wait for the write lock the deadline's resolution may hold
-            said = f"{localized(refusal.message)} {CLOSED[str(late)]}"
+            said = sentence(localized(refusal.message)) if late == "deadline" else None  # when it passed; not an id
             ids = {"round_id": round_id, "character_id": character_id}
-            return render_template("player/entry_late.html", said=said, prose=prose, prose_en=prose_en, **ids), 422
+            page = render_template("player/entry_late.html", closed=CLOSED[str(late)], said=said, prose=prose,
+                                   prose_en=prose_en, **ids)  # fmt: skip
+            return page, 422
         return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
+
+
+def sentence(text: str) -> str:
+    """A service's message as a sentence of the page: its first letter up and a full stop (Japanese: 。)."""
+    text = text.strip()
+    if not text or text[-1] in ".。!！?？":
+        return text
+    return text[0].upper() + text[1:] + ("。" if page_locale() == "ja" else ".")
 
 
 def newer_draft(desk: EntryDesk) -> drafts.Draft | None:
