@@ -12,7 +12,7 @@ from typing import Any
 from peewee import fn
 
 from pbp import reports
-from pbp.db import database, retried, write_transaction
+from pbp.db import database, is_sqlite, retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
 from pbp.errors import N_, InvalidState, UserError
 from pbp.models import (
@@ -287,8 +287,10 @@ def publish_round(
     now = to_db(clock.now())
     ahead = None if parts else _prepared(round_id)  # the parts given change the report: worked out under the lock
     with write_transaction():
-        version = site.current(database.obj)  # before this transaction's own writes move it (SQLite)
+        version = site.current(database.obj)  # SQLite: before this transaction's own writes move it
         rnd = lock_round(round_id)
+        if not is_sqlite():  # PostgreSQL: after the round's lock (triggers fire at commit): what committed counts
+            version = site.current(database.obj)
         if rnd.state != RESOLVED:
             raise _not_publishable(rnd)
         _generated_english_as_none(rnd, parts)  # the form sends the generated English back: not the GM's own

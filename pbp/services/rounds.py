@@ -733,11 +733,16 @@ def resolve_round(
     ahead = _worked_out(round_id)
     try:
         with write_transaction():
-            version = site.current(database.obj)  # before the claim, whose own write moves it (SQLite)
+            # What was worked out holds if nothing moved since. SQLite: read before the claim, whose trigger moves
+            # the version at once (BEGIN IMMEDIATE keeps every other writer out meanwhile). PostgreSQL: read after the
+            # chain's lock (its triggers fire at commit), so an override that committed while this waited counts.
+            version = site.current(database.obj)
             claimed = _claim(round_id, now)
             if isinstance(claimed, ResolveOutcome):
                 return claimed
             lock_chain(claimed.scenario_id)  # no override of an earlier round until this one is stored
+            if not is_sqlite():
+                version = site.current(database.obj)
             _refuse_out_of_order(claimed, N_("be resolved"))  # again under the lock: the earlier round may have moved
             scenario = round_context(claimed)
             if ahead is not None and ahead.holds(version, _unwatched(round_id)):
