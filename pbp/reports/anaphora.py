@@ -82,6 +82,25 @@ class _Reader:
     #: ambiguous (「夕立は吹雪の手伝いを買って出た。彼女の顔には…」 reads as 夕立's face) until the name comes back.
     others_since: dict[str, set[str]] = field(default_factory=dict)
 
+    def took(self, mentions: list[_Mention], written: int, pronouns: Mapping[str, str]) -> None:
+        """What the reader holds after a sentence's mentions (`written`: where the sentence starts)."""
+        for mention in mentions:
+            if mention.name in pronouns:
+                self.last_pc = mention.name
+                for other, since in self.others_since.items():
+                    if other != mention.name:
+                        since.add(mention.name)
+            if mention.how == "name":
+                self.named_at[mention.name] = written + mention.at
+                self.pronouns_since.pop(mention.name, None)
+                self.others_since[mention.name] = set()
+            elif mention.how == "pronoun":
+                self.pronouns_since[mention.name] = self.pronouns_since.get(mention.name, 0) + 1
+        here = {m.name for m in mentions if m.name in pronouns}
+        for mention in mentions:  # a PC named beside another shares the reader's attention with them
+            if mention.how == "name" and mention.name in pronouns:
+                self.others_since[mention.name] |= here - {mention.name}
+
 
 class _Mention(NamedTuple):
     name: str
@@ -128,46 +147,23 @@ def refer(
     for m in tongue.sentence.finditer(masked_all):
         text, masked = paragraph[m.start() : m.end()], m.group()
         found = list(names.finditer(masked))
-        if not found:
-            if masked.lstrip().startswith(_MASK) and not masked.strip(_MASK + "。！？!?　 "):
-                reader.centre = None  # a line of dialogue alone: whoever spoke, the topic is open again
-            out.append(text)
-            written += len(text)
-            continue
         lead = _lead(masked, found) if locale == "ja" else None
-        if not any(f.group() in pronouns for f in found):  # only enemies: the centre may move, nothing to say
-            if lead is not None:
-                reader.centre = lead.group()
-            out.append(text)
-            written += len(text)
-            continue
-        spoken = len(masked) - len(masked.lstrip(_MASK))  # a line of dialogue may lead into an opener
-        changed, mentions = text, [_Mention(f.group(), "name", f.start()) for f in found]
-        if not {text.strip(), text[spoken:].strip()} & openers:
-            shorter, told = _shortened(text, masked, found, lead, pronouns, reader, written, locale)
-            curt = any(m.how == "dropped" for m in told) and _narrated(shorter) < MIN_LENGTH
-            if shorter != text and not curt and fresh(shorter):
-                changed, mentions = shorter, told
-        for mention in mentions:
-            if mention.name in pronouns:
-                reader.last_pc = mention.name
-                for other, since in reader.others_since.items():
-                    if other != mention.name:
-                        since.add(mention.name)
-            if mention.how == "name":
-                reader.named_at[mention.name] = written + mention.at
-                reader.pronouns_since.pop(mention.name, None)
-                reader.others_since[mention.name] = set()
-            elif mention.how == "pronoun":
-                reader.pronouns_since[mention.name] = reader.pronouns_since.get(mention.name, 0) + 1
-        here = {m.name for m in mentions if m.name in pronouns}
-        for mention in mentions:  # a PC named beside another shares the reader's attention with them
-            if mention.how == "name" and mention.name in pronouns:
-                reader.others_since[mention.name] |= here - {mention.name}
-        if _listed(masked, found):
-            reader.last_pc = None  # 「葵と真琴」, "Aoi and Makoto": a pronoun after a list could be either
+        changed = text
+        if any(f.group() in pronouns for f in found):
+            spoken = len(masked) - len(masked.lstrip(_MASK))  # a line of dialogue may lead into an opener
+            mentions = [_Mention(f.group(), "name", f.start()) for f in found]
+            if not {text.strip(), text[spoken:].strip()} & openers:
+                shorter, told = _shortened(text, masked, found, lead, pronouns, reader, written, locale)
+                curt = any(m.how == "dropped" for m in told) and _narrated(shorter) < MIN_LENGTH
+                if shorter != text and not curt and fresh(shorter):
+                    changed, mentions = shorter, told
+            reader.took(mentions, written, pronouns)
+            if _listed(masked, found):
+                reader.last_pc = None  # 「葵と真琴」, "Aoi and Makoto": a pronoun after a list could be either
         if lead is not None:
             reader.centre = lead.group()
+        elif not found and masked.lstrip().startswith(_MASK) and not masked.strip(_MASK + "。！？!?　 "):
+            reader.centre = None  # a line of dialogue alone: whoever spoke, the topic is open again
         out.append(changed)
         written += len(changed)
     return "".join(out)

@@ -227,7 +227,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
                     )
 
             after_answer(keep)  # the refusal does not wait for the write lock the deadline's resolution may hold
-            said = sentence(localized(refusal.message)) if late == "deadline" else None  # when it passed; not an id
+            said = _sentence(localized(refusal.message)) if late == "deadline" else None  # when it passed; not an id
             ids = {"round_id": round_id, "character_id": character_id}
             page = render_template("player/entry_late.html", closed=CLOSED[str(late)], said=said, prose=prose,
                                    prose_en=prose_en, **ids)  # fmt: skip
@@ -236,7 +236,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
 
-def sentence(text: str) -> str:
+def _sentence(text: str) -> str:
     """A service's message as a sentence of the page: its first letter up and a full stop (Japanese: 。)."""
     text = text.strip()
     if not text or text[-1] in ".。!！?？":
