@@ -101,6 +101,17 @@ def _parsed(phrase: str) -> tuple[tuple[Claim, ...], str]:
     return split_claims(phrase)
 
 
+@lru_cache(maxsize=8192)
+def _slots_in(text: str) -> frozenset[str]:
+    """The placeholders a phrasing prints (parsed once: a report tries thousands of phrasings)."""
+    return frozenset(_SLOTS.findall(text))
+
+
+def _printable(text: str, empty: frozenset[str]) -> bool:
+    """Whether a phrasing prints none of the slots that are empty at this moment."""
+    return not (empty and empty & _slots_in(text))
+
+
 def md_text(value: Any) -> Any:
     """Every value printed into the Markdown story is inert text (no HTML, no Markdown)."""
     if isinstance(value, Markup) or not isinstance(value, str):
@@ -350,7 +361,8 @@ class Narrator:
         self.at = -1  # the moment being told: an event's index (-1: before the fighting; len(events): after it)
         self.trace: list[Said] = []  # every sentence written, with what it claimed (tests check the claims)
         self._claims_by_text: dict[str, tuple[Claim, ...]] = {}
-        self._fit_cache: dict[tuple[str, int, tuple[tuple[str, str], ...]], list[tuple[tuple[Claim, ...], str]]] = {}
+        self._fit_cache: dict[tuple[Any, ...], list[tuple[tuple[Claim, ...], str]]] = {}
+        self._printable_cache: dict[tuple[str, frozenset[str]], list[tuple[tuple[Claim, ...], str]]] = {}
         self._uid_by_name = {self.name(uid): uid for uid in self.names.units}
         # The earlier rounds' sentence shapes (the same words around other names) are avoided too, as this round's
         # are: a scenario whose every round says "X shouted" of someone reads as a template.
@@ -432,18 +444,25 @@ class Narrator:
 
     def _fitting(self, slot: str, options: list[str], context: dict[str, str]) -> list[tuple[tuple[Claim, ...], str]]:
         """The phrasings of `slot` that fit the moment, once per slot, moment and context: a say() retries up to
-        _RETRIES times over the same candidates."""
-        key = (slot, self.at, tuple(sorted(context.items())))
+        _RETRIES times over the same candidates. A fit depends only on which slots are empty (`_printable`, kept
+        across moments) and on the units the role slots name."""
+        empty = frozenset(k for k, v in context.items() if not v)
+        key = (slot, self.at, empty, tuple(context.get(k) for k in _ROLES), "pcs" in context)
         if key not in self._fit_cache:
-            self._fit_cache[key] = [text for text in map(_parsed, options) if self._fits(text, context)]
+            printable = self._printable_cache.get((slot, empty))
+            if printable is None:
+                printable = [p for p in map(_parsed, options) if _printable(p[1], empty)]
+                self._printable_cache[(slot, empty)] = printable
+            self._fit_cache[key] = [p for p in printable if not p[0] or self._holds(p[0], context)]
         return self._fit_cache[key]
 
     def _fits(self, parsed: tuple[tuple[Claim, ...], str], context: dict[str, str]) -> bool:
         """A phrasing fits when every slot it prints has a value (no 「、の」 with a name missing) and every claim it
-        declares holds at the moment being told (`facts.py`); what it claims is recorded for the checker."""
+        declares holds at the moment being told (`facts.py`)."""
         claims, text = parsed
-        if any(not context.get(name, "x") for name in _SLOTS.findall(text)):
-            return False
+        return _printable(text, frozenset(k for k, v in context.items() if not v)) and self._holds(claims, context)
+
+    def _holds(self, claims: tuple[Claim, ...], context: dict[str, str]) -> bool:
         return all(self.facts.holds(c, uid, self.at) for c in claims for uid in self._role_units(c, context))
 
     def _role_units(self, claim: Claim, context: dict[str, str]) -> list[str | None]:
@@ -485,6 +504,8 @@ class Narrator:
                 phrase, combos, picks = self._fill(slot, attempt, key, context)
             except _Unsayable:
                 return ""
+            if chosen and attempt < _SHAPE_RETRIES and self.picked.intersection(picks):
+                continue  # every test below would pass it over, and a fallback is already held
             text = self._finish(self._gendered(phrase, context).format_map(values), words)
             bare = _QUOTED.sub("\x02", text)
             candidate = _Candidate(text, _split(bare), bare, picks, self._topic(phrase, context))
