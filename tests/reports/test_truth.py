@@ -293,3 +293,22 @@ def test_every_declared_claim_is_about_a_unit_the_phrasing_names(locale):
             for c in claims:
                 named = c.role is None or f"{{{c.role}}}" in text or c.role in _IMPLICIT.get(slot, ())
                 assert named, (slot, phrase)
+
+
+#: Words that say a unit is down for good: it collapsed, stopped, fell silent.
+_DOWN = {
+    "ja": r"崩れ落ち|地に伏|動きを止め|沈黙|倒れ",
+    "en": r"\b(collapsed|went still|fell silent|fell to the ground)\b",
+}
+
+
+@pytest.mark.rule("R-GAUGE-6")
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_machine_at_its_last_damage_stage_is_not_told_down(locale):
+    """破壊 (a damage gauge's last stage) leaves the unit acting until cleanup, where its death is told: the wound
+    words for that stage must not already lay it down (a kagachi 'fell to the ground' and then charged)."""
+    lex = lexicon("pool", locale)["wound"]
+    last = {gauge: stages[-1] for gauge, stages in lex.items() if gauge.startswith("damage")}
+    flags = re.IGNORECASE if locale == "en" else 0
+    down = [w for words in last.values() for w in words if re.search(_DOWN[locale], w, flags)]
+    assert last and not down, down
