@@ -488,7 +488,33 @@ def _other_topic(text: str) -> bool:
     return False
 
 
+#: Sentence-initial connectives (UniDic splits だから into だ + から, so they are matched as words, longest first).
+_CONNECTIVES = (
+    "それでも", "だけど", "だから", "ですが", "なので", "しかし", "それで", "それに", "そして", "けど", "でも", "だが",
+)  # fmt: skip
+
+
+def _leading_conjunction(toks: tuple[_Tok, ...], body: str) -> int:
+    """Where a sentence's words start after a leading connective (だから、 でも): 0 when it has none. The word must
+    end on a token boundary (でもう一度 is not でも) and words must follow it."""
+    word = next((w for w in _CONNECTIVES if body.startswith(w)), "")
+    if not word or not any(t.start == len(word) for t in toks):
+        return 0
+    end = len(word) + (1 if body[len(word) : len(word) + 1] in ("、", "，") else 0)
+    return end if len(body) > end + 2 else 0
+
+
 def _clause(text: str, section: str | None) -> _Clause:
+    """`_predicate`'s reading, a plan without its leading だから / でも: that ties to the player's sentence before,
+    which a retelling need not follow."""
+    clause = _predicate(text, section)
+    lead = _leading_conjunction(tokens(text), text) if clause.kind == "plan" else 0
+    if not lead:
+        return clause
+    return _Clause("plan", clause.told[lead:] if clause.told else "", clause.plain[lead:] if clause.plain else "")
+
+
+def _predicate(text: str, section: str | None) -> _Clause:
     """What the final predicate of a Japanese sentence makes it: a plan (told as the attempt), a said/thought act
     (told in the plain past), or anything else (never forced into a plan)."""
     body = text.rstrip(" \u3000")

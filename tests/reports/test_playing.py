@@ -175,6 +175,13 @@ def test_plans_are_told_as_attempts_in_the_past(readings: dict[str, Reading]) ->
     assert find(readings["p15"], "頭の上を").told.endswith("地面に伏せようとした")
 
 
+def test_a_plan_is_told_without_its_leading_connective(readings: dict[str, Reading]) -> None:
+    """「だから…」 ties to the player's sentence before; retold in the story's order it would tie to nothing."""
+    plan = find(readings["p09"], "だから空のハヤチ")
+    assert plan.told.startswith("空のハヤチは") and plan.plain.startswith("空のハヤチは")
+    assert not any(p.told.startswith(("だから", "でも", "それで")) for p in pieces(readings, "action"))
+
+
 def test_a_named_topic_is_lifted_out_of_told(readings: dict[str, Reading]) -> None:
     p = find(readings["p08"], "真琴はスロットル")
     assert (p.kind, p.subject) == ("action", "真琴")
