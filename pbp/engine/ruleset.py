@@ -130,6 +130,19 @@ class Ruleset(Protocol):
         """Play `rounds` rounds. Raises BadInput for malformed input; never mutates its arguments."""
         ...
 
+    def roll_adhoc(
+        self,
+        encounter: dict[str, Any],
+        resolved: Resolution,
+        checks: list[dict[str, Any]],
+        dice: DiceSource,
+        overrides: list[dict[str, Any]],
+    ) -> Resolution:
+        """`resolved` (one round played from `encounter` with `dice`) with the GM's ad-hoc checks rolled after it
+        from the same `dice` (pool: `pbp.engine.pool.adhoc`); BadInput where the ruleset has none (the GM's console
+        offers them only where `"bonus" in gm_action_kinds`, the judging of the プレイング)."""
+        ...
+
 
 def _registry() -> dict[str, Ruleset]:
     from pbp.engine.kancolle import KANCOLLE

@@ -4,10 +4,12 @@ Pure (no database, no clock): `pbp verify --bundle`, `pbp export-round` and the 
 A bundle is plain JSON:
 `{"format", "round", "ruleset", "seed", "seed_hash", "encounter", "orders", "overrides", "events", "state"}`, and
 when the GM shaped the round between rounds also `"start"` (the state before the GM's actions) and `"gm_actions"`
-(the actions, in order, each with its reason): `encounter` is then `start` after them.
+(the actions, in order, each with its reason; a プレイングボーナス is one, of kind `bonus`): `encounter` is then
+`start` after them; when the GM added ad-hoc checks, `"adhoc_checks"` (in order: rolled after the round from the
+same stream, `pbp.engine.pool.adhoc`).
 Verifying checks that the seed matches the hash published before the deadline, that the GM's actions applied to
 `start` give exactly `encounter`, then re-runs the engine from the stored inputs with that seed (overrides
-included, R-GM-1) and compares every event and the final state.
+included, R-GM-1), rolls the ad-hoc checks after it, and compares every event and the final state.
 """
 
 from __future__ import annotations
@@ -34,10 +36,14 @@ def build_bundle(
     state: dict[str, Any],
     start: dict[str, Any] | None = None,
     gm_actions: list[dict[str, Any]] | None = None,
+    adhoc_checks: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The bundle of one round; `seed` is None while the round is unpublished (the draft report sees no seed).
-    `start` and `gm_actions` appear only when the GM shaped the round (a bundle without them is as before)."""
-    shaped = {"start": start, "gm_actions": gm_actions} if gm_actions else {}
+    `start` and `gm_actions` appear only when the GM shaped the round, `adhoc_checks` only when the GM added some
+    (a bundle without them is as before)."""
+    shaped: dict[str, Any] = {"start": start, "gm_actions": gm_actions} if gm_actions else {}
+    if adhoc_checks:
+        shaped["adhoc_checks"] = adhoc_checks
     return {
         "format": FORMAT,
         "round": round_info,
@@ -54,10 +60,18 @@ def build_bundle(
 
 
 def run_engine(
-    ruleset: str, encounter: dict[str, Any], orders: dict[str, Any], seed: str, overrides: list[dict[str, Any]]
+    ruleset: str,
+    encounter: dict[str, Any],
+    orders: dict[str, Any],
+    seed: str,
+    overrides: list[dict[str, Any]],
+    adhoc_checks: list[dict[str, Any]] | None = None,
 ) -> Resolution:
-    """One round through the engine with the round's seeded dice: the single place resolve and verify share."""
-    return find_ruleset(ruleset).resolve(encounter, orders, SeededDice(seed), rounds=1, overrides=overrides or None)
+    """One round through the engine with the round's seeded dice, then the GM's ad-hoc checks from the same stream:
+    the single place resolve and verify share."""
+    rules, dice = find_ruleset(ruleset), SeededDice(seed)
+    result = rules.resolve(encounter, orders, dice, rounds=1, overrides=overrides or None)
+    return rules.roll_adhoc(encounter, result, adhoc_checks, dice, overrides or []) if adhoc_checks else result
 
 
 def first_difference(stored: Any, rerun: Any, path: str = "", *, other: str = "re-run") -> str | None:
@@ -131,7 +145,8 @@ def verify_bundle(bundle: dict[str, Any]) -> str | None:
     shaped = gm_actions_difference(bundle)
     if shaped:
         return shaped
-    result = run_engine(bundle["ruleset"], bundle["encounter"], bundle["orders"], seed, bundle["overrides"])
+    adhoc = bundle.get("adhoc_checks")
+    result = run_engine(bundle["ruleset"], bundle["encounter"], bundle["orders"], seed, bundle["overrides"], adhoc)
     return first_difference(
         {"events": bundle["events"], "state": bundle["state"]}, {"events": result.events, "state": result.state}
     )

@@ -6,6 +6,7 @@ from pbp.models.campaigns import Campaign, CampaignGM, Character, GrowthRequest
 from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox, RateCount
 from pbp.models.player import EntryDraft, Notice, ParkedText
 from pbp.models.rounds import (
+    AdhocCheck,
     Entry,
     EntryRevision,
     GmAction,
@@ -46,6 +47,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     ReportCorrection,
     GmAction,
     GmOrder,
+    AdhocCheck,
     SiteVersion,
     RateCount,
     EntryDraft,
@@ -55,6 +57,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
 
 __all__ = [
     "ALL_MODELS",
+    "AdhocCheck",
     "AuditLog",
     "BaseModel",
     "Campaign",

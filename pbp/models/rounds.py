@@ -95,6 +95,8 @@ class Resolution(BaseModel):
     #: `start` after the actions (None, None: the round had no GM action, `encounter` is where it started).
     start = JSONField(null=True)
     gm_actions = JSONField(null=True)
+    #: The GM's ad-hoc checks as rolled after the round (None: none), `pbp.engine.pool.adhoc`.
+    adhoc_checks = JSONField(null=True)
 
 
 class ResolutionVersion(BaseModel):
@@ -178,6 +180,25 @@ class GmAction(BaseModel):
     #: The engine's action without `kind` and `reason` (pbp.engine.pool.gm_actions).
     payload = JSONField()
     reason = peewee.CharField(max_length=500)
+    actor = peewee.ForeignKeyField(User, null=True)
+    created_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "seq"), True),)
+
+
+class AdhocCheck(BaseModel):
+    """A check the GM adds for a PC's creative action (issue 31, item 7), rolled after the round from its seed in
+    `seq` order; its reason is published, and the story tells the success or failure text."""
+
+    round = peewee.ForeignKeyField(Round, backref="adhoc_checks")
+    seq = peewee.IntegerField()
+    character = peewee.ForeignKeyField(Character)
+    skill = peewee.CharField(max_length=64)
+    need = peewee.IntegerField()
+    reason = peewee.CharField(max_length=500)
+    success_text = peewee.CharField(max_length=500, null=True)
+    failure_text = peewee.CharField(max_length=500, null=True)
     actor = peewee.ForeignKeyField(User, null=True)
     created_at = peewee.DateTimeField()
 

@@ -44,6 +44,7 @@ WATCHED = (
     "resolution_version",
     "override",
     "gm_action",
+    "adhoc_check",
     "report",
     "report_correction",
 )

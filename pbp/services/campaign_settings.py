@@ -1,19 +1,21 @@
 """A campaign's settings, as the GM's settings page and `pbp campaign set` change them: the publishing policy, the
-guard's hold share, the webhook, the growth award, the time zone and the プレイング limit. Each is checked here
-(the refusal names the settings form's field), stored in one transaction with one audit line per setting that
-changed, and read by the scheduler at its next tick (nothing caches them). The webhook's test event goes through
-the outbox like every notification, so the page tells how the last one fared."""
+guard's hold share, the webhook, the growth award, the time zone, the プレイング limit and the cap of a
+プレイングボーナス. Each is checked here (the refusal names the settings form's field), stored in one transaction
+with one audit line per setting that changed, and read by the scheduler at its next tick (nothing caches them). The
+webhook's test event goes through the outbox like every notification, so the page tells how the last one fared."""
 
 from __future__ import annotations
 
 import re
 import zoneinfo
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import datetime
 from functools import cache
 from typing import Any
 
 from pbp.db import retried, write_transaction
+from pbp.engine.pool.gm_actions import BONUS_MAX
 from pbp.errors import N_, InvalidState, UserError
 from pbp.models import AuditLog, Campaign, Outbox
 from pbp.services import audit, gms
@@ -26,6 +28,8 @@ GROWTH_AWARD_MAX = 100
 ENTRY_LIMIT_RANGE = (100, 10_000)
 URL_LIMIT = 500
 _URL = re.compile(r"https?://[^\s/?#]+[^\s]*")
+#: The default cap of a プレイングボーナス per entry: one die and one success (issue 31, item 7).
+BONUS_CAP_DEFAULT = 1
 #: The outbox kind of the webhook's test event (`notifications.MESSAGES` words it).
 WEBHOOK_TEST = "webhook.test"
 
@@ -40,6 +44,16 @@ class Settings:
     growth_award: int
     timezone: str
     entry_char_limit: int
+    bonus_dice_max: int = BONUS_CAP_DEFAULT  # the most dice a プレイングボーナス may add to one entry
+    bonus_successes_max: int = BONUS_CAP_DEFAULT  # the most successes
+
+
+def bonus_cap(policies: dict[str, Any]) -> tuple[int, int]:
+    """The campaign's cap of a プレイングボーナス (dice, successes), from its policies (the defaults where unset)."""
+    return (
+        int(policies.get("bonus_dice_max", BONUS_CAP_DEFAULT)),
+        int(policies.get("bonus_successes_max", BONUS_CAP_DEFAULT)),
+    )
 
 
 def current(campaign: Campaign) -> Settings:
@@ -53,6 +67,8 @@ def current(campaign: Campaign) -> Settings:
         growth_award=campaign.growth_on_publish or 0,
         timezone=campaign.timezone,
         entry_char_limit=campaign.entry_char_limit,
+        bonus_dice_max=bonus_cap(campaign.policies)[0],
+        bonus_successes_max=bonus_cap(campaign.policies)[1],
     )
 
 
@@ -114,6 +130,17 @@ def checked_entry_limit(limit: int) -> int:
     return limit
 
 
+def _checked_cap(name: str) -> Callable[[int], int]:
+    """The check of one cap of a プレイングボーナス (`name`: its field), within what the engine takes."""
+
+    def check(value: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= BONUS_MAX:
+            raise UserError(N_("the cap must be a whole number from 0 to %(max)s", max=BONUS_MAX), name)
+        return value
+
+    return check
+
+
 _CHECKS = {
     "publish_automatically": bool,
     "hold_share": checked_hold_share,
@@ -121,13 +148,15 @@ _CHECKS = {
     "growth_award": checked_growth_award,
     "timezone": checked_timezone,
     "entry_char_limit": checked_entry_limit,
+    "bonus_dice_max": _checked_cap("bonus_dice_max"),
+    "bonus_successes_max": _checked_cap("bonus_successes_max"),
 }
 
 
 def _store(campaign: Campaign, name: str, was: Any, value: Any, now: datetime, actor_id: int | None) -> None:
     """Inside the transaction: one setting's column and its audit line (the actions the log has always used)."""
     target = f"campaign:{campaign.id}"
-    if name == "publish_automatically":
+    if name in ("publish_automatically", "bonus_dice_max", "bonus_successes_max"):
         Campaign.update(policies={**campaign.policies, name: value}).where(Campaign.id == campaign.id).execute()
         campaign.policies = {**campaign.policies, name: value}
         audit.log("campaign.policy", target, now, actor_id=actor_id, policy=name, value=value)

@@ -468,6 +468,7 @@ def round_bundle(round_id: int) -> dict[str, Any]:
         state=res.state,
         start=res.start,
         gm_actions=res.gm_actions,
+        adhoc_checks=res.adhoc_checks,
     )
 
 

@@ -29,6 +29,7 @@ from pbp.engine.verify import build_bundle, continued, run_engine
 from pbp.errors import N_, Conflict, InvalidState, NotFound, UserError
 from pbp.lru import Lru
 from pbp.models import (
+    AdhocCheck,
     AuditLog,
     Campaign,
     Character,
@@ -492,6 +493,18 @@ class EngineInputs:
     prose: dict[str, str]
     start: dict[str, Any] | None = None
     gm_actions: list[dict[str, Any]] | None = None
+    adhoc_checks: list[dict[str, Any]] | None = None  # the GM's ad-hoc checks, rolled after the round
+
+
+def adhoc_checks_of(round_id: int) -> list[dict[str, Any]]:
+    """The GM's ad-hoc checks recorded for a round, in order, as the engine rolls them (`pbp.engine.pool.adhoc`)."""
+    query = AdhocCheck.select().where(AdhocCheck.round == round_id).order_by(AdhocCheck.seq)
+    return [
+        {"unit": unit_id(a.character_id), "skill": a.skill, "need": a.need, "reason": a.reason}
+        | ({"success_text": a.success_text} if a.success_text else {})
+        | ({"failure_text": a.failure_text} if a.failure_text else {})
+        for a in query
+    ]
 
 
 def engine_inputs(rnd: Round, scenario: Scenario) -> EngineInputs:
@@ -506,9 +519,10 @@ def engine_inputs(rnd: Round, scenario: Scenario) -> EngineInputs:
     entries, prose = round_entries(rnd.id)
     orders = find_ruleset(ruleset).orders_file(shaped.encounter, [*entries, *gm_orders_of(rnd.id)])
     orders = find_ruleset(ruleset).default_orders(shaped.encounter, orders)  # the enemies the GM gave no order
+    adhoc = adhoc_checks_of(rnd.id) or None
     if not shaped.actions:
-        return EngineInputs(ruleset, shaped.encounter, orders, prose)
-    return EngineInputs(ruleset, shaped.encounter, orders, prose, shaped.start, shaped.actions)
+        return EngineInputs(ruleset, shaped.encounter, orders, prose, adhoc_checks=adhoc)
+    return EngineInputs(ruleset, shaped.encounter, orders, prose, shaped.start, shaped.actions, adhoc)
 
 
 @dataclass(frozen=True)
@@ -541,15 +555,7 @@ def preview_round(round_id: int, *, actor_id: int | None = None) -> Preview:
     _refuse_out_of_order(rnd, N_("be previewed"))
     try:
         inputs = engine_inputs(rnd, round_context(rnd))
-        done = _engine(
-            inputs.ruleset,
-            inputs.encounter,
-            inputs.orders,
-            secrets.token_hex(32),
-            [],
-            start=inputs.start,
-            gm_actions=inputs.gm_actions,
-        )
+        done = _inputs_engine(inputs, secrets.token_hex(32), [])
     except ResolutionFailed as e:
         raise UserError(N_("round %(round)s cannot be previewed: %(error)s", round=round_id, error=str(e))) from e
     return Preview(inputs, done["events"], done["state"])
@@ -646,7 +652,9 @@ def _overrides_of(round_id: int, field: str = "successes") -> list[dict[str, Any
 
 
 #: What a resolution row stores of a run (`start` and `gm_actions` None when the GM did not shape the round).
-RESOLUTION_COLUMNS = ("ruleset", "encounter", "orders", "overrides", "events", "state", "start", "gm_actions")
+RESOLUTION_COLUMNS = (
+    "ruleset", "encounter", "orders", "overrides", "events", "state", "start", "gm_actions", "adhoc_checks",
+)  # fmt: skip
 
 
 def _engine(
@@ -658,10 +666,12 @@ def _engine(
     *,
     start: dict[str, Any] | None,
     gm_actions: list[dict[str, Any]] | None,
+    adhoc_checks: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Run the engine; any failure becomes ResolutionFailed (counted toward quarantine)."""
+    """Run the engine (then the GM's ad-hoc checks); any failure becomes ResolutionFailed (counted toward
+    quarantine)."""
     try:
-        result = run_engine(ruleset, encounter, orders, seed, overrides)
+        result = run_engine(ruleset, encounter, orders, seed, overrides, adhoc_checks)
     except Exception as e:
         raise ResolutionFailed(f"{type(e).__name__}: {e}") from e
     return {
@@ -675,7 +685,14 @@ def _engine(
         "unused": result.unused_overrides,
         "start": start,
         "gm_actions": gm_actions,
+        "adhoc_checks": adhoc_checks,
     }
+
+
+def _inputs_engine(inputs: EngineInputs, seed: str, overrides: list[dict[str, Any]]) -> dict[str, Any]:
+    """`_engine` on what `engine_inputs` built."""
+    return _engine(inputs.ruleset, inputs.encounter, inputs.orders, seed, overrides, start=inputs.start,
+                   gm_actions=inputs.gm_actions, adhoc_checks=inputs.adhoc_checks)  # fmt: skip
 
 
 def _claim(round_id: int, now: datetime) -> Round | ResolveOutcome:
@@ -750,8 +767,7 @@ def resolve_round(
             else:  # something it read moved meanwhile (or it failed): worked out again, as it is now
                 inputs = engine_inputs(claimed, scenario)
                 overrides = _overrides_of(round_id, find_ruleset(inputs.ruleset).override_field)
-                done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, claimed.seed, overrides,
-                               start=inputs.start, gm_actions=inputs.gm_actions)  # fmt: skip
+                done = _inputs_engine(inputs, claimed.seed, overrides)
                 draft = None
             _store(claimed, scenario, done, inputs.prose, now, first=True, draft=draft)
             if by_hand or not policy(scenario.campaign.policies, "publish_automatically"):
@@ -810,8 +826,7 @@ def _worked_out(round_id: int) -> _WorkedOut | None:
             scenario = round_context(rnd)
             inputs = engine_inputs(rnd, scenario)
             overrides = _overrides_of(round_id, find_ruleset(inputs.ruleset).override_field)
-            done = _engine(inputs.ruleset, inputs.encounter, inputs.orders, rnd.seed, overrides,
-                           start=inputs.start, gm_actions=inputs.gm_actions)  # fmt: skip
+            done = _inputs_engine(inputs, rnd.seed, overrides)
             draft = _draft_report(rnd, scenario, _drafted(done), inputs.prose)
     except ResolutionFailed:
         return None
@@ -911,6 +926,22 @@ def count_failure(round_id: int, error: str, *, actor_id: int | None = None, now
     return failures
 
 
+def lock_reworked(rnd: Round) -> None:
+    """Inside the write transaction of a change to a resolved round (an override, a プレイングボーナス, an ad-hoc
+    check): take the chain's lock (a later round resolving now waits, or is refused here) and refuse when a later
+    round of the scenario is resolved already (it started from this round's result)."""
+    lock_chain(rnd.scenario_id)
+    later = (
+        Round.select()
+        .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, Round.state.in_((RESOLVED, PUBLISHED)))
+        .exists()
+    )
+    if later:
+        raise InvalidState(
+            N_("a later round of this scenario is resolved: round %(round)s can no longer change", round=rnd.id)
+        )
+
+
 @retried
 def override_check(
     round_id: int,
@@ -950,16 +981,7 @@ def override_check(
                     state=state_word(rnd.state),
                 )
             )
-        lock_chain(rnd.scenario_id)  # a later round resolving now waits for this override, or refuses it below
-        later = (
-            Round.select()
-            .where(Round.scenario == rnd.scenario_id, Round.number > rnd.number, Round.state.in_((RESOLVED, PUBLISHED)))
-            .exists()
-        )
-        if later:
-            raise InvalidState(
-                N_("a later round of this scenario is resolved: round %(round)s can no longer change", round=round_id)
-            )
+        lock_reworked(rnd)
         stored = Resolution.get(Resolution.round == round_id)
         overrides = [o for o in _overrides_of(round_id, field) if o["check"] != check]
         overrides = sorted([*overrides, {"check": check, field: value, "reason": why}], key=lambda o: o["check"])
@@ -972,6 +994,7 @@ def override_check(
                 overrides,
                 start=stored.start,
                 gm_actions=stored.gm_actions,
+                adhoc_checks=stored.adhoc_checks,
             )
             if check in done["unused"]:
                 raise NotFound(

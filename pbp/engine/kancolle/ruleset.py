@@ -135,4 +135,15 @@ class KancolleRuleset:
         return Resolution(state=state, events=run.events, unused_overrides=unused)
 
 
+    def roll_adhoc(
+        self,
+        encounter: dict[str, Any],
+        resolved: Resolution,
+        checks: list[dict[str, Any]],
+        dice: DiceSource,
+        overrides: list[dict[str, Any]],
+    ) -> Resolution:
+        """Not in contract v3: the GM's ad-hoc checks and プレイングボーナス are pool's (a free check is an entry)."""
+        raise BadInput([Problem("adhoc_checks", "the kancolle ruleset has no ad-hoc checks (pool only)")])
+
 KANCOLLE = KancolleRuleset()

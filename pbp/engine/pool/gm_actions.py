@@ -18,6 +18,9 @@ Bad actions are never raised: every problem comes back with its path (`actions[2
 - `set_position` `{unit, position}`: on the map and not on another unit; the unit leaves its engagement (R-ENG-1).
 - `revive` `{unit}`: a dead unit comes back where it fell, out of any engagement, its 死亡 stage emptied (so at
   瀕死, R-GAUGE-2); a rider whose vehicle was destroyed (破壊, R-GAUGE-6) comes back on foot, dismounted.
+- `bonus` `{unit, dice, successes}`: the GM's プレイングボーナス for a PC's entry: +dice and +successes on every check
+  the PC rolls this round, as modifiers of source `playing_bonus` lasting one round (the cleanup ends them). The
+  campaign's cap is the service's; here each is a whole number from 0 to BONUS_MAX, at least one above 0.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ from pbp.engine.pool.types import Encounter, Unit
 MAP_LIMIT = 1_000_000
 #: The most rounds a status the GM sets may last.
 STATUS_ROUNDS_MAX = 99
+#: The most dice or successes one プレイングボーナス may add (a campaign caps it lower).
+BONUS_MAX = 5
+#: The modifier source a プレイングボーナス leaves on a unit (the dice log names it).
+BONUS_SOURCE = "playing_bonus"
 #: The keys each kind takes beside `kind` and `reason`.
 FIELDS: dict[str, frozenset[str]] = {
     "add_unit": frozenset({"unit"}),
@@ -47,6 +54,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "remove_status": frozenset({"unit", "status"}),
     "set_position": frozenset({"unit", "position"}),
     "revive": frozenset({"unit"}),
+    "bonus": frozenset({"unit", "dice", "successes"}),
 }
 KINDS = tuple(FIELDS)
 
@@ -256,6 +264,26 @@ def _revive(c: Checker, state: Encounter, unit: Unit, action: dict[str, Any], pa
         unit["dismounted"] = True
 
 
+def _bonus(c: Checker, state: Encounter, unit: Unit, action: dict[str, Any], path: str) -> None:
+    if not _in_battle(c, unit, path):
+        return
+    if unit["side"] != "pc":
+        c.said(f"{path}.unit", N_("%(unit)r is not a PC: a bonus rewards a player's entry"), unit=unit["id"])
+        return
+    dice, successes = action.get("dice", 0), action.get("successes", 0)
+    dice_ok = c.check_int(dice, f"{path}.dice", 0, BONUS_MAX)
+    if not (c.check_int(successes, f"{path}.successes", 0, BONUS_MAX) and dice_ok):
+        return
+    if not dice and not successes:
+        c.said(f"{path}.dice", N_("a bonus adds at least one die or one success"))
+        return
+    modifiers = unit.get("modifiers") or []
+    for kind, value in (("dice", dice), ("successes", successes)):
+        if value:
+            modifiers.append({"kind": kind, "value": value, "skills": None, "rounds_left": 1, "source": BONUS_SOURCE})
+    unit["modifiers"] = modifiers
+
+
 APPLY: dict[str, Callable[[Checker, Encounter, Unit, dict[str, Any], str], None]] = {
     "remove_unit": _remove_unit,
     "retreat": _retreat,
@@ -264,4 +292,5 @@ APPLY: dict[str, Callable[[Checker, Encounter, Unit, dict[str, Any], str], None]
     "remove_status": _remove_status,
     "set_position": _set_position,
     "revive": _revive,
+    "bonus": _bonus,
 }

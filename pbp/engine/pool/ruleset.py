@@ -150,6 +150,18 @@ class PoolRuleset:
             state=cast(dict[str, Any], state), events=cast(list[dict[str, Any]], battle.events), unused_overrides=unused
         )
 
+    def roll_adhoc(
+        self,
+        encounter: dict[str, Any],
+        resolved: Resolution,
+        checks: list[dict[str, Any]],
+        dice: DiceSource,
+        overrides: list[dict[str, Any]],
+    ) -> Resolution:
+        from pbp.engine.pool.adhoc import roll_adhoc
+
+        return roll_adhoc(encounter, resolved, checks, dice, overrides)
+
 
 def _trusted(encounter: dict[str, Any]) -> Encounter:
     """An encounter the caller has validated, seen as the pool's shape."""
