@@ -8,8 +8,12 @@ noun is lower-case ("her beam rifle"). Only what is a name stays as written: a q
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import cache
 
-__all__ = ["PRONOUNS", "common_noun", "with_pronoun"]
+import lemminflect
+
+__all__ = ["PRONOUNS", "as_attempt", "common_noun", "with_pronoun"]
 
 # A quoted span, kept verbatim: "…", '…', “…”, ‘…’, 「…」, 『…』. An unclosed quote runs to the end of the name, so
 # a name with an unbalanced quote keeps everything after it rather than guessing where the proper noun stops.
@@ -60,3 +64,56 @@ def with_pronoun(text: str, pronoun: str) -> str:
         return new[0].upper() + new[1:] if word[0].isupper() else new
 
     return _THEY.sub(swap, text)
+
+
+#: Verbs of a state, a feeling or a perception: a sentence on one says how things are, not what the PC set out to do.
+_NOT_PLANS = frozenset(
+    {"be", "have", "do", "know", "seem", "feel", "like", "love", "want", "need", "think", "hope", "wish", "see", "hear",
+     "remember", "forget", "mean", "hate", "fear", "believe", "understand", "prefer", "look", "sound", "happen"}
+)  # fmt: skip
+#: A verb joined to the one before it (climbs first and keeps the sun at his back).
+_JOINED = re.compile(r"(\b(?:and|or|then)\s+(?:\w+ly\s+)?)([a-z]+s)\b")
+
+
+@cache
+def _base(word: str, plural: bool) -> str | None:
+    """The base form of `word` when it is a present-tense verb for its subject (takes -> take; take for they)."""
+    lemmas = lemminflect.getAllLemmas(word, upos="VERB").get("VERB") or ()
+    for lemma in lemmas:
+        if word == lemma if plural else word in lemminflect.getInflection(lemma, tag="VBZ"):
+            return lemma
+    return None
+
+
+def as_attempt(sentence: str, names: Iterable[str]) -> str | None:
+    """A player's third-person sentence in the present ('Noah takes the high cover position above Makoto.') as the
+    story tells a plan: in the past, as the attempt ('Noah meant to take the high cover position above Makoto'), the
+    way a Japanese plan becomes 「…しようとした」. Verbs joined to the first by and / or / then take their base form
+    too. None when it does not open on a PC's name or a pronoun and a present verb of doing: a state, a rule of
+    thumb, someone else's doing stay as written. The verbs are found by lemminflect's lexicon, not by suffixes."""
+    subjects = sorted({"He", "She", "They", *(n for n in names if n.isascii() and n[:1].isupper())}, key=len)
+    alternatives = "|".join(re.escape(s) for s in reversed(subjects))
+    m = re.match(rf"({alternatives})((?:\s+\w+ly)?)\s+([a-z]+)\b", sentence)
+    if not m:
+        return None
+    subject, adverb, verb = m.groups()
+    plural = subject == "They"
+    base = _base(verb, plural)
+    if base is None or base in _NOT_PLANS:
+        return None
+    rest = _JOINED.sub(lambda j: j.group(1) + (_base(j.group(2), plural) or j.group(2)), sentence[m.end() :])
+    rest = re.sub(rf"\b({_TIME_WORDS})\s+({alternatives}|he|she|it)(\s+[a-z]+|'s)\b", _in_past, rest)
+    return f"{subject} meant to{adverb} {base}{rest}".rstrip(". ")
+
+
+_TIME_WORDS = "while|when|whenever|as|until|before|after|once"
+
+
+def _in_past(m: re.Match[str]) -> str:
+    """A clause of time inside the plan, in the past with it (when he's sure -> when he was sure)."""
+    word, subject, verb = m.groups()
+    if verb == "'s":  # he's: he is; a name's is a possessive (as Makoto's wingman)
+        return f"{word} {subject} was" if subject in ("he", "she", "it") else m.group(0)
+    base = _base(verb.strip(), False)
+    past = lemminflect.getInflection(base, tag="VBD") if base else ()
+    return f"{word} {subject} {past[0]}" if past else m.group(0)

@@ -20,6 +20,7 @@ from functools import cache, lru_cache
 from html.parser import HTMLParser
 from typing import Any
 
+from pbp.reports.english import as_attempt
 from pbp.reports.markdown import render_markdown
 from pbp.text import is_japanese
 
@@ -758,7 +759,8 @@ def _add_sentence(state: _State, sentence: str) -> None:
         question = text.rstrip().endswith("?")
         negative = bool(re.search(r"n't\b|\b(?:not|never|no)\b", text, re.IGNORECASE))
         kind = "inner" if first else "narration" if question or negative or text.endswith("!") else "action"
-        told = "" if first else _clean(text.rstrip(". "))
+        attempt = as_attempt(text, state.names) if kind == "action" else None
+        told = "" if first else _clean(attempt or text.rstrip(". "))
         state.pieces.append(Piece(kind, sentence, text, told, section=state.section, ja=False, first_person=first))
         return
     first = _has_first_person_ja(text)

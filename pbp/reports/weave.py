@@ -82,7 +82,7 @@ class PlayerWords:
             k, piece = found
             self.used.add(k)
             self.intents += 1
-            plan = piece.told if teller.ja else piece.text  # English: the player's sentence as written
+            plan = piece.told if teller.ja else f"{piece.told}."  # English: the player's, as the attempt (as_attempt)
             subject = n if piece.subject in (None, n) else str(piece.subject)
             slot = "intent.turn" if turn else "intent.told"
             return teller.say(slot, n=subject, plan=teller.player_text(plan, piece.ja))

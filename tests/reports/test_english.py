@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbp.reports.english import common_noun
+from pbp.reports.english import as_attempt, common_noun
 
 POOL_EN = Path(__file__).resolve().parents[2] / "templates" / "narrative" / "pool" / "en"
 
@@ -101,3 +101,43 @@ def test_no_capitalised_common_noun_mid_sentence() -> None:
     titles = ("title.",)  # a round's title is a heading, in title case
     found = [p for slot, p in _phrases() if not slot.startswith(titles) and mid.search(re.sub(r"\{[^}]*\}", "x", p))]
     assert found == []
+
+
+CAST = ("Noah", "Makoto")
+ATTEMPTS = [
+    ("Noah takes the high cover position above Makoto.", "Noah meant to take the high cover position above Makoto"),
+    ("He fires only when he's sure.", "He meant to fire only when he was sure"),
+    (
+        "He writes the captain's name on his lantern, the way Makoto showed him, and sets it on the water.",
+        "He meant to write the captain's name on his lantern, the way Makoto showed him, and set it on the water",
+    ),
+    (
+        "Noah flies as Makoto's wingman, holding higher while Makoto goes in low.",
+        "Noah meant to fly as Makoto's wingman, holding higher while Makoto went in low",
+    ),
+    ("They hold the line and wait.", "They meant to hold the line and wait"),
+    ("She quickly reloads and fires.", "She meant to quickly reload and fire"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "told"), ATTEMPTS)
+def test_an_english_plan_is_told_in_the_past_as_the_attempt(sentence: str, told: str) -> None:
+    """Issue 29: an English player's present-tense plan woven into a past-tense story ('Noah takes…' read as a
+    slip); told as the attempt like a Japanese plan (「…しようとした」)."""
+    assert as_attempt(sentence, CAST) == told
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Noah is tired.",  # a state
+        "He doesn't know the words of the prayer.",  # a negative
+        "Hayachi love to dive from above, so he climbs first.",  # not a PC's doing
+        "Anything that starts a dive on Makoto gets jumped.",  # a rule of thumb
+        "Noah loves the sky.",  # a feeling
+        "No spraying over the shelters.",  # no verb at its head
+        "Kagachi swings its claws.",  # someone the cast does not hold
+    ],
+)
+def test_what_is_not_a_pc_s_doing_stays_as_written(sentence: str) -> None:
+    assert as_attempt(sentence, CAST) is None
