@@ -1,10 +1,18 @@
 """A readable diff of two versions of a story (the generated draft and the GM's edit): line by line, with the
-changed characters inside a changed line marked, and long unchanged stretches folded away."""
+changed words inside a changed line marked, and long unchanged stretches folded away.
+
+Inside a line the unit is a word: an English word, a number, a space, a mark, and in Japanese a word as the
+analyser (fugashi, `playing.tokens`) cuts it, else a run of one script (漢字, ひらがな, カタカナ). Comparing characters
+instead marks 「tw」→「thr」 inside "twice"/"thrice" and scatters single kana across a rewritten sentence."""
 
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
+
+from pbp.reports.playing import tokens
+from pbp.text import is_japanese
 
 #: Unchanged lines shown around each change.
 CONTEXT = 2
@@ -26,17 +34,39 @@ def _whole(kind: str, line: str) -> DiffLine:
     return DiffLine(kind, ((line, kind != "same"),))
 
 
+#: One word of a line: a run of kanji (with 々), of hiragana, of katakana (with ー), of Latin letters and digits (with
+#: an inner apostrophe or hyphen), of spaces; anything else is a word of one character.
+_WORD = re.compile(
+    r"[\u4e00-\u9fff\u3400-\u4dbf々〆]+|[\u3041-\u309f]+|[\u30a0-\u30ffー]+|[^\W_]+(?:['’-][^\W_]+)*|\s+|.",
+    re.DOTALL,
+)
+
+
+def _words(line: str) -> list[str]:
+    """The line cut into words; every character in exactly one of them, in order."""
+    if not is_japanese(line):
+        return _WORD.findall(line)
+    words, at = [], 0
+    for tok in tokens(line) or ():
+        if tok.start > at:
+            words += _WORD.findall(line[at : tok.start])  # what the analyser skipped (spaces)
+        words.append(tok.surface)
+        at = tok.start + len(tok.surface)
+    return words + _WORD.findall(line[at:])
+
+
 def _pair(old: str, new: str) -> tuple[DiffLine, DiffLine]:
-    """A removed and an added line with the characters that differ marked."""
+    """A removed and an added line with the words that differ marked."""
     if len(old) * len(new) > _CHAR_DIFF_LIMIT:
         return _whole("removed", old), _whole("added", new)
+    a, b = _words(old), _words(new)
     removed: list[tuple[str, bool]] = []
     added: list[tuple[str, bool]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if i2 > i1:
-            removed.append((old[i1:i2], tag != "equal"))
+            removed.append(("".join(a[i1:i2]), tag != "equal"))
         if j2 > j1:
-            added.append((new[j1:j2], tag != "equal"))
+            added.append(("".join(b[j1:j2]), tag != "equal"))
     return DiffLine("removed", tuple(removed)), DiffLine("added", tuple(added))
 
 

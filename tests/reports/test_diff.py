@@ -3,6 +3,9 @@ marked), long unchanged stretches folded."""
 
 from __future__ import annotations
 
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
 from pbp.reports.diff import DiffLine, line_diff
 
 
@@ -34,3 +37,28 @@ def test_a_huge_line_is_marked_changed_whole():
     old, new = "あ" * 3000, "い" + "あ" * 2999
     [removed, added] = line_diff(old, new)
     assert removed.segments == ((old, True),) and added.segments == ((new, True),)
+
+
+def test_a_changed_english_word_is_marked_whole():
+    """Issue 31 item 8: a word-level diff ('twice' -> 'thrice' is one word changed, not 'tw' -> 'thr')."""
+    [removed, added] = line_diff("Aoi fired twice at it.", "Aoi fired thrice at it.")
+    assert [text for text, changed in removed.segments if changed] == ["twice"]
+    assert [text for text, changed in added.segments if changed] == ["thrice"]
+
+
+def test_japanese_is_compared_word_by_word_as_the_analyser_cuts_it():
+    [removed, added] = line_diff("真琴は操縦桿を握り込んだ。", "真琴は静かに操縦桿を握った。")
+    assert [text for text, changed in removed.segments if changed] == ["握り込んだ"]
+    assert [text for text, changed in added.segments if changed] == ["静かに", "握った"]
+
+
+_ONE_LINE = st.text(st.characters(blacklist_categories=("Cc", "Zl", "Zp", "Cs")), min_size=1, max_size=60)
+
+
+@given(_ONE_LINE, _ONE_LINE)
+def test_the_segments_of_a_changed_line_are_the_line(old: str, new: str):
+    """Nothing is lost or invented by cutting into words: each side's segments join to its line."""
+    assume(old != new)
+    for line in line_diff(old, new):
+        text = "".join(t for t, _ in line.segments)
+        assert text == (old if line.kind == "removed" else new) or line.kind == "same"

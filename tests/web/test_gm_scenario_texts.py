@@ -59,7 +59,7 @@ def test_a_running_scenarios_typo_is_fixed_and_the_diff_shown(world):
     assert done.status_code == 303 and done.headers["Location"].endswith(f"{PAGE}?done=saved")
     page = _text(client.get(done.headers["Location"]))
     assert "The texts are saved" in page and "The last change" in page
-    assert "<del>つ</del>" in page and "<ins>て</ins>" in page  # the changed character, inside the line
+    assert "<del>迎え撃つ</del>" in page and "<ins>迎え撃て</ins>" in page  # the changed word, inside the line
     public = _text(make_app(world.url).test_client().get("/campaigns/demo/scenarios/interlude/"))
     assert "多摩川の河原で迎え撃て。" in public
     assert "changed the texts of Interlude" in _text(client.get("/gm/demo/audit"))
