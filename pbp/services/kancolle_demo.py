@@ -24,8 +24,9 @@ KEYWORD = "出撃準備"
 def entry_for(legal: dict[str, Any]) -> dict[str, Any]:
     """An entry for the deadline `legal` (kancolle's `legal_actions` of one unit) describes: in the base phase a
     scene with the first friend and an event card of the first table, with supply from the first resource the
-    ship girl can use; in a battle the first position, the first target for every attack offered, the night
-    volunteered; after the battle the spoils' first resource."""
+    ship girl can use; in a battle the first position, the first target for every air and torpedo attack offered,
+    every target in order for the shelling and the night (a preference list: the next when one has sunk, K-PLAY-5),
+    the night volunteered; after the battle the spoils' first resource."""
     order: dict[str, Any] = {}
     friends = legal.get("support") or []
     if "card" in legal:
@@ -44,9 +45,9 @@ def entry_for(legal: dict[str, Any]) -> dict[str, Any]:
     for key in ("air", "opening_torpedo", "torpedo"):
         order[key] = [{"piece": piece, "targets": targets[:1]} for piece in legal.get(key) or []]
     if legal.get("shelling") and legal["shelling"]["pieces"]:
-        order["shelling"] = {"targets": targets[:1], "chain": legal["shelling"]["pieces"][:1]}
+        order["shelling"] = {"targets": targets, "chain": legal["shelling"]["pieces"][:1]}
     if legal.get("night") and legal["night"]["pieces"]:
-        order["night"] = {"targets": targets[:1], "chain": legal["night"]["pieces"][:1]}
+        order["night"] = {"targets": targets, "chain": legal["night"]["pieces"][:1]}
     if legal.get("night_volunteer"):
         order["night_volunteer"] = True
     return order
