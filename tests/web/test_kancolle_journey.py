@@ -10,6 +10,7 @@ import html
 import re
 from dataclasses import dataclass
 from datetime import timedelta
+from urllib.parse import quote
 
 import pytest
 from flask.testing import FlaskClient
@@ -232,3 +233,43 @@ def test_the_data_pages_show_the_grid_the_ships_and_the_event_tables(fleet, lang
     assert 'class="personality-grid"' in page and page.count('<tr><th scope="row">') == 11
     assert all(word in page for word in says)
     assert "data/weapons/" not in page  # pool's sections are not offered
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_reports_dice_log_tells_kancolles_checks_and_links_their_rules(fleet, lang) -> None:
+    """The published battle round's dice log shows each behaviour check's trait, DC, dice and result and each damage
+    roll against the armour, each linked to its K-rule on /rules/kancolle/ (not pool's pools of successes)."""
+    rid = _open(fleet, "nansei_sortie")
+    _enter_all(fleet, rid, lang)
+    _resolve(fleet, rid)
+    _publish(fleet, rid, lang)
+    reader = make_app(fleet.url, CLOCK=fleet.clock, LOCALE=lang).test_client()
+    page = reader.get(f"/blog/{SLUG}/nansei_sortie/round-1/").get_data(as_text=True)
+    log = page.split('<ol class="dicelog kancolle-log">', 1)[1].split("</ol>", 1)[0]
+    with _db(fleet):
+        events = Resolution.get(Resolution.round == rid).events
+    checks = [e for e in events if e["type"] == "check" and e.get("id")]
+    assert checks and all(f'<span class="check-id">[{c["id"]}]</span>' in log for c in checks)
+    first = checks[0]
+    assert f'<span class="dice">[{",".join(map(str, first["tries"][0]["dice"]))}]</span>' in log
+    assert ("DC %s" if lang == "en" else "目標値%s") % first["dc"] in html.unescape(log)
+    assert '<a class="rule" href="/rules/kancolle/#K-CHECK-' in log and 'href="/rules/kancolle/#K-DMG-2"' in log
+    assert "successes" not in log and "成功数" not in log and "None" not in log
+    assert reader.get("/rules/kancolle/#K-DMG-2").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "name", "anchor"),
+    [("ja", "夜戦", "夜戦", "trait-夜戦"), ("en", "night battle", "Night battle", "trait-夜戦"),
+     ("en", "fubuki", "Fubuki", "ship-fubuki"), ("ja", "四連装", "61cm四連装魚雷", "ship-kitakami"),
+     ("en", "daily", "Daily events", "event-table-daily")],
+)  # fmt: skip
+def test_the_data_search_finds_the_fleets_data(fleet, lang, query, name, anchor) -> None:
+    """The game data's search covers a kancolle campaign: traits, ships, their pieces and the event tables, each
+    linked to where the data page shows it (an anchor that page has)."""
+    reader = make_app(fleet.url, LOCALE=lang).test_client()
+    page = reader.get(f"/campaigns/{SLUG}/data/search", query_string={"q": query}).get_data(as_text=True)
+    assert f'<a class="data" href="/campaigns/{SLUG}/data/#{quote(anchor)}">{name}</a>' in page, page[-3000:]
+    assert f'id="{anchor}"' in reader.get(f"/campaigns/{SLUG}/data/").get_data(as_text=True)
+    nothing = reader.get(f"/campaigns/{SLUG}/data/search", query_string={"q": "zzz-none"}).get_data(as_text=True)
+    assert '<ul class="results">' in nothing and '<a class="data"' not in nothing.split('<ul class="results">')[1]

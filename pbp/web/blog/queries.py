@@ -19,6 +19,7 @@ from pbp.models import Campaign, Character, Report, ReportCorrection, Resolution
 from pbp.reports import plain_text, render_markdown
 from pbp.reports.battlemap import Arrow, MapView, battle_map
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
+from pbp.reports.kancolle_log import KancolleLine, kancolle_log
 from pbp.reports.narrative import Names, lexicon
 from pbp.reports.pronouns import english_pronoun
 from pbp.services import publishing
@@ -27,6 +28,7 @@ from pbp.services.clock import from_db
 from pbp.services.rounds import PUBLISHED
 from pbp.text import is_japanese
 from pbp.web.blog.cache import cached
+from pbp.web.data import rulebook
 
 T = TypeVar("T")
 
@@ -70,7 +72,7 @@ class ReportPage(ReportCard):
 
     seed: str = ""
     seed_hash: str = ""
-    log: list[LogLine] = field(default_factory=list)
+    log: list[LogLine] | list[KancolleLine] = field(default_factory=list)
     gm_actions: list[GmLine] = field(default_factory=list)  # the GM's actions before the round, with reasons
     unit_names: dict[str, str] = field(default_factory=dict)
     previous: int | None = None  # the scenario's published round before this one, by number
@@ -375,7 +377,7 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
     return page
 
 
-def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[LogLine], dict[str, str], str, list[GmLine]]:
+def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[Any], dict[str, str], str, list[GmLine]]:
     """The dice log, the units' names, the battlefield and the GM's actions of a published round: the costly part of
     its page, which grows with the battle (kept by `cached`). Units the GM took off before the round are named too."""
     res = _resolution(
@@ -386,7 +388,11 @@ def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[LogLine
     names = Names(locale, pack, units, rnd.scenario.pack_scenario, character_names(list(units), locale))
     unit_names = {uid: names.unit(uid) for uid in units}
     battle_map = battlefield(res.state, res.events, names, map_title, scene=rnd.scenario.kind == "scene")
-    return dice_log(res.events, names), unit_names, battle_map, gm_lines(res.gm_actions or [], names)
+    if res.encounter.get("ruleset") == "kancolle":  # its own log: its checks are not pools of successes
+        log: list[Any] = kancolle_log(res.events, names, lambda reason: rulebook.anchor_of(reason, "kancolle"))
+    else:
+        log = dice_log(res.events, names)
+    return log, unit_names, battle_map, gm_lines(res.gm_actions or [], names)
 
 
 def english_story(campaign: str, scenario: str, number: int) -> tuple[ReportCard, str, bool] | None:

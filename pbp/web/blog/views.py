@@ -11,6 +11,7 @@ from flask_babel import force_locale, gettext
 from markupsafe import Markup
 
 from pbp.reports import render_markdown
+from pbp.reports.kancolle_log import KancolleLine
 from pbp.reports.markdown import xml_safe
 from pbp.services import publishing
 from pbp.web import STATIC_EXPORT
@@ -95,7 +96,8 @@ def report(campaign: str, scenario: str, number: int) -> str:
         abort(404)
     # The dice log is most of a big battle's page: rendered once per what it shows, and where its links point.
     key = (*page.cache_key, request.script_root, bool(request.environ.get(STATIC_EXPORT)))
-    dicelog = cached("dicelog", key, lambda: Markup(render_template("blog/_dicelog.html", report=page)))  # noqa: S704
+    log = "blog/_kancolle_dicelog.html" if page.log and isinstance(page.log[0], KancolleLine) else "blog/_dicelog.html"
+    dicelog = cached("dicelog", key, lambda: Markup(render_template(log, report=page)))  # noqa: S704
     return render_template("blog/report.html", report=page, dicelog=dicelog)
 
 

@@ -10,12 +10,11 @@ give the Orochi away). `gm_notes`, placed enemies and terrain are never read her
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbp.web.data.fleet import Fleet, fleet
+from pbp.web.data.fleet import Fleet, fleet, fold
 
 #: The sections of the pages, in reading order; each is one page, its entries anchored as `<kind>-<id>`.
 SECTIONS = ("stats", "statuses", "vehicles", "weapons", "items", "abilities", "growth", "enemies", "gimmicks")
@@ -114,22 +113,17 @@ class Catalog:
 
     def search(self, query: str) -> list[Entry]:
         """Entries whose Japanese or English name or id contains `query` (case and width folded), page order."""
-        words = _fold(query).split()
+        words = fold(query).split()
         if not words:
             return []
         found = []
         for section in SECTIONS:
             for entry in self.all():
                 if entry.section == section:
-                    hay = _fold(" ".join((entry.ja, entry.en, entry.id)))
+                    hay = fold(" ".join((entry.ja, entry.en, entry.id)))
                     if all(w in hay for w in words):
                         found.append(entry)
         return found
-
-
-def _fold(text: str) -> str:
-    """Case- and width-insensitive text: `ＢＥＡＭ` finds `Beam`."""
-    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def _tables(pack: dict[str, Any], section: str) -> dict[str, dict[str, Any]]:

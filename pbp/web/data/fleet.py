@@ -1,9 +1,11 @@
 """The public game data of a kancolle campaign (its pack as loaded): the personality grid with its names in both
 languages, the ships a ship girl is copied from (class, ratings, AP, equipment, traits) and the event tables of the
-base phase. Enemies are shown only with `public = true`, as pool's are; GM notes and scenarios are never read."""
+base phase. Enemies are shown only with `public = true`, as pool's are; GM notes and scenarios are never read.
+The data search finds its traits, ships, pieces of equipment, event tables and events (`Fleet.search`)."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +43,48 @@ class EventTable:
 
 
 @dataclass(frozen=True)
+class Found:
+    """A search result: what it is (trait, ship, equipment, event_table, event), its names and the anchor of the
+    place on the data page that shows it (a piece is shown on its ship, an event in its table)."""
+
+    kind: str
+    names: Named
+    anchor: str
+
+
+def fold(text: str) -> str:
+    """Case- and width-insensitive text: `ＢＥＡＭ` finds `Beam`."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+@dataclass(frozen=True)
 class Fleet:
     categories: list[Named]
     grid: list[tuple[int, list[Named | None]]]  # rows 2..12, each with its six cells
     ships: list[Ship]
     tables: list[EventTable]
+
+    def findable(self) -> list[Found]:
+        """Everything the search looks at, in the page's order: the grid's traits, the ships and their pieces, the
+        event tables and their events (each name once)."""
+        out = [Found("trait", cell, f"trait-{cell.ja}") for _r, cells in self.grid for cell in cells if cell]
+        for s in self.ships:
+            out.append(Found("ship", s.names, f"ship-{s.id}"))
+            out += [Found("equipment", p, f"ship-{s.id}") for p in s.equipment]
+        for t in self.tables:
+            out.append(Found("event_table", t.names, f"event-table-{t.id}"))
+            out += [Found("event", event, f"event-table-{t.id}") for _roll, event, _trait in t.rows]
+        first: dict[tuple[str, str], Found] = {}
+        for f in out:  # a piece two ships carry is found once, on the first
+            first.setdefault((f.kind, f.names.ja), f)
+        return list(first.values())
+
+    def search(self, query: str) -> list[Found]:
+        """What has every word of `query` in its Japanese or English name (case and width folded)."""
+        words = fold(query).split()
+        if not words:
+            return []
+        return [f for f in self.findable() if all(w in fold(f"{f.names.ja} {f.names.en}") for w in words)]
 
 
 def _named(table: dict[str, Any], ja: str = "ja", en: str = "en") -> Named:

@@ -17,8 +17,9 @@ from pbp.engine.ruleset import ruleset_ids
 from pbp.paths import PROJECT_ROOT
 
 RULES_DIR = PROJECT_ROOT / "docs" / "rules"
-RULE_ID = re.compile(r"R-[A-Z]+-\d+")
-_RULE_ITEM = re.compile(r"<li><strong>(R-[A-Z]+-\d+)</strong>")
+RULE_ID = re.compile(r"[RK]-[A-Z]+-\d+")  # pool's R-HIT-2, kancolle's K-CHECK-7
+_RULE_ITEM = re.compile(r"<li><strong>([RK]-[A-Z]+-\d+)</strong>")
+_PRIMER_HEADING = re.compile(r'<h2 id="([a-z-]+)">(.*?)</h2>')
 _STATUS_ROW = re.compile(r"<tr>\n<td><code>([a-z_]+)</code></td>")
 _HEADING = re.compile(r"<h([23])>(.*?)</h\1>")
 _TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
@@ -47,6 +48,25 @@ REASON_RULES: dict[str, str] = {
     "cannot_move": "R-MINOR-1",
     "heat": "status-heat",  # an attack skipped by heat (`skipped: "heat"`)
 }
+#: The `kancolle` engine's refusal reasons (its digest's §13) -> the rule that refuses the order.
+KANCOLLE_REASON_RULES: dict[str, str] = {
+    "unable_to_act": "K-CHECK-11",
+    "removed": "K-OUT-1",
+    "target_gone": "K-PLAY-5",
+    "out_of_range": "K-SHELL-5",
+    "no_piece": "K-NIGHT-3",
+    "night_aircraft": "K-NIGHT-3",
+    "taiha_night": "K-NIGHT-3",
+    "revealed": "K-FORM-3",
+    "no_partner": "K-BASE-4",
+    "discovery_taken": "K-BASE-5",
+    "trait_held": "K-BASE-5",
+    "too_many_traits": "K-BASE-5",
+    "no_resources": "K-BASE-8",
+    "no_affinity": "K-BASE-8",
+    "too_few_traits": "K-END-2",
+}
+_REASONS = {"pool": REASON_RULES, "kancolle": KANCOLLE_REASON_RULES}
 
 
 def known(ruleset: str) -> bool:
@@ -79,9 +99,14 @@ def primer(ruleset: str, locale: str) -> str | None:
     return re.sub(r"^<h1>.*?</h1>\n?", "", html)
 
 
-def anchor_of(rule_or_reason: str) -> str:
-    """The fragment a rule id or a refusal reason links to on the rules page."""
-    return REASON_RULES.get(rule_or_reason, rule_or_reason)
+def primer_sections(html: str) -> list[tuple[str, str]]:
+    """The primer's sections as (anchor, title), for the page's short table of contents."""
+    return [(anchor, re.sub(r"<[^>]+>", "", title)) for anchor, title in _PRIMER_HEADING.findall(html)]
+
+
+def anchor_of(rule_or_reason: str, ruleset: str = "pool") -> str:
+    """The fragment a rule id or a refusal reason of `ruleset` links to on its rules page."""
+    return _REASONS.get(ruleset, {}).get(rule_or_reason, rule_or_reason)
 
 
 def _link_mentions(html: str, ids: set[str]) -> str:

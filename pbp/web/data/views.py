@@ -48,7 +48,8 @@ def section(campaign: str, section: str) -> str:
 def search(campaign: str) -> str:
     data = _found(campaign)
     query = request.args.get("q", "")[:QUERY_LIMIT]
-    return render_template("data/search.html", data=data, campaign=campaign, query=query, found=data.search(query))
+    found = data.fleet.search(query) if data.fleet else data.search(query)  # a kancolle campaign: its fleet's data
+    return render_template("data/search.html", data=data, campaign=campaign, query=query, found=found)
 
 
 @bp.get("/rules/<ruleset>/")
@@ -63,6 +64,7 @@ def rules(ruleset: str) -> str:
         ruleset=ruleset,
         html=Markup(html),
         primer=Markup(primer) if primer else None,
+        primer_sections=rulebook.primer_sections(primer) if primer else [],
         sections=sections,
         lang=lang,
     )
@@ -100,7 +102,7 @@ def data_link(
 @bp.app_template_global()
 def rule_link(rule_or_reason: str, text: str | None = None, ruleset: str = "pool") -> Markup:
     """A rule id (`R-HIT-2`) or a refusal reason (`out_of_range`) linked to the rule on the ruleset's rules page."""
-    url = url_for("data.rules", ruleset=ruleset, _anchor=rulebook.anchor_of(rule_or_reason))
+    url = url_for("data.rules", ruleset=ruleset, _anchor=rulebook.anchor_of(rule_or_reason, ruleset))
     return Markup('<a class="rule" href="{}">{}</a>').format(url, rule_or_reason if text is None else text)
 
 

@@ -97,7 +97,8 @@ def _kancolle_parts(desk: EntryDesk, names: Names) -> dict[str, Any]:
     """What the kancolle form shows: its fieldsets generated from `legal_actions`, the exact odds of each check
     they lead to, and the event tables' rows (a base cycle's card rolls one of them)."""
     unit = desk.own()
-    labels = kancolle_form.Labels(names, desk.campaign.pack, unit)
+    store = (desk.encounter.get("base") or {}).get("store") or []  # the end phase scraps from it
+    labels = kancolle_form.Labels(names, desk.campaign.pack, unit, store)
     tables = {
         t: desk.encounter.get("event_tables", {}).get(t, {}) for t in (desk.legal.get("card") or {}).get("types", [])
     }

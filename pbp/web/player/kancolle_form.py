@@ -1,6 +1,7 @@
 """The kancolle entry form, generated from `legal_actions` (a base cycle: the event card, the scene, supply and
 support; a battle: formation, each attack's piece and target, the shelling chain per range pass, the night,
-retreat; after the battle: salvage and spoils), and the order it stands for, both ways.
+retreat; after the battle: salvage and spoils; the end phase: traits dropped, emotion trimmed, pieces scrapped), and
+the order it stands for, both ways.
 
 A field's name says how it fills the order: `KIND:PATH`, e.g. `one:card.type`, `many:shelling.targets`,
 `int:supply.燃料`, `attack:air.zero` (an air attack with the piece `zero` at the chosen target), `support:check`
@@ -12,6 +13,7 @@ its exact odds (`pbp.engine.kancolle.entry_odds`) beside it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,11 +57,12 @@ class Group:
 
 class Labels:
     """What the form calls things in the page's language: units (`Names`), traits (the pack's `grid_en`), the
-    unit's pieces (their `en`), event tables (`event_table_names`), resources and ranges."""
+    unit's pieces and the base's stored ones (their `en`), event tables (`event_table_names`), resources and
+    ranges."""
 
-    def __init__(self, names: Names, pack: dict[str, Any], unit: dict[str, Any]):
+    def __init__(self, names: Names, pack: dict[str, Any], unit: dict[str, Any], store: Iterable[dict[str, Any]] = ()):
         self.names, self.pack, self.en = names, pack, names.locale != "ja"
-        self.pieces = {p.get("id"): p for p in unit.get("equipment") or []}
+        self.pieces = {p.get("id"): p for p in [*store, *(unit.get("equipment") or [])]}  # the base's store too
 
     def trait(self, name: str) -> str:
         english = (self.pack.get("grid_en") or {}).get(name) if self.en else None
@@ -88,6 +91,8 @@ def groups_for(legal: dict[str, Any], labels: Labels) -> list[Group]:
         out.append(_after(legal, labels))
     elif legal.get("mode") == "battle":
         out += _battle(legal, labels)
+    elif "end" in legal:
+        out.append(_end(legal["end"], labels))
     if legal.get("support") or legal.get("rechallenge"):
         out.append(_policies(legal, labels))
     return out
@@ -180,6 +185,21 @@ def _after(legal: dict[str, Any], labels: Labels) -> Group:
     if legal.get("salvage"):
         fields.append(Field("many:salvage", _("Salvage"), labels.units(legal["salvage"])))
     return Group(_("After the battle"), fields)
+
+
+def _end(end: dict[str, Any], labels: Labels) -> Group:
+    """The end phase (K-END): traits dropped (not below the initial count), whose emotion is trimmed first when the
+    total is over level + 5, and the stored pieces scrapped; each list in the order ticked."""
+    fields = [Field("many:end.drop", _("Traits to drop"), [(t, labels.trait(t)) for t in end["drop"]],
+                    hint=_("Never below the ship's initial traits."))]  # fmt: skip
+    if end["trim"]:  # she feels something for someone
+        fields.append(Field("many:end.trim", _("Emotion to trim first"), labels.units(end["trim"]),
+                            hint=_("Only when the emotion values total more than level + 5.")))  # fmt: skip
+    if end["scrap"]:
+        fields.append(
+            Field("many:end.scrap", _("Stored pieces to scrap"), [(p, labels.piece(p)) for p in end["scrap"]])
+        )
+    return Group(_("End of the sortie"), fields)
 
 
 def _policies(legal: dict[str, Any], labels: Labels) -> Group:
@@ -293,7 +313,7 @@ PARTS = {
     "air": _("Air attack"), "opening_torpedo": _("Opening torpedo"), "shelling": _("Shelling"),
     "torpedo": _("Torpedo attack"), "night": _("Night"), "night_volunteer": _("Volunteer for the night battle"),
     "retreat": _("Retreat from the battle"), "support": _("Support"), "rechallenge": _("Re-challenges"),
-    "spoils": _("Spoils"), "salvage": _("Salvage"),
+    "spoils": _("Spoils"), "salvage": _("Salvage"), "end": _("End of the sortie"),
 }  # fmt: skip
 
 
