@@ -57,6 +57,10 @@ class MapView:
     title: str = ""
     #: A reach wider than the whole map, as its line in the map's corner says it (its circle lies off the map).
     everywhere: Callable[[str], str] = lambda reach: f"{reach}: the whole map is within reach"
+    #: A map to act on (the entry form): the field (`field_box`) framed and numbered along its top and left edges,
+    #: so a point's x, y can be read off, and the focus's reach and move ranges clipped to it.
+    act: bool = False
+    moves: list[tuple[str, float]] = field(default_factory=list)  # (move's name, metres) drawn around the focus
 
 
 def _text(value: Any) -> str:
@@ -91,6 +95,20 @@ def _bounds(units: list[dict[str, Any]], terrain: list[dict[str, Any]], arrows: 
     span = max(max(xs) - min(xs), max(ys) - min(ys), 200.0)
     pad = span * 0.15
     return [min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad]
+
+
+def field_box(encounter: dict[str, Any]) -> Box:
+    """The battlefield a player may point at on a map to act on: where the units stand and the rough ground lies,
+    with a margin, out to whole grid steps (so its edges are round numbers the page can state)."""
+    units = [u for u in encounter.get("units") or [] if isinstance(u, dict)]
+    x0, y0, w, h = _bounds(units, encounter.get("terrain") or [], ())
+    step = _grid_step(max(w, h))
+    return (
+        math.floor(x0 / step) * step,
+        math.floor(y0 / step) * step,
+        math.ceil((x0 + w) / step) * step,
+        math.ceil((y0 + h) / step) * step,
+    )
 
 
 def _grid_step(span: float) -> int:
@@ -411,6 +429,66 @@ def _reach_label(
     return None
 
 
+def _axes(field_: Box, step: int, font: float) -> str:
+    """The field's frame and its grid lines' numbers: x along the top edge, y down the left, outside the field."""
+    left, top, right, bottom = field_
+    out = [
+        f'<g class="axes"><rect class="field" x="{_num(left)}" y="{_num(top)}" width="{_num(right - left)}" '
+        f'height="{_num(bottom - top)}"/>'
+    ]
+    for gx in range(math.ceil(left / step) * step, math.floor(right) + 1, step):
+        out.append(f'<text x="{_num(gx)}" y="{_num(top - font * 0.35)}" text-anchor="middle" '
+                   f'font-size="{_num(font)}">{_num(gx)}</text>')  # fmt: skip
+    for gy in range(math.ceil(top / step) * step, math.floor(bottom) + 1, step):
+        if gy == top:  # the corner is the top edge's first number's
+            continue
+        out.append(f'<text x="{_num(left - font * 0.3)}" y="{_num(gy + font * 0.35)}" text-anchor="end" '
+                   f'font-size="{_num(font)}">{_num(gy)}</text>')  # fmt: skip
+    out.append("</g>")
+    return "".join(out)
+
+
+def _ranges(
+    at: tuple[float, float],
+    ranges: list[tuple[str, str, float, float]],
+    frame: Box,
+    font: float,
+    taken: _Taken,
+    *,
+    clipped: bool,
+    view: MapView,
+) -> list[str]:
+    """The circles of `ranges` around `at`, each (class, its name with its metres, inner, outer radius): named on
+    the circle where it shows, else in the frame's corner as reaching the whole map; `clipped` to the field."""
+    out: list[str] = []
+    corners = [(x, y) for x in (frame[0], frame[2]) for y in (frame[1], frame[3])]
+    clip = ' clip-path="url(#field)"' if clipped else ""
+    lines = 0  # the ranges named in the corner so far
+    fx, fy = at
+    for kind, text, lo, hi in ranges:
+        if hi <= 0:
+            continue
+        if all(math.dist(at, corner) <= hi for corner in corners):  # no part of its circle shows
+            text = view.everywhere(text)
+            x, lines = frame[2] - font * 0.5, lines + 1
+            y = frame[1] + font * 1.4 * lines
+            out.append(f'<g class="{kind} whole"><text x="{_num(x)}" y="{_num(y)}" text-anchor="end" '
+                       f'font-size="{_num(font)}">{_text(text)}</text></g>')  # fmt: skip
+            taken.add(_text_box(text, x, y, font, "end"))
+            continue
+        out.append(
+            f'<g class="{kind}"><circle cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(hi)}"{clip}/>'
+            + (f'<circle class="inner" cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(lo)}"{clip}/>' if lo > 0 else "")
+        )
+        placed = _reach_label(text, at, hi, font, frame, taken)
+        if placed is not None:
+            x, y, anchor = placed
+            out.append(f'<text x="{_num(x)}" y="{_num(y)}"{_end(anchor)} font-size="{_num(font)}">{_text(text)}</text>')
+            taken.add(_text_box(text, x, y, font, anchor))
+        out.append("</g>")
+    return out
+
+
 def _gauge_fill(gauge: dict[str, Any] | None) -> float:
     """How much of a gauge is taken, 0..1, across its five stages."""
     if not gauge:
@@ -424,6 +502,9 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
     units = [u for u in encounter.get("units") or [] if isinstance(u, dict)]
     terrain = encounter.get("terrain") or []
     x0, y0, w, h = _bounds(units, terrain, view.arrows)
+    field_ = field_box(encounter) if view.act else None
+    if field_ is not None:
+        x0, y0, w, h = field_[0], field_[1], field_[2] - field_[0], field_[3] - field_[1]
     most = max(w, h) / 45
     font = most * 1.25
     standing = [u for u in units if not u.get("removed")]
@@ -431,6 +512,12 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
     r = _radius(crowds, most)  # a unit's radius in metres of the picture
     drawn, outward = _spread(crowds, r)
     x0, y0, w, h = _room(x0, y0, w, h, crowds, r, font)
+    step = _grid_step(max(w, h))
+    if field_ is not None:  # the edges' numbers stand outside the field, on a margin of their own
+        step = _grid_step(max(field_[2] - field_[0], field_[3] - field_[1]))
+        wide = max(_em(_num(v)) for v in (field_[1], field_[3])) * font * 0.8 + font * 0.6
+        half = _em(_num(field_[2])) * font * 0.4 + font * 0.2  # the right edge's number, centred on it
+        x0, y0, w, h = x0 - wide, y0 - font * 1.3, w + wide + half, h + font * 1.3
     taken = _Taken(font * 1.5)  # the texts and markers drawn, so that no label covers another
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="battlemap" viewBox="{_num(x0)} {_num(y0)} {_num(w)} '
@@ -441,7 +528,12 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
         '<marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
         'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>',
     ]
-    step = _grid_step(max(w, h))
+    if field_ is not None:
+        fl, ft, fr, fb = field_
+        out.append(
+            f'<clipPath id="field"><rect x="{_num(fl)}" y="{_num(ft)}" width="{_num(fr - fl)}" '
+            f'height="{_num(fb - ft)}"/></clipPath>'
+        )
     gx = math.ceil(x0 / step) * step
     while gx < x0 + w:
         out.append(f'<line class="grid" x1="{_num(gx)}" y1="{_num(y0)}" x2="{_num(gx)}" y2="{_num(y0 + h)}"/>')
@@ -450,6 +542,8 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
     while gy < y0 + h:
         out.append(f'<line class="grid" x1="{_num(x0)}" y1="{_num(gy)}" x2="{_num(x0 + w)}" y2="{_num(gy)}"/>')
         gy += step
+    if field_ is not None:
+        out.append(_axes(field_, step, font * 0.8))
     sx, sy = x0 + w * 0.04, y0 + h * 0.96
     out.append(
         f'<g class="scale"><line x1="{_num(sx)}" y1="{_num(sy)}" x2="{_num(sx + step)}" y2="{_num(sy)}"/>'
@@ -469,34 +563,10 @@ def battle_map(encounter: dict[str, Any], view: MapView | None = None) -> str:
     drawn, outward = _spread(crowds, r)
     focus = next((u for u in standing if u["id"] == view.focus), None)
     if focus is not None:
-        fx, fy = focus["position"]
-        frame = (x0, y0, x0 + w, y0 + h)
-        corners = [(x, y) for x in (frame[0], frame[2]) for y in (frame[1], frame[3])]
-        lines = 0  # the reaches named in the corner so far
-        for label, lo, hi in view.reach:
-            if hi <= 0:
-                continue
-            text = f"{label} {_num(hi)} m"
-            if all(math.dist((fx, fy), corner) <= hi for corner in corners):  # no part of its circle shows
-                text = view.everywhere(text)
-                x, lines = frame[2] - font * 0.5, lines + 1
-                y = frame[1] + font * 1.4 * lines
-                out.append(f'<g class="reach whole"><text x="{_num(x)}" y="{_num(y)}" text-anchor="end" '
-                           f'font-size="{_num(font)}">{_text(text)}</text></g>')  # fmt: skip
-                taken.add(_text_box(text, x, y, font, "end"))
-                continue
-            out.append(
-                f'<g class="reach"><circle cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(hi)}"/>'
-                + (f'<circle class="inner" cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(lo)}"/>' if lo > 0 else "")
-            )
-            placed = _reach_label(text, (fx, fy), hi, font, frame, taken)
-            if placed is not None:
-                x, y, anchor = placed
-                out.append(
-                    f'<text x="{_num(x)}" y="{_num(y)}"{_end(anchor)} font-size="{_num(font)}">{_text(text)}</text>'
-                )
-                taken.add(_text_box(text, x, y, font, anchor))
-            out.append("</g>")
+        frame = field_ or (x0, y0, x0 + w, y0 + h)
+        ranges = [("reach", f"{label} {_num(hi)} m", lo, hi) for label, lo, hi in view.reach]
+        ranges += [("move-range", f"{label} {_num(metres)} m", 0.0, metres) for label, metres in view.moves]
+        out += _ranges(focus["position"][:2], ranges, frame, font, taken, clipped=field_ is not None, view=view)
     for u in units:
         drawn.setdefault(u["id"], (u["position"][0], u["position"][1]))
     markers = {u["id"]: _marker_box(u, drawn[u["id"]], r, view) for u in units}

@@ -13,6 +13,7 @@ import peewee
 
 from pbp.db import database, is_sqlite, retried, write_transaction
 from pbp.engine import canonical, find_ruleset
+from pbp.engine.errors import Problem
 from pbp.errors import N_, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import (
     Character,
@@ -24,6 +25,7 @@ from pbp.models import (
     entry_writes,
     site,
 )
+from pbp.reports.battlemap import field_box
 from pbp.services import gms
 from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, order_refusal, storable_text, text_problem
 from pbp.services.characters import unit_id
@@ -212,10 +214,37 @@ def _check_order(context: _OrderContext, character_id: int, order: dict[str, Any
     problems = ruleset.validate_orders(ruleset.orders_file(encounter, [full]), encounter)
     # An order that can never succeed from this round's start (a hand weapon while riding, a target out of reach)
     # is refused now with its reason, not carried to the resolution to be refused there (legal_actions agrees).
-    problems = problems or ruleset.refusals(encounter, full, context.checks)
+    problems = problems or ruleset.refusals(encounter, full, context.checks) or _off_the_field(encounter, full)
     if problems:
         raise order_refusal(problems)
     return {k: v for k, v in full.items() if k != "unit"}
+
+
+#: A move's point outside the map (an engine-style problem: its template is the catalogs' msgid).
+OFF_FIELD = N_(
+    "the point (%(x)s, %(y)s) is off the battlefield: x from %(left)s to %(right)s, y from %(top)s to %(bottom)s"
+).template
+
+
+def _off_the_field(encounter: dict[str, Any], order: dict[str, Any]) -> list[Problem]:
+    """A move toward a point outside the battlefield the entry form's map shows (`field_box`), refused with the
+    field's edges: a mistyped x = 99999 is a march off the map, not an order to carry to the resolution."""
+    problems = []
+    for slot in ("minor", "major"):
+        action = order.get(slot)
+        point = action.get("toward") if isinstance(action, dict) else None
+        if not isinstance(point, list) or len(point) != 2:  # a unit's id, none, or not this ruleset's move
+            continue
+        left, top, right, bottom = field_box(encounter)
+        if not (left <= point[0] <= right and top <= point[1] <= bottom):
+            problems.append(
+                Problem.said(
+                    f"{slot}.toward",
+                    OFF_FIELD,
+                    x=point[0], y=point[1], left=left, right=right, top=top, bottom=bottom,
+                )
+            )  # fmt: skip
+    return problems
 
 
 def _offered_check(action: dict[str, Any], checks: list[dict[str, Any]], slot: str) -> dict[str, Any]:

@@ -4,22 +4,25 @@ as saved and its latest saves (all of them when asked). A read: nothing here cha
 does.
 
 Only the player's own entry and their own unit's private data are read; of the other units the form may show only
-what is public (positions, names; enemies' stats and gauges stay the GM's).
+what is public (positions, names; enemies' gauges, statuses and effects stay the GM's). An enemy whose type the
+game-data pages show (`public = true` in the pack) is a public foe: the odds against it are worked out from a fresh
+unit of its type standing where it stands, never from the enemy as the GM's state has it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
 from pbp.engine import find_ruleset
+from pbp.engine.errors import BadInput
 from pbp.engine.odds import opposed, p_at_least
 from pbp.engine.pool.legal import CheckPools, LegalActions
 from pbp.errors import N_, Forbidden, InvalidState
-from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario
+from pbp.models import Campaign, Character, Entry, EntryRevision, Participation, Round, Scenario, ScenarioSecret
 from pbp.services._common import get_or_fail
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -65,6 +68,8 @@ class OrderDesk:
     legal: LegalActions
     checks: list[dict[str, Any]]
     accepting: bool
+    #: The enemies of a public type, each as a fresh unit of its type where it stands (see the module's docstring).
+    public_foes: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def own(self) -> dict[str, Any]:
         return self.units[self.unit]
@@ -85,14 +90,24 @@ class OrderDesk:
     def _pools(self) -> CheckPools:
         return CheckPools(self.encounter)
 
+    @cached_property
+    def _public_pools(self) -> CheckPools:
+        """The pools of the encounter as a player knows it: each public foe as a fresh unit of its type."""
+        units = [self.public_foes.get(u["id"], u) for u in self.encounter["units"]]
+        return CheckPools({**self.encounter, "units": units})
+
     def attack_odds(self, weapon_id: str, target: str, item: str | None = None) -> Odds:
-        """An attack's odds (R-HIT-1/2): exact against a PC (whose sheet is public in the campaign), the player's
-        own successes only against an enemy (its evasion is the GM's secret)."""
+        """An attack's odds (R-HIT-1/2): exact against a PC (whose sheet is public in the campaign) and against a
+        public foe as its type's public numbers have it; the player's own successes only against any other enemy
+        (its evasion is the GM's secret)."""
         weapon = next(w for w in _arsenal(self.own()) if w["id"] == weapon_id)
         dice, level, bonus = self._pools.pool(self.unit, weapon["skill"], item)
         p_hit = None
-        if self.units[target]["side"] == "pc":
-            e_dice, e_level, e_bonus = self._pools.pool(target, "回避", evasion=True)
+        pools = self._pools if self.units[target]["side"] == "pc" else None
+        if pools is None and target in self.public_foes:
+            pools = self._public_pools
+        if pools is not None:
+            e_dice, e_level, e_bonus = pools.pool(target, "回避", evasion=True)
             p_hit = _opposed(dice, level, e_dice, e_level, bonus, e_bonus)
         return Odds(dice, level, bonus, p_hit, _at_least(dice, level, bonus))
 
@@ -155,7 +170,9 @@ def entry_desk(
     if not any(u["id"] == unit for u in encounter["units"]):
         raise InvalidState(N_("%(name)s is not on this round's map", name=character.name))
     checks = scenario_checks(scenario)
-    legal = find_ruleset(campaign.ruleset).legal_actions(encounter, unit, checks)
+    ruleset = find_ruleset(campaign.ruleset)
+    legal = ruleset.legal_actions(encounter, unit, checks)
+    pool_weapons = isinstance(legal, LegalActions) and legal.weapons  # what the odds against foes are for
     entry = Entry.get_or_none(Entry.round == round_id, Entry.character == character_id)
     history, saves = _history(round_id, character_id, None if whole_history else HISTORY_SHOWN)
     now = to_db(clock.now())
@@ -169,12 +186,38 @@ def entry_desk(
         encounter=encounter,
         legal=legal,
         checks=checks,
+        public_foes=_public_foes(ruleset, campaign, scenario, encounter) if pool_weapons else {},
         entry=entry,
         history=history,
         saves=saves,
         accepting=closed_reason is None,
         closed_reason=closed_reason,
     )
+
+
+def _public_foes(
+    ruleset: Any, campaign: Campaign, scenario: Scenario, encounter: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """The enemies on the field whose type is public, each as a fresh unit of its type where it stands. A placed
+    enemy's type is the scenario's setup's word (whatever name the GM gave it); any other enemy (a reinforcement)
+    is of the type whose name it bears, as `leaks` reads it."""
+    types = {str(t): e for t, e in (campaign.pack.get("enemies") or {}).items() if isinstance(e, dict)}
+    by_name = {str(e.get("ja")): t for t, e in types.items()}
+    setup = ScenarioSecret.select(ScenarioSecret.setup).where(ScenarioSecret.scenario == scenario.id).get().setup
+    placed = {str(e.get("id")): str(e.get("type")) for e in (setup or {}).get("enemies") or [] if isinstance(e, dict)}
+    foes: dict[str, dict[str, Any]] = {}
+    for unit in encounter["units"]:
+        if unit.get("side") == "pc" or unit.get("removed"):
+            continue
+        kind = placed.get(unit["id"]) if unit["id"] in placed else by_name.get(str(unit.get("name")))
+        if kind is None or types.get(kind, {}).get("public") is not True:
+            continue
+        try:
+            fresh = ruleset.reinforcement(campaign.pack, kind, unit["id"], list(unit["position"]))
+        except BadInput:  # the pack's type no longer builds: no odds rather than a guess
+            continue
+        foes[unit["id"]] = {**fresh, "side": unit["side"], "engagement": unit.get("engagement")}
+    return foes
 
 
 def _history(round_id: int, character_id: int, limit: int | None) -> tuple[list[Saved], int]:

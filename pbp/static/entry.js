@@ -1,6 +1,7 @@
 // The entry form's helpers (also the countdowns of the home and scenario pages). The pages work without them:
-// they add the prose counter, the deadline countdown, the draft's autosave with the leave-page warning, and
-// show only the chosen action's fields. Loaded as a file (the site's Content-Security-Policy forbids inline script).
+// they add the prose counter, the deadline countdown, the draft's autosave with the leave-page warning, show only
+// the chosen action's fields and let a click on the map fill in where to move. Loaded as a file (the site's
+// Content-Security-Policy forbids inline script).
 "use strict";
 
 // Code points after newlines are normalised: the server counts the same way (pbp.services.entries).
@@ -127,7 +128,71 @@ function wireDraft(form) {
   });
 }
 
+// The map to act on: a click on the field fills in x and y of the move chosen (the major's full move or leave when
+// chosen, else the minor move, else a full move), picks "the point x, y" and marks the point; a click off the field
+// says so and fills nothing. The x, y inputs stay the way without a mouse (and without this script).
+function wireMap(section) {
+  const svg = section.querySelector(".map-scroll svg.battlemap");
+  const said = document.getElementById("map-said");
+  const edges = (section.dataset.field || "").split(" ").map(Number);
+  if (!svg || !said || edges.length !== 4 || !svg.getScreenCTM) return;
+  const [left, top, right, bottom] = edges;
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? values[key] : all));
+  const radio = (name, value) => document.querySelector(`input[type="radio"][name="${name}"][value="${value}"]`);
+  const slot = () => {
+    for (const kind of ["full_move", "leave"]) {
+      const r = radio("major", kind);
+      if (r && r.checked && !r.disabled) return [r, kind];
+    }
+    const move = radio("minor", "move");
+    if (move && !move.disabled) return [move, "minor"];
+    const full = radio("major", "full_move");
+    return full && !full.disabled ? [full, "full_move"] : [null, null];
+  };
+  let mark = null;
+  svg.addEventListener("click", (event) => {
+    const point = svg.createSVGPoint();
+    point.x = event.clientX;
+    point.y = event.clientY;
+    const at = point.matrixTransform(svg.getScreenCTM().inverse());
+    const x = Math.round(at.x);
+    const y = Math.round(at.y);
+    if (x < left || x > right || y < top || y > bottom) {
+      said.textContent = fill(section.dataset.outside, { left, top, right, bottom });
+      return;
+    }
+    const [choice, prefix] = slot();
+    if (!choice) {
+      said.textContent = section.dataset.noMove || "";
+      return;
+    }
+    if (!choice.checked) {
+      choice.checked = true;
+      choice.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    const toward = document.querySelector(`select[name="${prefix}_toward"]`);
+    const xs = document.querySelector(`input[name="${prefix}_x"]`);
+    const ys = document.querySelector(`input[name="${prefix}_y"]`);
+    if (!toward || !xs || !ys) return;
+    toward.value = "point";
+    xs.value = String(x);
+    ys.value = String(y);
+    if (!mark) {
+      mark = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      mark.setAttribute("class", "picked");
+      svg.appendChild(mark);
+    }
+    const r = Math.max(right - left, bottom - top) / 80;
+    mark.setAttribute("cx", String(x));
+    mark.setAttribute("cy", String(y));
+    mark.setAttribute("r", String(r));
+    const action = (choice.parentElement ? choice.parentElement.textContent : "").trim();
+    said.textContent = fill(section.dataset.picked, { x, y, action });
+  });
+}
+
 document.querySelectorAll("textarea[data-counter]").forEach(wireCounter);
+document.querySelectorAll("section.map[data-field]").forEach(wireMap);
 document.querySelectorAll("form[data-draft]").forEach(wireDraft);
 document.querySelectorAll("time.countdown").forEach(wireCountdown);
 document.querySelectorAll("fieldset.choices").forEach(wireChoices);

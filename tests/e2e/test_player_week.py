@@ -1,9 +1,12 @@
 """The player's week in a real browser, in Japanese and English, against gunicorn: the entry form autosaves the text
 as a draft, which another device offers back; a logout on that device ends the first one's session, whose Save then
-keeps the text through a new login and lands back in the form with it; once the round is published, マイページ's
-"since your last visit" leads to the report (the notice marked read on the way)."""
+keeps the text through a new login and lands back in the form with it, where the odds give the chance to hit each
+target and a click on the map sets where to move; once the round is published, マイページ's "since your last visit"
+leads to the report (the notice marked read on the way)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from playwright.sync_api import Page
@@ -13,9 +16,11 @@ from tests.e2e.conftest import PASSWORD, no_horizontal_scroll, register
 
 SAYS = {
     "ja": {"name": ("萌黄", "Moegi"), "offer": "下書きをフォームに戻す", "kept": "書いた文章は保管してあります",
-           "since": "前回の訪問以降", "published": "報告書を公開"},
+           "since": "前回の訪問以降", "published": "報告書を公開", "hit": "命中", "secret": "回避はGMの秘密",
+           "off": "戦場の外", "set": "を移動先に設定しました"},
     "en": {"name": ("Moegi", "Moegi"), "offer": "Put the draft in the form", "kept": "Your text is kept",
-           "since": "Since your last visit", "published": "is published"},
+           "since": "Since your last visit", "published": "is published", "hit": "hit", "secret": "GM's secret",
+           "off": "off the battlefield", "set": "is set as where to go for"},
 }  # fmt: skip
 FIRST = {"ja": "霧の中で、そっと息を整える。", "en": "In the mist, I steady my breath."}
 SECOND = {"ja": "「まだ終わらせない」", "en": '"Not over yet."'}
@@ -29,6 +34,36 @@ def draft_kept(page: Page) -> str:
             return said
         page.wait_for_timeout(250)
     raise AssertionError("the draft was never said to be kept")
+
+
+def odds_per_target(page: Page, says: dict[str, str]) -> dict[str, str]:
+    """The chance to hit each target in reach of the first weapon, as the odds table says it: an exact chance
+    against each Kagachi (a type on the game-data pages), the GM's secret for the Hayachi's (a secret type)."""
+    page.check("input[name=major][value=attack]")
+    items = page.locator("table.odds ul.odds-targets").first.locator("li")
+    said = {str(li.get_attribute("data-target")): li.inner_text() for li in items.all()}
+    assert said and all(
+        re.search(rf"{says['hit']} \d+%", text) if t.startswith("kagachi") else says["secret"] in text
+        for t, text in said.items()
+    ), said
+    return said
+
+
+def map_click_to_move(page: Page, says: dict[str, str]) -> tuple[str, str]:
+    """A click off the battlefield (the map's numbered margin) fills nothing and says so; a click on it fills x and
+    y of the minor move, chosen for the player; the point x, y is what the move goes toward."""
+    svg = page.locator(".map-scroll svg.battlemap")
+    svg.scroll_into_view_if_needed()
+    box = svg.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 3, box["y"] + 3)
+    assert says["off"] in page.inner_text("#map-said") and page.input_value("input[name=minor_x]") == ""
+    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.6)
+    assert says["set"] in page.inner_text("#map-said")
+    assert page.is_checked("input[name=minor][value=move]") and page.input_value("select[name=minor_toward]") == "point"
+    x, y = page.input_value("input[name=minor_x]"), page.input_value("input[name=minor_y]")
+    assert re.fullmatch(r"-?\d+", x) and re.fullmatch(r"-?\d+", y)
+    return x, y
 
 
 def sign_in(page: Page, url: str, name: str) -> None:
@@ -78,8 +113,12 @@ def test_autosave_survives_a_forced_logout_and_the_notices_lead_to_the_report(si
     sign_in(page, site.url, name)
     page.wait_for_url(entry_url + "?draft=1")  # back in the form, with the text
     assert page.input_value("textarea[name=prose]") == FIRST[lang] + "\n" + SECOND[lang]
+    odds_per_target(page, says)
+    page.check("input[name=major][value='']")  # the round's action: the move the map sets
+    x, y = map_click_to_move(page, says)
     page.click("button.primary")
     page.wait_for_url(entry_url + "?saved=1")
+    assert (page.input_value("input[name=minor_x]"), page.input_value("input[name=minor_y]")) == (x, y)
 
     site.clock.advance(13 * 3600)
     report = site.tick()  # closed, resolved and published by the scheduler

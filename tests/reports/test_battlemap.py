@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
 
 from pool_builders import encounter, enemy, pc, vehicle, weapon  # noqa: E402
 
-from pbp.reports.battlemap import LABEL_EM, Arrow, MapView, _em, _text_box, battle_map  # noqa: E402
+from pbp.reports.battlemap import LABEL_EM, Arrow, MapView, _em, _text_box, battle_map, field_box  # noqa: E402
 from tests.reports.xss_corpus import XSS_CORPUS  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -286,3 +286,35 @@ def test_r_eng_3_engagements_piled_on_one_spot_print_no_label_over_another() -> 
     ]  # fmt: skip
     assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if meet(a, b)]
     assert len(groups(doc, "engagement")) == 4 and any("e0" in g.toxml() for g in groups(doc, "engagement"))
+
+
+def test_a_map_to_act_on_frames_its_field_in_round_numbers_and_numbers_its_edges() -> None:
+    """The entry form's map: the field (where a move's point may lie) runs out to whole grid steps, drawn as a
+    frame whose top edge is numbered in x and left edge in y, outside it; a report's map has none of it."""
+    enc = encounter(pc(position=[0, 0]), enemy(position=[430, 170]))
+    assert field_box(enc) == (-100, -100, 500, 300)
+    doc = parse(battle_map(enc, MapView(act=True)))
+    [axes] = groups(doc, "axes")
+    [frame] = axes.getElementsByTagName("rect")
+    assert [frame.getAttribute(k) for k in ("x", "y", "width", "height")] == ["-100", "-100", "600", "400"]
+    numbers = [(t.firstChild.data, float(t.getAttribute("x")), float(t.getAttribute("y")))
+               for t in axes.getElementsByTagName("text")]  # fmt: skip
+    xs = [n for n, _x, y in numbers if y < -100]  # above the field
+    ys = [n for n, x, _y in numbers if x < -100]  # left of it
+    assert xs == ["-100", "0", "100", "200", "300", "400", "500"] and ys == ["0", "100", "200", "300"]
+    x0, y0, w, h = map(float, doc.documentElement.getAttribute("viewBox").split())
+    assert x0 < -100 and y0 < -100 and x0 + w > 500 and y0 + h >= 300  # the numbers stand on the map
+    assert groups(parse(battle_map(enc)), "axes") == [] and "clipPath" not in battle_map(enc)
+
+
+def test_a_map_to_act_on_draws_the_move_ranges_and_clips_every_range_to_the_field() -> None:
+    enc = encounter(pc(position=[0, 0]), enemy(position=[430, 170]))
+    view = MapView(act=True, focus="aoi", reach=[("rifle", 0, 350)], moves=[("Move", 60), ("Full move", 180)])
+    doc = parse(battle_map(enc, view))
+    moves = groups(doc, "move-range")
+    assert [g.getElementsByTagName("circle")[0].getAttribute("r") for g in moves] == ["60", "180"]
+    assert "Move 60 m" in moves[0].toxml() and "Full move 180 m" in moves[1].toxml()
+    ranges = [c for g in groups(doc, "reach") + moves for c in g.getElementsByTagName("circle")]
+    assert ranges and all(c.getAttribute("clip-path") == "url(#field)" for c in ranges)
+    [clip] = doc.getElementsByTagName("clipPath")
+    assert clip.getAttribute("id") == "field" and clip.getElementsByTagName("rect")[0].getAttribute("width") == "600"

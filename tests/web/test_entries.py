@@ -15,7 +15,8 @@ from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
 from pbp.errors import UserError
-from pbp.models import Campaign, Entry, EntryRevision, ScenarioSecret
+from pbp.models import Campaign, Entry, EntryRevision, Scenario, ScenarioSecret
+from pbp.services import shaping
 from pbp.services.clock import FixedClock, to_db
 from pbp.services.entries import receipt_for, save_entry
 from pbp.services.entry_desk import HISTORY_SHOWN
@@ -70,9 +71,9 @@ ATTACK = {"minor": "", "major": "attack", "weapon": "beam_rifle", "targets": "ka
 
 
 @pytest.mark.parametrize(("lang", "words"), [("ja", ("メジャーアクション", "ビームライフル", "締切",
-                                                     "ビームライフル 1000 m：地図全体が射程内")),
+                                                     "照準レーザー 1500 m：地図全体が射程内")),
                                              ("en", ("Major action", "Beam rifle", "Deadline",
-                                                     "Beam rifle 1000 m: the whole map is within reach"))])  # fmt: skip
+                                                     "Targeting laser 1500 m: the whole map is within reach"))])  # noqa: E501 # fmt: skip
 def test_the_form_offers_the_units_legal_actions_with_odds_and_the_map(world, lang, words) -> None:
     html = page(signed_in(app_at(world, WRITING), lang=lang), url(world))
     assert all(w in html for w in words)
@@ -100,23 +101,25 @@ def test_the_maps_tooltips_name_vehicles_and_weapons_in_the_pages_language(world
 def test_an_english_form_names_the_pcs_by_their_english_names(world) -> None:
     """The map, the targets and the odds name the characters from their sheets in the page's language."""
     html = page(signed_in(app_at(world, WRITING), lang="en"), url(world))
-    assert 'name="targets" value="pc2"> Makoto (ally)</label>' in html and "葵" not in html and "真琴" not in html
+    assert 'name="targets" value="pc2"> Makoto <span class="warn">' in html and "葵" not in html and "真琴" not in html
 
 
-@pytest.mark.parametrize(("lang", "ally"), [("ja", "真琴（味方）"), ("en", "Makoto (ally)")])
-def test_the_targets_list_the_foes_first_and_say_an_ally_is_one(world, lang, ally) -> None:
-    """An ally in reach may be shot (the rules allow it), but the form lists the foes first and marks the ally, in
-    the boxes and in the odds, so that nobody ticks a friend for an enemy."""
+ALLY = {"ja": "真琴 ⚠ 味方：命中すると味方が傷つきます", "en": "Makoto ⚠ ally: a hit harms your own side"}
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_targets_list_the_foes_first_and_warn_that_an_ally_is_one(world, lang) -> None:
+    """An ally in reach may be shot (the rules allow it), but the form lists the foes first and warns beside the
+    ally, in the boxes and in the odds, so that nobody ticks a friend for an enemy."""
     html = page(signed_in(app_at(world, WRITING), lang=lang), url(world))
-    boxes = re.findall(r'name="targets" value="([^"]+)"> ([^<]+)</label>', html)
+    boxes = [(v, " ".join(re.sub(r"<[^>]+>", " ", label).split()))
+             for v, label in re.findall(r'name="targets" value="([^"]+)">(.*?)</label>', html)]  # fmt: skip
     sides = ["ally" if value.startswith("pc") else "foe" for value, _label in boxes]
     assert sides == sorted(sides, key=lambda side: side == "ally") and "ally" in sides and "foe" in sides
-    assert [label for value, label in boxes if value.startswith("pc")] == [ally]
-    assert all("味方" not in label and "ally" not in label for value, label in boxes if not value.startswith("pc"))
-    odds = html.split('<table class="odds">')[1].split("</table>")[0]
-    reaches = re.findall(r"<td>(.*?)</td>", odds)[0]
-    said = {"ja": r"、真琴 \(味方、命中 \d+%\)", "en": r", Makoto \(ally, hit \d+%\)"}[lang]
-    assert re.search(said + "$", reaches), reaches  # after the foes, its odds beside the word
+    assert [label for value, label in boxes if value.startswith("pc")] == [ALLY[lang]]
+    assert all("⚠" not in label for value, label in boxes if not value.startswith("pc"))
+    rows = odds_rows(html)["beam_rifle"]
+    assert list(rows)[-1] == "pc2" and re.search(r"(命中|hit) \d+% ⚠ (味方|ally)$", rows["pc2"]), rows
 
 
 def test_save_edit_receipt_and_history(world) -> None:
@@ -163,6 +166,85 @@ REFUSED_BESIDE = {
         "unit on foot only with its own (R-FIX-2)",
     },
 }
+
+
+def odds_rows(html: str) -> dict[str, dict[str, str]]:
+    """The odds table's chance against each target, by weapon and target: its words without markup."""
+    table = html.split('<table class="odds">')[1].split("</table>")[0]
+    rows = re.findall(r'href="[^"]*#weapon-([^"]+)".*?<ul class="odds-targets">(.*?)</ul>', table, re.S)
+    return {
+        weapon: {t: " ".join(re.sub(r"<[^>]+>", " ", said).split())
+                 for t, said in re.findall(r'<li data-target="([^"]+)">(.*?)</li>', items, re.S)}
+        for weapon, items in rows
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_odds_give_the_chance_to_hit_each_enemy_of_a_public_type_and_keep_a_secret_types(world, lang) -> None:
+    """Kagachi are on the game-data pages: the exact chance to hit each is shown (from its type's public numbers and
+    the ground it stands on, which the map shows: Kagachi Two, on the collapsed levee (x0.25), evades worse than
+    Kagachi One in the mud (x0.5)); the Hayachi's type
+    is the GM's secret, so its evasion is said to be, with no chance."""
+    rows = odds_rows(page(signed_in(app_at(world, WRITING), lang=lang), url(world)))
+    for weapon in ("beam_rifle", "marker_laser"):
+        hit = {t: re.search(r"(?:命中|hit) (\d+)%", said) for t, said in rows[weapon].items()}
+        assert hit["kagachi1"] and hit["kagachi2"] and int(hit["kagachi1"][1]) < int(hit["kagachi2"][1]), rows
+        secret = "回避はGMの秘密" if lang == "ja" else "GM's secret"
+        assert hit["hayachi1"] is None and secret in rows[weapon]["hayachi1"]
+
+
+def test_the_odds_against_an_enemy_never_tell_its_secret_state_or_a_secret_type(world) -> None:
+    """The GM's state of an enemy (a status that weakens its evasion) does not move the chance shown, which is its
+    type's public numbers'; an enemy the setup places as a secret type shows no chance, whatever its name says."""
+    app = app_at(world, WRITING)
+    client = signed_in(app, lang="en")
+    before = odds_rows(page(client, url(world)))["beam_rifle"]["kagachi1"]
+    with pbp_db.using(database.of(app)):
+        gm = Campaign.get(Campaign.slug == world.campaign).gm_id
+        for status in ("leg_damage", "stun"):
+            shaping.record_action(world.open_round, "add_status", {"unit": "kagachi1", "status": status, "rounds": 2},
+                                  reason="罠にかかった", actor_id=gm)  # fmt: skip
+    assert odds_rows(page(client, url(world)))["beam_rifle"]["kagachi1"] == before
+    with pbp_db.using(database.of(app)):
+        secret = ScenarioSecret.get(ScenarioSecret.scenario == Scenario.get(Scenario.slug == world.scenario))
+        setup = {**secret.setup, "enemies": [{**e, "type": "hayachi"} if e["id"] == "kagachi1" else e
+                                             for e in secret.setup["enemies"]]}  # fmt: skip
+        ScenarioSecret.update(setup=setup).where(ScenarioSecret.id == secret.id).execute()
+    rows = odds_rows(page(client, url(world)))["beam_rifle"]
+    assert "%" not in rows["kagachi1"] and "GM's secret" in rows["kagachi1"] and "%" in rows["kagachi2"]
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("ja", ("戦場は x が -200〜900（左から右）、y が -400〜500（上から下）", "ユニットの位置", "移動 75 m",
+            "全力移動 225 m", "（飛行：×2）")),
+    ("en", ("The field runs from x -200 to 900 (left to right) and y -400 to 500 (top to bottom)",
+            "Who stands where", "Move range 75 m", "Full move range 225 m", "(flying: ×2)")),
+])  # fmt: skip
+def test_the_map_to_act_on_numbers_its_field_lists_the_units_and_draws_the_moves(world, lang, words) -> None:
+    html = page(signed_in(app_at(world, WRITING), lang=lang), url(world))
+    assert all(w in html for w in words), [w for w in words if w not in html]
+    assert '<section class="map" id="map" data-field="-200 -400 900 500"' in html  # what entry.js reads
+    assert '<g class="axes"><rect class="field" x="-200" y="-400" width="1100" height="900"/>' in html
+    assert 'clip-path="url(#field)"' in html
+    rows = re.findall(r'<tr data-unit="([^"]+)"><th scope="row">.*?</th>\s*<td class="num">(-?\d+)</td>'
+                      r'<td class="num">(-?\d+)</td>', html, re.S)  # fmt: skip
+    assert rows[0] == ("pc1", "0", "0") and {u for u, _x, _y in rows} >= {"pc2", "kagachi1", "kagachi2", "hayachi1"}
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("ja", "地点 (99999, 0) は戦場の外です。x は -200〜900、y は -400〜500 の範囲で指定してください"),
+    ("en", "the point (99999, 0) is off the battlefield: x from -200 to 900, y from -400 to 500"),
+])  # fmt: skip
+def test_a_point_off_the_battlefield_is_refused_beside_its_field_with_the_text_kept(world, lang, said) -> None:
+    app = app_at(world, WRITING)
+    client = signed_in(app, lang=lang)
+    before = stored(app, world).receipt
+    move = {"minor": "", "major": "full_move", "full_move_toward": "point", "full_move_x": "99999", "full_move_y": "0"}
+    status, html = save(client, url(world), prose="川を渡って回り込む。", **move)
+    assert status == 422 and stored(app, world).receipt == before and "川を渡って回り込む。" in html
+    assert beside(html) == {"full_move_toward": said}
+    status, _ = save(client, url(world), prose="川を渡って回り込む。", **{**move, "full_move_x": "900"})
+    assert status == 303 and stored(app, world).order["major"]["toward"] == [900, 0]
 
 
 def beside(html: str) -> dict[str, str]:

@@ -59,6 +59,7 @@ class LegalActions:
     evade_items: tuple[str, ...] = ()  # items that help evasion (R-FIX-3)
     damage_to: tuple[str, ...] = ()
     setup: tuple[str, ...] = ()  # setup abilities, round 1 only; one of them at most (R-FIX-11)
+    move: int = 0  # the combat-move distance from where the unit starts (0: it cannot move); a full move goes 3x
 
 
 def _has_status(unit: Unit, status_id: str) -> bool:
@@ -333,6 +334,7 @@ def legal_actions(encounter: Encounter, unit_id: str, checks: list[dict[str, Any
         evade_items=evade_items,
         damage_to=rules.GAUGES if facts.riding else ("injury",),
         setup=abilities.get("setup", ()) if facts.round == 1 else (),
+        move=facts.reach if facts.can_move else 0,
     )
 
 

@@ -8,6 +8,7 @@ preview, a late save or an expired CSRF token shows the form again with everythi
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -21,9 +22,11 @@ from wtforms import TextAreaField
 
 from pbp.engine import canonical
 from pbp.engine.kancolle.entry_odds import entry_odds
+from pbp.engine.pool.geometry import distance, movement
+from pbp.engine.pool.rules import FULL_MOVE_FACTOR
 from pbp.errors import InvalidState, UserError
 from pbp.reports import render_markdown
-from pbp.reports.battlemap import MapView, battle_map
+from pbp.reports.battlemap import MapView, battle_map, field_box
 from pbp.reports.narrative import Names
 from pbp.services import drafts, entries
 from pbp.services.clock import from_db
@@ -64,13 +67,20 @@ def names_for(desk: EntryDesk) -> Names:
     return Names(locale, desk.campaign.pack, units, desk.scenario.pack_scenario, character_names(list(units), locale))
 
 
-def battlefield(desk: OrderDesk, names: Names, *, secret_enemies: bool = True) -> Markup:
+def battlefield(desk: OrderDesk, names: Names, *, secret_enemies: bool = True, act: bool = False) -> Markup:
     """The map with the ordered unit, each ready weapon's reach, and only the PCs' gauges (enemies' are secret, save
-    to the GM: `secret_enemies=False`)."""
+    to the GM: `secret_enemies=False`). `act`: the player's map to act on (the field numbered along its edges, the
+    move and full move ranges drawn, everything clipped to the field)."""
     own = desk.own()
     vehicle = own.get("vehicle")
     arsenal = vehicle.get("weapons") or [] if vehicle else own.get("weapons") or []
+    step = getattr(desk.legal, "move", 0)
+    moves = (
+        [(gettext("Move range"), step), (gettext("Full move range"), step * FULL_MOVE_FACTOR)] if act and step else []
+    )
     view = MapView(
+        act=act,
+        moves=moves,
         focus=desk.unit,
         reach=[(names.of("weapons", w["id"]), w["range"][0], w["range"][1]) for w in arsenal],
         public=(lambda u: u.get("side") == "pc") if secret_enemies else (lambda u: True),
@@ -81,6 +91,39 @@ def battlefield(desk: OrderDesk, names: Names, *, secret_enemies: bool = True) -
         everywhere=lambda reach: gettext("%(reach)s: the whole map is within reach", reach=reach),
     )
     return Markup(battle_map(desk.encounter, view))  # noqa: S704 - battle_map escapes every text it draws
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A unit on the field as the list beside the map gives it: where it stands and how far it is from the
+    player's unit, as the rules measure a weapon's reach (a flying unit seen from the ground counts double)."""
+
+    id: str
+    name: str
+    side: str  # "self", "ally" or "enemy"
+    x: float
+    y: float
+    distance: int
+    doubled: bool  # a flying unit seen from the ground
+
+
+def standing(desk: OrderDesk, names: Names) -> list[Standing]:
+    """The units standing on the field, the player's own first, then by distance (the nearest first)."""
+    own = desk.own()
+    rows = [
+        Standing(
+            u["id"],
+            names.unit(u["id"]),
+            "self" if u is own else "ally" if u["side"] == own["side"] else "enemy",
+            u["position"][0],
+            u["position"][1],
+            distance(own, u),
+            movement(u) == "air" and movement(own) != "air",
+        )
+        for u in desk.encounter["units"]
+        if not u.get("removed")
+    ]
+    return sorted(rows, key=lambda r: (r.side != "self", r.distance))
 
 
 @bp.app_template_filter("aware")
@@ -144,6 +187,7 @@ def _page(
     locale = page_locale()
     belongs_to(desk.campaign.slug)
     scene = kancolle is None and desk.scenario.kind == "scene"  # its checks at once: no map, no battle controls
+    plain = not (scene or kancolle)  # a battle of the pool's rules: the map to act on beside the orders
     body = render_template(
         "player/entry.html",
         desk=desk,
@@ -158,7 +202,9 @@ def _page(
         saved=saved,
         names=names,
         scene=scene,
-        battlefield=Markup() if scene or kancolle else battlefield(desk, names),
+        battlefield=battlefield(desk, names, act=True) if plain else Markup(),
+        standing=standing(desk, names) if plain else [],
+        map_field=field_box(desk.encounter) if plain else None,
         kancolle=kancolle,
         receipt=receipt,
         receipt_json=canonical.dumps(receipt.entry) if receipt else None,
