@@ -158,8 +158,9 @@ def source_namer(names: Names, ruleset: str = "pool") -> Callable[[str], str]:
 
 @dataclass(frozen=True)
 class GmLine:
-    """One GM action taken before the round (a reinforcement, a retreat, a revive...), as the log words it: whose,
-    what it set (a point, a gauge's stages, a status and its rounds) and the GM's published reason."""
+    """One GM action taken before the round (a reinforcement, a retreat, a revive, a プレイングボーナス...), as the log
+    words it: whose, what it set (a point, a gauge's stages, a status and its rounds, a bonus's dice and successes)
+    and the GM's published reason."""
 
     kind: str
     unit: str
@@ -169,6 +170,8 @@ class GmLine:
     taken: list[int] = field(default_factory=list)
     status: str | None = None
     rounds: int | None = None
+    dice: int = 0
+    successes: int = 0
 
 
 def gm_lines(actions: list[dict[str, Any]], names: Names, ruleset: str = "pool") -> list[GmLine]:
@@ -189,6 +192,8 @@ def gm_lines(actions: list[dict[str, Any]], names: Names, ruleset: str = "pool")
                 taken=list(a.get("taken") or []),
                 status=names.of("statuses", a["status"]) if a.get("status") else None,
                 rounds=a.get("rounds"),
+                dice=int(a.get("dice") or 0),
+                successes=int(a.get("successes") or 0),
             )
         )
     return lines

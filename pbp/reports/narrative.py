@@ -1194,7 +1194,10 @@ class Narrator:
         if e.get("purpose") == "recover":
             return self.say("check.recover_ok" if e["success"] else "check.recover_fail", a=a, skill=skill)
         outcome = grade(e) or "open"
-        return self._join([self.say("check.try", a=a, skill=skill), self.say(f"check.{outcome}", a=a, skill=skill)])
+        told = [self.say("check.try", a=a, skill=skill), self.say(f"check.{outcome}", a=a, skill=skill)]
+        if e.get("purpose") == "adhoc" and e.get("text"):  # a GM's ad-hoc check: the GM's words for what came of it
+            told.append(str(md_text(e["text"])))
+        return self._join(told)
 
     def _tell_restore(self, i: int, e: RestoreEvent) -> str:
         return self.say("restore.damage" if e["gauge"] == "damage" else "restore.injury", t=self.name(e["unit"]))

@@ -173,6 +173,8 @@ def gm_beats(start: dict[str, Any], actions: list[dict[str, Any]]) -> list[GmBea
             units[unit["id"]] = unit
             beats.append(GmBeat("arrive", unit["id"], "foe"))  # a reinforcement is an enemy
             continue
+        if kind == "bonus":  # a play bonus judges an entry, it is no happening: the dice log says it
+            continue
         uid = str(a.get("unit"))
         side = "pc" if units.get(uid, {}).get("side") == "pc" else "foe"
         if kind != "set_gauge":

@@ -111,7 +111,7 @@ def _locked(round_id: int, actor_id: int | None, campaign_id: int | None) -> Rou
         raise NotFound(N_("no round %(round)s in this campaign", round=round_id))
     gms.require_gm(scenario.campaign_id, actor_id)
     if not judges(scenario.campaign.ruleset):
-        raise InvalidState(N_("this ruleset has no プレイングボーナス or ad-hoc checks (pool campaigns only)"))
+        raise InvalidState(N_("this ruleset has no play bonus or ad-hoc checks (pool campaigns only)"))
     if rnd.state not in JUDGEABLE:
         raise InvalidState(
             N_(
@@ -144,7 +144,7 @@ def _settle(rnd: Round, now: Any, actor_id: int | None) -> None:
         done = _inputs_engine(inputs, rnd.seed, overrides)
     except BadInput as e:
         problems = said_problems(e.problems)
-        raise UserError(N_("the ad-hoc check cannot be rolled: %(problems)s", problems=problems)) from e
+        raise UserError(N_("the ad-hoc check cannot be rolled: %(problems)s", problems=problems), "skill") from e
     except ResolutionFailed as e:
         raise UserError(N_("the round cannot be worked out from this: %(error)s", error=str(e))) from e
     _store(rnd, scenario, done, round_prose(rnd.id), now, first=False, actor_id=actor_id)
@@ -184,7 +184,9 @@ def set_bonus(
     with write_transaction():
         rnd = _locked(round_id, actor_id, campaign_id)
         if not Entry.select().where(Entry.round == round_id, Entry.character == character_id).exists():
-            raise NotFound(N_("character %(character)s has no entry in this round", character=character_id))
+            raise NotFound(
+                N_("character %(character)s has no entry in this round", character=character_id), "character"
+            )
         old = [row for row in _bonus_rows(round_id) if row.payload.get("unit") == uid]
         if removing and not old:
             raise InvalidState(N_("there is no bonus to take away"), "dice")
@@ -264,9 +266,3 @@ def remove_adhoc_check(
         _settle(rnd, now, actor_id)
         audit.log("round.adhoc_removed", f"round:{round_id}", now, actor_id=actor_id, character=row.character_id,
                   skill=row.skill)  # fmt: skip
-
-
-def adhoc_outcomes(events: list[dict[str, Any]], checks: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
-    """Each ad-hoc check (as the resolution stored it) with its roll: the `adhoc` check events, in order."""
-    rolled = [e for e in events if e.get("type") == "check" and e.get("purpose") == "adhoc"]
-    return [{**check, "event": event} for check, event in zip(checks or [], rolled, strict=False)]

@@ -32,8 +32,8 @@ def _bonus(world, rid: int, dice: int = 1, successes: int = 0, reason: str = "�
 
 def _adhoc(world, rid: int, skill: str = "情報処理", need: int = 1, who: int = 0):
     return judging.add_adhoc_check(
-        rid, world.characters[who], skill=skill, need=need, reason="無線を傍受する工夫", success_text="敵の通信を拾った",
-        failure_text="雑音しか聞こえない", actor_id=world.gm, clock=world.clock,
+        rid, world.characters[who], skill=skill, need=need, reason="無線を傍受する工夫",
+        success_text="敵の通信を拾った", failure_text="雑音しか聞こえない", actor_id=world.gm, clock=world.clock,
     )  # fmt: skip
 
 
@@ -173,3 +173,16 @@ def test_an_adhoc_check_names_a_skill_of_the_pc_and_a_reason(world) -> None:
     row = _adhoc(world, rid)
     judging.remove_adhoc_check(rid, row.id, actor_id=world.gm, clock=world.clock)
     assert not _resolve(world, rid).adhoc_checks
+
+
+def test_the_story_and_the_dice_log_tell_the_adhoc_check_and_the_bonus_in_words(world) -> None:
+    from pbp.models import Report
+
+    rid = world.new_round()
+    _enter(world, rid)
+    _bonus(world, rid, dice=1, successes=0)
+    _adhoc(world, rid, need=0)  # needs nothing: a success, whatever the dice
+    _resolve(world, rid)
+    draft = Report.get(Report.round == rid).draft_md
+    assert "敵の通信を拾った" in draft and "雑音しか聞こえない" not in draft
+    assert "無線を傍受する工夫" not in draft and "見事な連携の描写" not in draft  # reasons go with the dice log

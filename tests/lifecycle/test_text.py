@@ -47,6 +47,7 @@ from pbp import migrations
 from pbp.engine import BadInput
 from pbp.errors import InvalidState, UserError
 from pbp.models import (
+    AdhocCheck,
     AuditLog,
     Campaign,
     Character,
@@ -71,6 +72,7 @@ from pbp.services import (
     drafts,
     entries,
     gms,
+    judging,
     line_fates,
     notifications,
     publishing,
@@ -357,6 +359,9 @@ INTERNAL = {
     "notifications.deadline_in": "the payload is a stored notice's, the zone the user's (set_timezone checked it)",
     "demo.demo_user": "the demo's own account names",
     "kancolle_demo.entry_for": "the legal actions are the engine's (legal_actions), never a user's text",
+    "campaign_settings.bonus_cap": "the policies are a campaign's, stored by change (its values checked)",
+    "judging.judges": "the ruleset is a campaign's, checked when it was loaded",
+    "judging.judging_of": "the state is a round's, one of the lifecycle's constants",
 }
 
 
@@ -815,6 +820,38 @@ def test_shaping_takes_any_text(stage: Stage, kind: str, unit: str, text: str, r
         assert GmOrder.get(GmOrder.round == rid, GmOrder.unit == unit).order == order
     if accepted(lambda: shaping.clear_enemy_order(rid, unit, actor_id=w.gm, clock=w.clock), unit):
         assert not GmOrder.select().where(GmOrder.round == rid, GmOrder.unit == unit).exists()
+
+
+_JUDGED: dict[int, int] = {}  # the stage's round for judging (an open round of its own scenario, one entry)
+
+
+@covers("judging.set_bonus", "judging.add_adhoc_check")
+@FAST
+@given(
+    reason=TEXT | st.just("a fine plan"),
+    skill=TEXT | st.sampled_from(["情報処理", "射撃"]),
+    success=TEXT,
+    failure=TEXT,
+)
+@example(reason="why\x00", skill="情報処理", success="", failure="")
+@example(reason="why", skill="情報処理\x00", success="ok", failure="\ud800")
+def test_judging_takes_any_text(stage: Stage, reason: str, skill: str, success: str, failure: str) -> None:
+    w = stage.world
+    rid = _JUDGED.get(id(stage))
+    if rid is None:
+        rid = _JUDGED[id(stage)] = w.new_round(scenario=w.new_scenario("judged"))
+        entries.save_entry(rid, w.characters[0], user_id=w.players[0], order=w.order(), prose="行く", clock=w.clock)
+    bonus = lambda: judging.set_bonus(rid, w.characters[0], dice=1, successes=0, reason=reason, actor_id=w.gm,  # noqa: E731
+                                      clock=w.clock)  # fmt: skip
+    if accepted(bonus, reason):
+        assert last_audit("round.bonus")["reason"] == reason.strip()
+    texts = {"success_text": success, "failure_text": failure}
+    adhoc = lambda: judging.add_adhoc_check(rid, w.characters[0], skill=skill, need=1, reason=reason,  # noqa: E731
+                                            actor_id=w.gm, clock=w.clock, **texts)  # fmt: skip
+    if accepted(adhoc, reason, skill, success, failure):
+        row = AdhocCheck.select().where(AdhocCheck.round == rid).order_by(AdhocCheck.seq.desc()).get()
+        assert (row.skill, row.reason, row.success_text or "") == (skill.strip(), reason.strip(), success.strip())
+        judging.remove_adhoc_check(rid, row.id, actor_id=w.gm, clock=w.clock)
 
 
 _DRAFT_TICKS = itertools.count(1)  # each example's drafts a moment after the last: none is refused as too soon

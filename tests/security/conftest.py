@@ -1,8 +1,9 @@
 """The security suite's world: the demo (tests/web/world.py) with a rival campaign and its GM (`gm2`), a co-GM, and
 the states that show every form of the site: a run with free places and a character not yet signed up (the
 sign-up form), a growth request waiting for the GM (the decision form), a scenario written in the console (its edit
-form), a run whose first round is resolved and not published (the override form) and a run whose first round has
-a GM action (its delete form), and an account whose password the reset form's tests set (`forgetful`)."""
+form), a run whose first round is resolved and not published (the override form, and an ad-hoc check: its remove
+form) and a run whose first round has a GM action (its delete form), and an account whose password the reset
+form's tests set (`forgetful`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from flask import Flask
 
 from pbp import db as pbp_db
 from pbp.models import Campaign, Character, User
-from pbp.services import accounts, authoring, campaigns, characters, rounds, scenarios, shaping
+from pbp.services import accounts, authoring, campaigns, characters, judging, rounds, scenarios, shaping
 from pbp.services.clock import FixedClock
 from pbp.services.demo import SCENARIO
 from tests.web.conftest import _cheap_password_hashes, make_app  # noqa: F401 - the fixture applies here too
@@ -73,6 +74,9 @@ def build_security_world(url: str, packs: Path) -> World:
                 rounds.open_round(first.id, actor_id=gm.id, clock=clock)
                 rounds.resolve_round(first.id, actor_id=gm.id, clock=clock)
                 assert first.id == RESOLVED_ROUND
+                # an ad-hoc check, so that the review shows the form that takes it away
+                judging.add_adhoc_check(first.id, built.characters["aoi"], skill="情報処理", need=1,
+                                        reason="listening in", actor_id=gm.id, clock=clock)  # fmt: skip
             else:
                 shaping.record_action(first.id, "retreat", {"unit": "kagachi2"}, reason="the river", actor_id=gm.id)
                 assert first.id == SHAPED_ROUND

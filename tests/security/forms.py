@@ -172,7 +172,14 @@ FORMS: dict[tuple[str, str], Form] = {
         "GM",
         "/gm/demo/settings",
         text=("webhook", "timezone"),
-        other=("publishing", "hold_percent", "growth_award", "entry_char_limit"),
+        other=(
+            "publishing",
+            "hold_percent",
+            "growth_award",
+            "entry_char_limit",
+            "bonus_dice_max",
+            "bonus_successes_max",
+        ),
         bases=({"publishing": "review", "hold_percent": "50", "growth_award": "0", "entry_char_limit": "5"},),
     ),  # the prose limit is out of range: refused, every field shown again
     ("/gm/<slug:campaign>/settings/publishing", "POST"): Form(
@@ -277,6 +284,25 @@ FORMS: dict[tuple[str, str], Form] = {
         text=("reason",),
         other=("check", "successes"),
         bases=({"check": "r1-c999", "successes": "0"},),  # no such check: refused beside the field
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/bonus", "POST"): Form(
+        "GM",
+        f"/gm/demo/rounds/{RESOLVED_ROUND}/bonus",
+        text=("reason",),
+        other=("character", "dice", "successes"),
+        bases=({"character": "1", "dice": "1", "successes": "0"},),  # no entry in the round: refused beside it
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/adhoc", "POST"): Form(
+        "GM",
+        f"/gm/demo/rounds/{RESOLVED_ROUND}/adhoc",
+        text=("reason", "success_text", "failure_text"),
+        other=("roll", "need"),
+        bases=({"roll": "1|情報処理", "need": "1"},),
+        stored=("reason",),
+        shown=(f"/gm/demo/rounds/{RESOLVED_ROUND}/review",),
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/adhoc/<row:check_id>/remove", "POST"): Form(
+        "GM", f"/gm/demo/rounds/{RESOLVED_ROUND}/adhoc/999/remove"
     ),
     ("/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete", "POST"): Form(
         "GM", f"/gm/demo/rounds/{SHAPED_ROUND}/actions/999/delete"

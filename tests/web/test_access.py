@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from pbp import db as pbp_db
 from pbp.models import (
+    AdhocCheck,
     AuditLog,
     Campaign,
     Character,
@@ -279,6 +280,22 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {},
         {**GM_ONLY, "GM": 404},
     ),
+    # gm-judge: the open round 3's play bonus and ad-hoc checks (a form missing its choice is refused, 422)
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/bonus", "POST"): (
+        "/gm/demo/rounds/3/bonus",
+        {"character": "", "dice": "1", "successes": "0", "reason": "x"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/adhoc", "POST"): (
+        "/gm/demo/rounds/3/adhoc",
+        {"roll": "", "need": "1", "reason": "x"},
+        {**GM_ONLY, "GM": 422},
+    ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/adhoc/<row:check_id>/remove", "POST"): (
+        "/gm/demo/rounds/3/adhoc/999/remove",
+        {},
+        {**GM_ONLY, "GM": 404},
+    ),
     ("/gm/<slug:campaign>/rounds/<row:round_id>/orders/<unit>", "GET"): (
         "/gm/demo/rounds/3/orders/kagachi1",
         None,
@@ -462,6 +479,17 @@ CSRF_CASES = {
         {"check": "r1-c1", "successes": "5", "reason": "forged"},
         lambda app, client: _overrides(app) == 0,
     ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/bonus": (
+        "GM",
+        {"character": "1", "dice": "1", "successes": "0", "reason": "forged"},
+        lambda app, client: _judged(app) == (0, 0),
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/adhoc": (
+        "GM",
+        {"roll": "1|情報処理", "need": "1", "reason": "forged"},
+        lambda app, client: _judged(app) == (0, 0),
+    ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/adhoc/<row:check_id>/remove": ("GM", {}, None),
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": (
         "GM",
         {"deadline": "2099-01-01T00:00"},
@@ -577,6 +605,9 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/growth/<row:request_id>": "/gm/demo/growth/1",
     "/gm/<slug:campaign>/rounds/<row:round_id>/": "/gm/demo/rounds/3/",
     "/gm/<slug:campaign>/rounds/<row:round_id>/override": "/gm/demo/rounds/2/override",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/bonus": "/gm/demo/rounds/3/bonus",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/adhoc": "/gm/demo/rounds/3/adhoc",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/adhoc/<row:check_id>/remove": "/gm/demo/rounds/3/adhoc/1/remove",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/rounds/new": "/gm/demo/scenarios/tama_river/rounds/new",
     "/gm/<slug:campaign>/growth/award": "/gm/demo/growth/award",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/texts": "/gm/demo/scenarios/tama_river/texts",
@@ -630,6 +661,12 @@ def _round_state(app: Flask, round_id: int) -> str:
 def _overrides(app: Flask) -> int:
     with pbp_db.using(database.of(app)):
         return Override.select().count()
+
+
+def _judged(app: Flask) -> tuple[int, int]:
+    """The play bonuses and ad-hoc checks stored."""
+    with pbp_db.using(database.of(app)):
+        return GmAction.select().where(GmAction.kind == "bonus").count(), AdhocCheck.select().count()
 
 
 def _rounds(app: Flask) -> int:

@@ -134,7 +134,6 @@ class KancolleRuleset:
         unused = [o["check"] for o in overrides or [] if o["check"] not in run.used_overrides]  # file order
         return Resolution(state=state, events=run.events, unused_overrides=unused)
 
-
     def roll_adhoc(
         self,
         encounter: dict[str, Any],
@@ -145,5 +144,6 @@ class KancolleRuleset:
     ) -> Resolution:
         """Not in contract v3: the GM's ad-hoc checks and プレイングボーナス are pool's (a free check is an entry)."""
         raise BadInput([Problem("adhoc_checks", "the kancolle ruleset has no ad-hoc checks (pool only)")])
+
 
 KANCOLLE = KancolleRuleset()

@@ -5,7 +5,8 @@ An ad-hoc check is an input like an override: `{"unit", "skill", "need", "reason
 seeded stream continuing where the round's last die left it, each in that order; each gets the check id after the
 round's last one (`r{round}-c{n+1}`, ...), so a GM override applies to it like to any check. The pool is the PC's
 as the round found it (the round's encounter: the GM's actions and プレイングボーナス applied, R-CHECK-8). The
-events are ordinary `check` events of purpose `adhoc`, appended to the round's; the state does not change. Anyone
+events are ordinary `check` events of purpose `adhoc` (`label`: the reason; `text`: the GM's words for the outcome
+rolled, when given), appended to the round's; the state does not change. Anyone
 holding the bundle and the seed re-rolls them: same round, same checks, same dice.
 """
 
@@ -104,6 +105,9 @@ def roll_adhoc(
         }  # fmt: skip
         if noted:
             event["overrides"] = noted
+        told = check.get("success_text" if event["success"] else "failure_text")
+        if told:
+            event["text"] = told  # what the story says of this outcome (after any override)
         battle.emit(event)
     unused = [o for o in resolved.unused_overrides if o not in battle.used_overrides]
     events = [*resolved.events, *cast(list[dict[str, Any]], battle.events)]

@@ -28,9 +28,10 @@ EVENT_TYPES: dict[str, str] = {
     "when its unit attacks), `by` (unit id or null); "
     "optional `renewed` (true on `applied` when the unit already had it: stun restarts its 3 rounds, R-FIX-6); "
     "arm_damage carries `unequipped` (weapon ids moved to spare)",
-    "check": "a rolled check outside an attack: `unit`, `skill`, `purpose` (scene|recover), `check` (id or null when "
-    "nothing was rolled), `dice`, `successes`, `need`, `success`, `detail`, optional `item` (the item that applied), "
-    "optional `overrides`",
+    "check": "a rolled check outside an attack: `unit`, `skill`, `purpose` (scene|recover|adhoc: a GM's ad-hoc "
+    "check rolled after the round, with `label` its reason and `text` the GM's words for the outcome), `check` (id "
+    "or null when nothing was rolled), `dice`, `successes`, `need`, `success`, `detail`, optional `item` (the item "
+    "that applied), optional `overrides`",
     "restore": "damage removed from a gauge by an effect: `unit`, `gauge`, `amount`, `taken` (the gauge after)",
     "refused": "an order not carried out: `unit`, `action` (setup|minor|major|item|evade_item), `order` (its type; "
     "`item` and `evade_item` for an item refused on its own, R-FIX-14, which also carries `item`: its id), "

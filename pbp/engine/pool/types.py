@@ -335,7 +335,7 @@ class CheckEvent(TypedDict):
     round: int
     unit: str
     skill: str
-    purpose: str  # scene or recover
+    purpose: str  # scene, recover or adhoc (a GM's ad-hoc check, `pbp.engine.pool.adhoc`)
     check: str | None
     dice: list[int]
     successes: int
@@ -345,6 +345,7 @@ class CheckEvent(TypedDict):
     status: NotRequired[str]  # recover: the status recovered from
     item: NotRequired[str]
     label: NotRequired[str]
+    text: NotRequired[str]  # adhoc: the GM's words for the outcome rolled
     overrides: NotRequired[list[OverrideNote]]
 
 

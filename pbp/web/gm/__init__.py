@@ -13,6 +13,7 @@ EXPIRED_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 from pbp.web.gm import (  # noqa: E402,F401  (routes register on import)
     access,
     growth,
+    judging,
     labels,
     publish,
     roster,

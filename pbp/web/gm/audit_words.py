@@ -50,6 +50,10 @@ SAYS: dict[str, Any] = {
     "round.gm_action": _("recorded a GM action (%(kind)s) in %(target)s: %(reason)s"),
     "round.gm_action_delete": _("dropped a GM action (%(kind)s) from %(target)s"),
     "round.gm_order": _("gave %(unit)s its orders in %(target)s"),
+    "round.adhoc_check": _(
+        "added an ad-hoc check for %(character)s in %(target)s (%(skill)s, %(need)s needed): %(reason)s"
+    ),
+    "round.adhoc_removed": _("took away the ad-hoc check of %(character)s (%(skill)s) in %(target)s"),
     "round.gm_order_clear": _("cleared the orders of %(unit)s in %(target)s: the default tactics act"),
     "report.edit": _("edited the report of %(target)s"),
     "report.correct": _("corrected the published report of %(target)s: %(note)s"),
@@ -66,6 +70,12 @@ ROSTER = {
 }
 _POLICY_ON = _("switched automatic publication on: rounds are published as soon as they are resolved")
 _POLICY_OFF = _("switched automatic publication off: rounds wait for a GM's review")
+_BONUS_CAP = {
+    "bonus_dice_max": _("set the cap of a play bonus to %(value)s dice"),
+    "bonus_successes_max": _("set the cap of a play bonus to %(value)s successes"),
+}
+_BONUS = _("gave %(character)s a play bonus in %(target)s (+%(dice)s dice, +%(successes)s successes): %(reason)s")
+_BONUS_TAKEN = _("took away the play bonus of %(character)s in %(target)s")
 _WEBHOOK_SET, _WEBHOOK_REMOVED = _("set the webhook"), _("removed the webhook")
 _NOBODY = _("nobody")
 
@@ -146,8 +156,10 @@ def say(row: AuditLog, names: _Names) -> Said:
         sentence = (
             (_POLICY_ON if detail.get("value") else _POLICY_OFF)
             if detail.get("policy") == "publish_automatically"
-            else None
+            else _BONUS_CAP.get(str(detail.get("policy")))
         )
+    elif action == "round.bonus":
+        sentence = _BONUS if detail.get("dice") or detail.get("successes") else _BONUS_TAKEN
     elif action == "campaign.webhook":
         sentence = _WEBHOOK_SET if detail.get("set") else _WEBHOOK_REMOVED
     elif action == "scenario.roster":

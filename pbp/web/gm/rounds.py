@@ -68,6 +68,10 @@ DONE = {
     ),
     "created": _("The round is created as a draft: open it to take entries."),
     "overridden": _("The override is recorded and the round resolved again with the same dice."),
+    "bonus": _("The play bonus is recorded; a resolved round was worked out again with the same dice."),
+    "bonus_removed": _("The play bonus is taken away; a resolved round was worked out again with the same dice."),
+    "adhoc": _("The ad-hoc check is recorded: it is rolled after the round's other checks."),
+    "adhoc_removed": _("The ad-hoc check is taken away."),
 }
 #: The deadline's furthest reach, either way (as on the command line).
 DEADLINE_REACH = timedelta(days=10 * 365)
@@ -447,8 +451,13 @@ def _review_page(
     *,
     status: int = 200,
     refusal: str | None = None,
+    judging_forms: dict[str, Any] | None = None,
 ) -> tuple[str, int]:
+    """The review page; `judging_forms`: a judging form sent back with its errors (`judging.panel`)."""
+    from pbp.web.gm.judging import panel  # it shows its refusals on this page
+
     review: Review | KancolleReview | None = None
+    judged = None
     preview: Review | KancolleReview | None = None
     problem = None
     version, overrides = None, []
@@ -456,6 +465,7 @@ def _review_page(
         res = Resolution.get(Resolution.round == rnd.id)
         review = _review_of(campaign, rnd, res.encounter, res.events, res.state, res.gm_actions)
         version, overrides = res.version, list(res.overrides or [])
+        judged = (res.encounter, res.events)
     elif rnd.state in rounds.PREVIEWABLE:
         try:
             dry = rounds.preview_round(rnd.id, actor_id=current_user.id)
@@ -465,12 +475,15 @@ def _review_page(
             problem = refusal_text(e)
         else:
             preview = _review_of(campaign, rnd, dry.inputs.encounter, dry.events, dry.state, dry.inputs.gm_actions)
+            judged = (dry.inputs.encounter, None)  # a throwaway seed's rolls are no outcome
     form = form or _override_form(campaign, formdata=False)
     shown = review or preview
     if isinstance(shown, Review):
         shown.overrides, shown.version = overrides, version
     offered = shown.check_choices if isinstance(shown, KancolleReview) else list(shown.checks.items()) if shown else []
     form.check.choices = [("", gettext("Choose a check")), *offered]
+    names = shown.unit_names if isinstance(shown, Review) else {}
+    judge = panel(campaign, rnd, *judged, names, **(judging_forms or {})) if judged and shown else None
     page = render_template(
         "gm/round_review.html",
         campaign=campaign,
@@ -487,6 +500,7 @@ def _review_page(
         version=version,
         refusal=refusal,
         done=DONE.get(request.args.get("done", "")),
+        judge=judge,
     )
     return page, status
 

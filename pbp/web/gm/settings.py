@@ -10,8 +10,9 @@ from flask_babel import lazy_gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 from wtforms import HiddenField, IntegerField, RadioField, SelectChoice, StringField
-from wtforms.validators import InputRequired, Length, NumberRange
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from pbp.engine.pool.gm_actions import BONUS_MAX
 from pbp.errors import Forbidden, NotFound, UserError
 from pbp.models import Campaign
 from pbp.services import campaign_settings
@@ -38,6 +39,14 @@ def _whole(low: int, high: int) -> list[object]:
     return [
         InputRequired(message=_FILL),
         NumberRange(low, high, message=_("A whole number from %(low)s to %(high)s.", low=low, high=high)),
+    ]
+
+
+def _cap() -> list[object]:
+    """A cap of the play bonus: left out (a form from before it), it stays as it is."""
+    return [
+        Optional(),
+        NumberRange(0, BONUS_MAX, message=_("A whole number from %(low)s to %(high)s.", low=0, high=BONUS_MAX)),
     ]
 
 
@@ -77,6 +86,16 @@ class SettingsForm(SiteForm):
         _whole(*ENTRY_LIMIT_RANGE),
         description=_("Entries already saved keep their text; a longer one is refused at its next save."),
     )
+    bonus_dice_max = IntegerField(
+        _("Play bonus: the most dice per entry"),
+        _cap(),
+        description=_("The GM's reward for a good プレイング, on the round's review (0: no dice bonus)."),
+    )
+    bonus_successes_max = IntegerField(
+        _("Play bonus: the most successes per entry"),
+        _cap(),
+        description=_("Added to every check the character rolls that round (0: no success bonus)."),
+    )
 
 
 class SwitchForm(SiteForm):
@@ -95,6 +114,8 @@ def _form_of(settings: Settings) -> SettingsForm:
         growth_award=settings.growth_award,
         timezone=settings.timezone,
         entry_char_limit=settings.entry_char_limit,
+        bonus_dice_max=settings.bonus_dice_max,
+        bonus_successes_max=settings.bonus_successes_max,
     )
 
 
@@ -133,6 +154,7 @@ def save_settings(campaign: str) -> Response | tuple[str, int]:
     form = SettingsForm()
     if not form.validate_on_submit():
         return _page(found, form, 422)
+    was = campaign_settings.current(Campaign.get_by_id(found.id))
     wanted = Settings(
         publish_automatically=form.publishing.data == AUTO,
         hold_share=int(form.hold_percent.data) / 100,
@@ -140,6 +162,8 @@ def save_settings(campaign: str) -> Response | tuple[str, int]:
         growth_award=int(form.growth_award.data),
         timezone=form.timezone.data or "",
         entry_char_limit=int(form.entry_char_limit.data),
+        bonus_dice_max=_or(form.bonus_dice_max.data, was.bonus_dice_max),
+        bonus_successes_max=_or(form.bonus_successes_max.data, was.bonus_successes_max),
     )
     try:
         changed = campaign_settings.save(found.id, wanted, actor_id=current_user.id)
@@ -149,6 +173,10 @@ def save_settings(campaign: str) -> Response | tuple[str, int]:
         show_refusal(form, refusal if refusal.field != "hold_share" else UserError(refusal.message, "hold_percent"))
         return _page(found, form, form_status(refusal))
     return redirect(url_for("gm.settings_page", campaign=found.slug, done="saved" if changed else "unchanged"), 303)
+
+
+def _or(value: int | None, stored: int) -> int:
+    return stored if value is None else int(value)
 
 
 @bp.post("/<slug:campaign>/settings/publishing")
