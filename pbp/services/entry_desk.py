@@ -205,6 +205,7 @@ def _public_foes(
     by_name = {str(e.get("ja")): t for t, e in types.items()}
     setup = ScenarioSecret.select(ScenarioSecret.setup).where(ScenarioSecret.scenario == scenario.id).get().setup
     placed = {str(e.get("id")): str(e.get("type")) for e in (setup or {}).get("enemies") or [] if isinstance(e, dict)}
+    fresh: dict[str, dict[str, Any] | None] = {}  # one unit built per type (a horde is mostly one or two types)
     foes: dict[str, dict[str, Any]] = {}
     for unit in encounter["units"]:
         if unit.get("side") == "pc" or unit.get("removed"):
@@ -212,11 +213,15 @@ def _public_foes(
         kind = placed.get(unit["id"]) if unit["id"] in placed else by_name.get(str(unit.get("name")))
         if kind is None or types.get(kind, {}).get("public") is not True:
             continue
-        try:
-            fresh = ruleset.reinforcement(campaign.pack, kind, unit["id"], list(unit["position"]))
-        except BadInput:  # the pack's type no longer builds: no odds rather than a guess
-            continue
-        foes[unit["id"]] = {**fresh, "side": unit["side"], "engagement": unit.get("engagement")}
+        if kind not in fresh:
+            try:
+                fresh[kind] = ruleset.reinforcement(campaign.pack, kind, unit["id"], list(unit["position"]))
+            except BadInput:  # the pack's type no longer builds: no odds rather than a guess
+                fresh[kind] = None
+        built = fresh[kind]
+        if built is not None:  # the battle the odds are counted in copies the encounter: sharing is safe
+            foes[unit["id"]] = {**built, "id": unit["id"], "position": list(unit["position"]), "side": unit["side"],
+                                "engagement": unit.get("engagement")}  # fmt: skip
     return foes
 
 
