@@ -4,7 +4,8 @@ and battle again for the fleet, and every ship girl's player writes each deadlin
 legal_actions (seeing each check's odds): a base cycle (the event card, the scene, supply and support), then three
 battle rounds and the night (the night's chain and targets on the form). The scheduler resolves and publishes each
 deadline by itself after its deadline passes, the GM reads the review with every check, and a reader finds the
-report and a bundle that verifies. No page scrolls sideways (ja at 1280 px, en at 360 px).
+report (its dice log linking each outcome to its rule on /rules/kancolle/) and a bundle that verifies. No page
+scrolls sideways (ja at 1280 px, en at 360 px).
 
 Each round's dice come from its secret seed, drawn when the round opens; the test fixes those seeds (`SEEDS`) so the
 battle takes the same course on every run: the fleet keeps the flagship for the night, as the scenario says."""
@@ -155,6 +156,8 @@ def _play_deadline(site: Site, ships: dict[str, int], pages: dict[str, Any], lan
     reader.goto(f"{site.url}/blog/{SLUG}/{slug}/round-{number}/")
     assert no_horizontal_scroll(reader)
     assert reader.locator("article").count() >= 1
+    rules = reader.locator('ol.kancolle-log a.rule[href*="/rules/kancolle/#K-"]')  # the dice log links its rules
+    assert rules.count() >= 1
     with urllib.request.urlopen(f"{site.url}/blog/{SLUG}/{slug}/round-{number}/bundle.json") as got:
         assert verify_bundle(json.load(got)) is None
     return number, events
