@@ -21,6 +21,7 @@ from pbp.models.rounds import (
 )
 from pbp.models.scenarios import Participation, Scenario, ScenarioSecret
 from pbp.models.site import SiteVersion
+from pbp.models.table_talk import CharacterIcon, MasterComment, ScenarioNote
 
 #: Every table, in dependency order (the migrations must produce exactly these).
 ALL_MODELS: tuple[type[BaseModel], ...] = (
@@ -53,6 +54,9 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     EntryDraft,
     ParkedText,
     Notice,
+    MasterComment,
+    ScenarioNote,
+    CharacterIcon,
 )
 
 __all__ = [
@@ -63,6 +67,7 @@ __all__ = [
     "Campaign",
     "CampaignGM",
     "Character",
+    "CharacterIcon",
     "Entry",
     "EntryDraft",
     "EntryRevision",
@@ -70,6 +75,7 @@ __all__ = [
     "GmOrder",
     "GrowthRequest",
     "Heartbeat",
+    "MasterComment",
     "Notice",
     "NotificationOptOut",
     "Outbox",
@@ -84,6 +90,7 @@ __all__ = [
     "ResolutionVersion",
     "Round",
     "Scenario",
+    "ScenarioNote",
     "ScenarioSecret",
     "SiteVersion",
     "User",

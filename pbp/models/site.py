@@ -47,6 +47,8 @@ WATCHED = (
     "adhoc_check",
     "report",
     "report_correction",
+    "master_comment",
+    "character_icon",
 )
 #: Tables no public page shows, or only through a watched one (an entry's prose reaches a report when it is
 #: published, which writes `round` and `report`).
@@ -65,6 +67,7 @@ UNWATCHED = (
     "entry_draft",
     "parked_text",
     "notice",
+    "scenario_note",
 )
 
 

@@ -37,9 +37,10 @@ def secret_name(secret: Secret) -> Text:
     return N_(SECRET_KINDS.get(secret.kind, "%(source)s").template, source=secret.source)
 
 
-#: The parts of a round's public text the check reads, in the order its finds are listed (`units`: the names of
+#: The parts of a round's public text the check reads, in the order its finds are listed (`comments`: the GM's
+#: comments on the characters, `pbp.services.master_comments`; `units`: the names of
 #: the units on the field, which the dice log shows; only the secret terms are looked for in them).
-PARTS = ("intro", "story", "outro", "story_en", "scenario", "units")
+PARTS = ("intro", "story", "outro", "comments", "story_en", "scenario", "units")
 #: The pack's sections whose names and descriptions every player may read (on the game-data pages or their sheet).
 _PUBLIC_SECTIONS = ("stats", "skills", "statuses", "items", "weapons", "vehicles", "abilities", "characters")
 

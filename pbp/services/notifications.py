@@ -196,6 +196,10 @@ MESSAGES: dict[str, dict[str, tuple[str, str]]] = {
         "ja": ("【{scenario}】{character}は参加者から外れました", "GMが{character}を参加者から外しました。"),
         "en": ("[{scenario}] {character} no longer takes part", "The GM took {character} off {scenario}."),
     },
+    "note.new": {
+        "ja": ("【{scenario}】{who}さんから新しいメモ", "「{scenario}」の非公開メモに{who}さんが書き込みました。"),
+        "en": ("[{scenario}] A new note from {who}", "{who} wrote in your private notes of {scenario}."),
+    },
     "webhook.test": {
         "ja": (
             "【{title}】Webhookのテスト",

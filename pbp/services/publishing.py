@@ -29,7 +29,7 @@ from pbp.models import (
     site,
 )
 from pbp.reports.leaks import Leak
-from pbp.services import audit, campaign_settings, characters, gms, leaks, notifications
+from pbp.services import audit, campaign_settings, characters, gms, leaks, master_comments, notifications
 from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -204,6 +204,7 @@ def _leaks_in(rnd: Round, intro: str, story: str, outro: str, story_en: str | No
         "intro": intro,
         "story": story,
         "outro": outro,
+        "comments": master_comments.public_text(rnd.id),
         "story_en": story_en or "",
         "scenario": _scenario_text(rnd),
     }
@@ -584,7 +585,7 @@ def review(
     intro_md, story_md, outro_md = texts["intro_md"], texts["draft_md"], texts["outro_md"]
     english_text = english or reports.plain_text(html_en or "")
     parts_checked = {"intro": intro_md, "story": story_md, "outro": outro_md, "story_en": english_text,
-                     "scenario": _scenario_text(rnd)}  # fmt: skip
+                     "scenario": _scenario_text(rnd), "comments": master_comments.public_text(round_id)}  # fmt: skip
     return Review(
         round=rnd,
         intro=intro_md,

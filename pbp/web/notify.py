@@ -48,6 +48,7 @@ LABELS = {
     "signup.waitlisted": _("My character's sign-up: on the waiting list"),
     "growth.approved": _("A growth request of mine is approved"),
     "growth.denied": _("A growth request of mine is denied"),
+    "note.new": _("A new message in a scenario's private notes between the GM and me"),
 }
 
 

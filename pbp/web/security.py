@@ -40,6 +40,8 @@ HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",
 }
+#: Answers the same for everyone, signed in or not, that keep their own caching (a character's icon, by its digest).
+SHARED_ANSWERS = frozenset({"player.character_icon"})
 #: The blueprints whose every page is private, whoever asks (an anonymous visitor's redirect to log in too).
 PRIVATE_BLUEPRINTS = frozenset({"gm"})
 #: With HTTPS: browsers keep to HTTPS for a year.
@@ -90,6 +92,8 @@ def init_app(app: Flask) -> None:
             response.headers.setdefault(name, value)
         if app.config["HTTPS"]:
             response.headers.setdefault("Strict-Transport-Security", HSTS)
+        if request.endpoint in SHARED_ANSWERS and response.status_code in (200, 304):
+            return response
         if request.blueprint in PRIVATE_BLUEPRINTS or _signed_in(app):
             response.headers["Cache-Control"] = "no-store"
         return response

@@ -153,6 +153,20 @@ FORMS: dict[tuple[str, str], Form] = {
         other=("action",),
         bases=({"action": "preview", "story": "x"},),
     ),
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/comments", "POST"): Form(
+        "GM",
+        f"/gm/demo/rounds/{RESOLVED_ROUND}/comments",
+        text=("note", "comment-1", "comment_en-1", "comment-2", "comment_en-2"),
+        stored=("comment-1", "comment_en-1"),
+        shown=(f"/gm/demo/rounds/{RESOLVED_ROUND}/report",),
+    ),
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/notes", "POST"): Form(
+        "player", "/campaigns/demo/scenarios/tama_river/notes", text=("body",)
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/notes/<row:user_id>", "POST"): Form(
+        "GM", "/gm/demo/scenarios/tama_river/notes/2", text=("body",)
+    ),
+    ("/characters/<row:character_id>/icon", "POST"): Form("player", "/characters/1/icon", other=("icon", "action")),
     ("/gm/<slug:campaign>/growth/<row:request_id>", "POST"): Form(
         "GM",
         f"/gm/demo/growth/{GROWTH_REQUEST}",

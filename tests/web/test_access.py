@@ -22,12 +22,14 @@ from pbp.models import (
     GmAction,
     GmOrder,
     GrowthRequest,
+    MasterComment,
     Outbox,
     Override,
     Participation,
     ReportCorrection,
     Round,
     Scenario,
+    ScenarioNote,
     ScenarioSecret,
     User,
 )
@@ -68,6 +70,7 @@ OWNER_ONLY = {"anonymous": 302, "player": 200, "another player": 403, "GM": 403,
 GM_ONLY = {"anonymous": 302, "player": 403, "another player": 403, "GM": 200, "another GM": 403}
 SCENARIO = "/campaigns/demo/scenarios/tama_river/"
 SIGNUP = {"anonymous": 302, "player": 409, "another player": 403, "GM": 403, "another GM": 403}
+NOTES_OF_PLAYER1 = "/gm/demo/scenarios/tama_river/notes/2"  # player1's user id
 #: (rule, method) -> (the URL asked, the form sent (its CSRF token is added), the status per role).
 MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]] = {
     ("/", "GET"): ("/", None, everyone(200)),
@@ -157,6 +160,42 @@ MATRIX: dict[tuple[str, str], tuple[str, dict[str, str] | None, dict[str, int]]]
         {"action": "publish", "story": "x"},
         {**GM_ONLY, "GM": 409},
     ),
+    # the GM's comments on the characters (round 3 is open: nothing to comment on yet)
+    ("/gm/<slug:campaign>/rounds/<row:round_id>/comments", "POST"): (
+        "/gm/demo/rounds/3/comments",
+        {},
+        {**GM_ONLY, "GM": 409},
+    ),
+    # the private notes between a scenario's GMs and each of its players (both players play tama_river)
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/notes", "GET"): (
+        SCENARIO + "notes",
+        None,
+        {**OWNER_ONLY, "another player": 200},
+    ),
+    ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/notes", "POST"): (
+        SCENARIO + "notes",
+        {"body": ""},
+        {**OWNER_ONLY, "player": 422, "another player": 422},
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/notes", "GET"): (
+        "/gm/demo/scenarios/tama_river/notes",
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/notes/<row:user_id>", "GET"): (
+        NOTES_OF_PLAYER1,
+        None,
+        GM_ONLY,
+    ),
+    ("/gm/<slug:campaign>/scenarios/<slug:scenario>/notes/<row:user_id>", "POST"): (
+        NOTES_OF_PLAYER1,
+        {"body": ""},
+        {**GM_ONLY, "GM": 422},
+    ),
+    # a character's icon: its owner's page; the picture is public (none in the world: 404)
+    ("/characters/<row:character_id>/icon", "GET"): ("/characters/1/icon", None, OWNER_ONLY),
+    ("/characters/<row:character_id>/icon", "POST"): ("/characters/1/icon", {}, {**OWNER_ONLY, "player": 422}),
+    ("/characters/<row:character_id>/icon.webp", "GET"): ("/characters/1/icon.webp", None, everyone(404)),
     ("/gm/<slug:campaign>/growth", "GET"): ("/gm/demo/growth", None, GM_ONLY),
     ("/gm/<slug:campaign>/growth/<row:request_id>", "POST"): (
         "/gm/demo/growth/999",
@@ -565,6 +604,26 @@ CSRF_CASES = {
         {"character": "1", "action": "remove"},
         lambda app, client: _signed_up(app),
     ),
+    "/gm/<slug:campaign>/rounds/<row:round_id>/comments": (
+        "GM",
+        {"comment-1": "forged"},
+        lambda app, client: _comments(app) == 0,
+    ),
+    "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/notes": (
+        "player",
+        {"body": "forged"},
+        lambda app, client: _notes(app) == 0,
+    ),
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/notes/<row:user_id>": (
+        "GM",
+        {"body": "forged"},
+        lambda app, client: _notes(app) == 0,
+    ),
+    "/characters/<row:character_id>/icon": (
+        "player",
+        {"action": "remove"},
+        None,  # nothing to take away in the world; the audit log stays empty of it
+    ),
     "/gm/<slug:campaign>/pack": (
         "GM",
         {"action": "upgrade"},
@@ -620,6 +679,10 @@ CSRF_URLS = {
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/close-signup": "/gm/demo/scenarios/hangar_eve/close-signup",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/secrets": "/gm/demo/scenarios/tama_river/secrets",
     "/gm/<slug:campaign>/scenarios/<slug:scenario>/roster": "/gm/demo/scenarios/tama_river/roster",
+    "/gm/<slug:campaign>/rounds/<row:round_id>/comments": "/gm/demo/rounds/2/comments",
+    "/campaigns/<slug:campaign>/scenarios/<slug:scenario>/notes": SCENARIO + "notes",
+    "/gm/<slug:campaign>/scenarios/<slug:scenario>/notes/<row:user_id>": NOTES_OF_PLAYER1,
+    "/characters/<row:character_id>/icon": "/characters/1/icon",
     "/gm/<slug:campaign>/pack": "/gm/demo/pack",
     "/gm/<slug:campaign>/rounds/<row:round_id>/actions": "/gm/demo/rounds/3/actions",
     "/gm/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete": "/gm/demo/rounds/3/actions/1/delete",
@@ -672,6 +735,16 @@ def _judged(app: Flask) -> tuple[int, int]:
 def _rounds(app: Flask) -> int:
     with pbp_db.using(database.of(app)):
         return Round.select().count()
+
+
+def _comments(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return MasterComment.select().count()
+
+
+def _notes(app: Flask) -> int:
+    with pbp_db.using(database.of(app)):
+        return ScenarioNote.select().count()
 
 
 def _decided_growth(app: Flask) -> int:

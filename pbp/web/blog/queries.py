@@ -22,9 +22,10 @@ from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.kancolle_log import KancolleLine, kancolle_log
 from pbp.reports.narrative import Names, lexicon
 from pbp.reports.pronouns import english_pronoun
-from pbp.services import publishing
+from pbp.services import icons, master_comments, publishing
 from pbp.services.characters import character_id_of, unit_id
 from pbp.services.clock import from_db
+from pbp.services.master_comments import Shown
 from pbp.services.rounds import PUBLISHED
 from pbp.text import is_japanese
 from pbp.web.blog.cache import cached
@@ -80,6 +81,8 @@ class ReportPage(ReportCard):
     battlefield: str = ""  # the battlefield at the round's end as SVG ("" for a scene)
     corrections: list[CorrectionNote] = field(default_factory=list)
     cache_key: tuple[Any, ...] = ()  # what the log, names and map were made from (the page's dice log is kept by it)
+    comments: list[Shown] = field(default_factory=list)  # the GM's comment on each character, under the story
+    icons: dict[int, str] = field(default_factory=dict)  # the characters' icons, by id: their digests
 
 
 @dataclass
@@ -374,7 +377,14 @@ def report_page(campaign: str, scenario: str, number: int, *, locale: str, map_t
         cache_key=key,
     )
     assert isinstance(page, ReportPage)
+    page.comments, page.icons = comments_and_icons(rnd.id, page.participants, locale)
     return page
+
+
+def comments_and_icons(round_id: int, cast: list[Participant], locale: str) -> tuple[list[Shown], dict[int, str]]:
+    """A published round's comments on its characters, in the cast's order and names, and their icons' digests."""
+    names = {p.character_id: p.name for p in cast if p.character_id is not None}
+    return master_comments.shown(round_id, names, locale), icons.digests(list(names))
 
 
 def _report_parts(rnd: Round, locale: str, map_title: str) -> tuple[list[Any], dict[str, str], str, list[GmLine]]:

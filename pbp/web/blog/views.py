@@ -118,10 +118,12 @@ def report_en(campaign: str, scenario: str, number: int) -> str:
     card, html, by_gm = found
     corrections = queries.corrections_of(card.round_id)
     parts = queries.gm_parts(card.round_id, by_gm=by_gm)
+    comments, faces = queries.comments_and_icons(card.round_id, card.participants, "en")
     with force_locale("en"):
         return render_template(
-            "blog/report_en.html", report=card, story=html, by_gm=by_gm, corrections=corrections, parts=parts
-        )
+            "blog/report_en.html", report=card, story=html, by_gm=by_gm, corrections=corrections, parts=parts,
+            comments=comments, icons=faces,
+        )  # fmt: skip
 
 
 @bp.get("/blog/<slug:campaign>/<slug:scenario>/round-<row:number>/corrections/<row:correction>/")

@@ -12,9 +12,11 @@ EXPIRED_PAGES: dict[str, Callable[[], tuple[str, int]]] = {}
 
 from pbp.web.gm import (  # noqa: E402,F401  (routes register on import)
     access,
+    comments,
     growth,
     judging,
     labels,
+    notes,
     publish,
     roster,
     rounds,

@@ -30,6 +30,7 @@ from pbp.web.clock import app_clock
 from pbp.web.errors import error_page, form_status, redrawn
 from pbp.web.forms import SiteForm
 from pbp.web.gm import EXPIRED_PAGES, bp
+from pbp.web.gm import comment_desk as comments
 from pbp.web.gm.access import campaign_round, gm_campaign
 from pbp.web.gm.rounds import confirm_move
 from pbp.web.i18n import localized, refusal_text
@@ -39,6 +40,7 @@ PARTS = {
     "intro": _("the intro"),
     "story": _("the Japanese story"),
     "outro": _("the outro"),
+    "comments": _("the GM's comments on the characters"),
     "story_en": _("the English story"),
     "scenario": _("the scenario's title and public text"),
     "units": _("the names of the units on the field (the dice log)"),
@@ -96,6 +98,7 @@ def _page(
     refusal: str | None = None,
     leaks: list[Any] | None = None,
     previewed: bool = False,
+    comment_desk: Any = None,
 ) -> tuple[str, int]:
     diffs = []
     if review is not None:
@@ -126,6 +129,7 @@ def _page(
         editable=rnd.state in (RESOLVED, PUBLISHED),
         published=rnd.state == PUBLISHED,
         done=request.args.get("done"),
+        comment_desk=comment_desk or comments.desk(rnd),
     )
     return page, status
 
@@ -141,6 +145,15 @@ def _review(rnd: Round, texts: dict[str, str] | None = None) -> Review | None:
         raise
     except UserError:
         return None
+
+
+def stored_report_page(campaign: Campaign, rnd: Round, *, status: int, comment_desk: Any) -> tuple[str, int]:
+    """The report page with the texts as stored and the comments' section as given (what the GM typed there)."""
+    form = ReportForm(formdata=None)
+    review = _review(rnd)
+    if review is not None:
+        _fill(form, review)
+    return _page(campaign, rnd, form, review, status=status, comment_desk=comment_desk)
 
 
 @bp.get("/<slug:campaign>/rounds/<row:round_id>/report")

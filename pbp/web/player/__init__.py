@@ -5,4 +5,4 @@ from flask import Blueprint
 
 bp = Blueprint("player", __name__)
 
-from pbp.web.player import characters, drafts, entries, expired, scenarios, views  # noqa: E402,F401  (routes register on import)
+from pbp.web.player import characters, drafts, entries, expired, icons, notes, scenarios, views  # noqa: E402,F401  (routes register on import)
