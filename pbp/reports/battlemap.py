@@ -459,7 +459,8 @@ def _ranges(
     view: MapView,
 ) -> list[str]:
     """The circles of `ranges` around `at`, each (class, its name with its metres, inner, outer radius): named on
-    the circle where it shows, else in the frame's corner as reaching the whole map; `clipped` to the field."""
+    the circle where it shows and its name finds room, else in the frame's corner (as reaching the whole map when
+    no part of it shows); `clipped` to the field."""
     out: list[str] = []
     corners = [(x, y) for x in (frame[0], frame[2]) for y in (frame[1], frame[3])]
     clip = ' clip-path="url(#field)"' if clipped else ""
@@ -481,6 +482,9 @@ def _ranges(
             + (f'<circle class="inner" cx="{_num(fx)}" cy="{_num(fy)}" r="{_num(lo)}"{clip}/>' if lo > 0 else "")
         )
         placed = _reach_label(text, at, hi, font, frame, taken)
+        if placed is None and clipped:  # a map to act on names every range: in the corner, under the others
+            lines += 1
+            placed = frame[2] - font * 0.5, frame[1] + font * 1.4 * lines, "end"
         if placed is not None:
             x, y, anchor = placed
             out.append(f'<text x="{_num(x)}" y="{_num(y)}"{_end(anchor)} font-size="{_num(font)}">{_text(text)}</text>')

@@ -318,3 +318,16 @@ def test_a_map_to_act_on_draws_the_move_ranges_and_clips_every_range_to_the_fiel
     assert ranges and all(c.getAttribute("clip-path") == "url(#field)" for c in ranges)
     [clip] = doc.getElementsByTagName("clipPath")
     assert clip.getAttribute("id") == "field" and clip.getElementsByTagName("rect")[0].getAttribute("width") == "600"
+
+
+def test_a_map_to_act_on_names_a_range_whose_circle_has_no_room_for_its_name_in_the_corner() -> None:
+    """Only a sliver of the rifle's circle shows, at the field's far corner: its name goes under the corner's."""
+    enc = encounter(pc(position=[0, 0]), enemy(position=[430, 170]))
+    view = MapView(act=True, focus="aoi", reach=[("Laser", 0, 5000), ("Rifle", 0, 560)])
+    doc = parse(battle_map(enc, view))
+    [whole, rifle] = groups(doc, "reach")
+    [said] = whole.getElementsByTagName("text")
+    [named] = rifle.getElementsByTagName("text")
+    assert named.firstChild.data == "Rifle 560 m" and named.getAttribute("text-anchor") == "end"
+    assert named.getAttribute("x") == said.getAttribute("x")  # the corner's column
+    assert float(named.getAttribute("y")) > float(said.getAttribute("y")) and rifle.getElementsByTagName("circle")
