@@ -42,7 +42,7 @@ def test_the_review_offers_the_forms_and_a_bonus_and_an_adhoc_check_reach_the_pu
     client = _as(world)
     page = client.get(_review(world)).get_data(as_text=True)
     assert 'id="judging"' in page and "Set the play bonus" in page and "Add the ad-hoc check" in page
-    assert "at most 1 dice and 1 successes" in page
+    assert "dice +1 and successes +1 at most" in page
     pc = _pc(world)
     done = _post(client, f"/gm/demo/rounds/{world.open_round}/bonus", character=str(pc), dice="1", successes="0",
                  reason="the flanking plan was superb")  # fmt: skip
@@ -125,7 +125,7 @@ def test_the_settings_offer_the_cap_and_the_review_goes_by_it(world):
         from pbp.services import campaign_settings
 
         campaign_settings.change(Campaign.get(Campaign.slug == "demo").id, actor_id=None, bonus_dice_max=2)
-    assert "at most 2 dice and 1 successes" in client.get(_review(world)).get_data(as_text=True)
+    assert "dice +2 and successes +1 at most" in client.get(_review(world)).get_data(as_text=True)
     allowed = _post(client, f"/gm/demo/rounds/{world.open_round}/bonus", character=str(_pc(world)), dice="2",
                     successes="0", reason="two dice now")  # fmt: skip
     assert allowed.status_code == 303

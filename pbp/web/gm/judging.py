@@ -5,6 +5,7 @@ typed kept."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +74,7 @@ class Panel:
     adhoc_form: AdhocForm
     remove_form: ActionForm
     names: dict[int, str]  # each PC of the round by character id, in the page's language
+    skill: Callable[[str], str]  # a skill's name in the page's language
     outcomes: dict[int, dict[str, Any]]  # each ad-hoc check's roll by its row id, once the round is resolved
 
 
@@ -82,6 +84,7 @@ def panel(
     encounter: dict[str, Any],
     events: list[dict[str, Any]] | None,
     unit_names: dict[str, str],
+    skill: Callable[[str], str],
     *,
     bonus_form: BonusForm | None = None,
     adhoc_form: AdhocForm | None = None,
@@ -99,11 +102,11 @@ def panel(
     adhoc_form = adhoc_form or AdhocForm(formdata=None)
     adhoc_form.roll.choices = {
         "": [("", gettext("Choose who rolls which skill"))],
-        **{names[cid]: [(f"{cid}|{skill}", skill) for skill in skills] for cid, skills in state.skills.items()},
+        **{names[cid]: [(f"{cid}|{s}", skill(s)) for s in skills] for cid, skills in state.skills.items()},
     }
     rolled = [e for e in events or [] if e.get("type") == "check" and e.get("purpose") == "adhoc"]
     outcomes = {row.id: event for row, event in zip(state.adhoc, rolled, strict=False)} if events else {}
-    return Panel(state, bonus_form, adhoc_form, ActionForm(formdata=None), names, outcomes)
+    return Panel(state, bonus_form, adhoc_form, ActionForm(formdata=None), names, skill, outcomes)
 
 
 def _again(campaign: Campaign, rnd: Round, status: int, refusal: str | None = None, **forms: Any) -> tuple[str, int]:

@@ -383,6 +383,7 @@ class Review:
     checks: dict[str, str]  # each check's id and what it was (who rolled which skill, and its result)
     overrides: list[dict[str, Any]]
     weapon: Callable[[str], str]  # a weapon's name in the page's language
+    skill: Callable[[str], str]  # a skill's name in the page's language
     gm_actions: list[GmLine]  # the GM's actions before the round, with their reasons (as the blog shows them)
     version: int | None = None
 
@@ -419,6 +420,7 @@ def _review(
         checks=checks,
         overrides=[],
         weapon=lambda wid: names.of("weapons", wid),
+        skill=lambda sid: names.of("skills", sid),
         gm_actions=gm_lines(gm_actions or [], names),
     )
 
@@ -482,8 +484,9 @@ def _review_page(
         shown.overrides, shown.version = overrides, version
     offered = shown.check_choices if isinstance(shown, KancolleReview) else list(shown.checks.items()) if shown else []
     form.check.choices = [("", gettext("Choose a check")), *offered]
-    names = shown.unit_names if isinstance(shown, Review) else {}
-    judge = panel(campaign, rnd, *judged, names, **(judging_forms or {})) if judged and shown else None
+    judge = None
+    if judged and isinstance(shown, Review):
+        judge = panel(campaign, rnd, *judged, shown.unit_names, shown.skill, **(judging_forms or {}))
     page = render_template(
         "gm/round_review.html",
         campaign=campaign,
