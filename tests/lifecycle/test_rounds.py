@@ -339,7 +339,7 @@ def test_a_character_who_died_in_a_published_round_stays_dead(world, monkeypatch
     monkeypatch.setattr(
         rounds,
         "run_engine",
-        lambda ruleset, encounter, orders, seed, overrides: EngineResult(
+        lambda ruleset, encounter, orders, seed, overrides, adhoc_checks=None: EngineResult(
             state=encounter, events=[{"type": "death", "round": 1, "unit": victim, "cause": "injury"}]
         ),
     )
