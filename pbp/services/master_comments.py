@@ -16,7 +16,7 @@ from pbp.db import retried, write_transaction
 from pbp.errors import N_, InvalidState, Text, UserError
 from pbp.models import Character, MasterComment, Report, ReportCorrection, Resolution, Round, Scenario
 from pbp.services import audit, gms, leaks
-from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail
+from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, storable_text
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, state_word
@@ -132,6 +132,7 @@ def save_comments(
     gms.require_gm(campaign_id, actor_id)
     names = dict(cast(round_id))
     texts = _checked(comments, set(names))
+    storable_text(note, "note")  # kept only once the round is published, but never text that is not text
     why = _note(note) if rnd.state == PUBLISHED else ""
     now = to_db(clock.now())
     with write_transaction():

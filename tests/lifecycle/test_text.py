@@ -54,10 +54,12 @@ from pbp.models import (
     Entry,
     GmOrder,
     GrowthRequest,
+    MasterComment,
     Override,
     Report,
     Round,
     Scenario,
+    ScenarioNote,
     ScenarioSecret,
     User,
 )
@@ -74,15 +76,18 @@ from pbp.services import (
     gms,
     judging,
     line_fates,
+    master_comments,
     notifications,
     publishing,
     roster,
     rounds,
+    scenario_notes,
     scenario_texts,
     secret_terms,
     shaping,
 )
 from pbp.services.clock import FixedClock
+from pbp.services.master_comments import Comment
 from tests.lifecycle.conftest import BACKENDS, FAST_HASHER, START, World, empty_database, make_world
 from tests.lifecycle.test_cli import pbp as run_pbp
 
@@ -362,6 +367,8 @@ INTERNAL = {
     "campaign_settings.bonus_cap": "the policies are a campaign's, stored by change (its values checked)",
     "judging.judges": "the ruleset is a campaign's, checked when it was loaded",
     "judging.judging_of": "the state is a round's, one of the lifecycle's constants",
+    "master_comments.shown": "the locale is the page's, 'ja' or 'en' from the code",
+    "master_comments.section_html": "the names and comments are stored ones, checked by save_comments (covered)",
 }
 
 
@@ -740,6 +747,39 @@ def test_report_edits_take_any_text(
             assert getattr(after, column) == want, column
         want_en = before.story_en_md if english is None else (lines(english).strip() or None)
         assert after.story_en_md == want_en
+
+
+@covers("master_comments.save_comments")
+@FAST
+@given(text=TEXT, english=TEXT, note=TEXT)
+@example(text="一撃\x00", english="", note="")
+@example(text="見事", english="\ud800", note="\x00")
+def test_master_comments_take_any_text(stage: Stage, text: str, english: str, note: str) -> None:
+    cid = stage.world.characters[0]
+    save = lambda: master_comments.save_comments(  # noqa: E731
+        stage.resolved_round, [Comment(cid, text, english)], note=note, clock=stage.world.clock
+    )
+    if accepted(save, text, english, note):
+        row = MasterComment.get_or_none(MasterComment.round == stage.resolved_round, MasterComment.character == cid)
+        if lines(text).strip():
+            assert row is not None and row.text == lines(text).strip()
+            assert row.text_en == (lines(english).strip() or None)
+        else:
+            assert row is None
+
+
+@covers("scenario_notes.write")
+@FAST
+@given(body=TEXT)
+@example(body="相談\x00")
+@example(body="\ud800")
+def test_private_notes_take_any_text(stage: Stage, body: str) -> None:
+    scenario_id = Round.get_by_id(stage.resolved_round).scenario_id
+    player = stage.world.players[0]
+    ScenarioNote.delete().where(ScenarioNote.author == player).execute()  # the flood limit is not under test here
+    write = lambda: scenario_notes.write(scenario_id, player, body, author_id=player, clock=stage.world.clock)  # noqa: E731
+    if accepted(write, body):
+        assert ScenarioNote.select().order_by(ScenarioNote.id.desc()).get().body == lines(body).strip()
 
 
 @covers("line_fates.entry_fates")
