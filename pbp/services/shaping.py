@@ -197,6 +197,8 @@ def record_action(
     action's own (for `add_unit`: `enemy`, the pack's enemy type, `id` and `position`). A revived character lives
     again in the campaign at once (R-GAUGE-7), so its player may write its entry."""
     why = checked_text(reason, N_("reason"), REASON_LIMIT)
+    if kind == "bonus":  # within the campaign's cap, on an entry: `judging.set_bonus` checks what this does not
+        raise UserError(N_("a play bonus is set on the round's review (within the campaign's cap)"), "kind")
     now = to_db(clock.now())
     with write_transaction():
         rnd, scenario = _locked_for_shaping(round_id, campaign_id, actor_id)

@@ -186,3 +186,16 @@ def test_the_story_and_the_dice_log_tell_the_adhoc_check_and_the_bonus_in_words(
     draft = Report.get(Report.round == rid).draft_md
     assert "敵の通信を拾った" in draft and "雑音しか聞こえない" not in draft
     assert "無線を傍受する工夫" not in draft and "見事な連携の描写" not in draft  # reasons go with the dice log
+
+
+def test_the_gm_actions_form_records_no_bonus_past_the_cap(world) -> None:
+    from pbp.services import shaping
+
+    rid = world.new_round()
+    _enter(world, rid)
+    with pytest.raises(UserError) as refused:
+        shaping.record_action(rid, "bonus", {"unit": unit_id(world.characters[0]), "dice": 5, "successes": 5},
+                              reason="too generous", actor_id=world.gm, clock=world.clock)  # fmt: skip
+    assert refused.value.field == "kind"
+    _bonus(world, rid)
+    assert [a["kind"] for a in rounds.gm_actions_of(rid)] == ["bonus"]

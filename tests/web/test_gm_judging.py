@@ -129,3 +129,11 @@ def test_the_settings_offer_the_cap_and_the_review_goes_by_it(world):
     allowed = _post(client, f"/gm/demo/rounds/{world.open_round}/bonus", character=str(_pc(world)), dice="2",
                     successes="0", reason="two dice now")  # fmt: skip
     assert allowed.status_code == 303
+
+
+def test_the_gm_actions_page_names_a_play_bonus(world):
+    client = _as(world)
+    _post(client, f"/gm/demo/rounds/{world.open_round}/bonus", character=str(_pc(world)), dice="1", successes="1",
+          reason="a daring plan")  # fmt: skip
+    page = client.get(f"/gm/demo/rounds/{world.open_round}/actions").get_data(as_text=True)
+    assert "Play bonus" in page and "+1 die, +1 success" in page and "a daring plan" in page
