@@ -252,8 +252,8 @@ def add_adhoc_check(
 def remove_adhoc_check(
     round_id: int, check_id: int, *, actor_id: int | None, campaign_id: int | None = None, clock: Clock = SYSTEM
 ) -> None:
-    """Take an ad-hoc check away (the later ones then roll one check earlier in the stream). Refused while a GM
-    override names one of the round's ad-hoc checks: its id would move to another check."""
+    """Take an ad-hoc check away (the later ones then roll earlier in the stream, under other check ids). Refused
+    on a resolved round with GM overrides: an override's check id could then name another check."""
     now = to_db(clock.now())
     with write_transaction():
         rnd = _locked(round_id, actor_id, campaign_id)

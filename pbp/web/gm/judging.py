@@ -23,7 +23,7 @@ from pbp.errors import Forbidden, NotFound, UserError
 from pbp.models import Campaign, Entry, Round
 from pbp.services import judging
 from pbp.services._common import REASON_LIMIT
-from pbp.services.characters import unit_id
+from pbp.services.characters import character_id_of, unit_id
 from pbp.web.clock import app_clock
 from pbp.web.errors import form_status
 from pbp.web.forms import ActionForm, SiteForm, show_refusal
@@ -93,7 +93,7 @@ def panel(
     if not judging.judges(campaign.ruleset):
         return None
     state = judging.judging_of(rnd.id, encounter, rnd.state)
-    names = {cid: unit_names.get(unit_id(cid), unit_id(cid)) for cid in state.skills}
+    names = {cid: name for uid, name in unit_names.items() if (cid := character_id_of(uid)) is not None}
     entered = [e.character_id for e in Entry.select(Entry.character).where(Entry.round == rnd.id)]
     bonus_form = bonus_form or BonusForm(formdata=None)
     bonus_form.character.choices = [("", gettext("Choose an entry"))] + [
