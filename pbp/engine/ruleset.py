@@ -26,6 +26,9 @@ class Ruleset(Protocol):
     """What every ruleset offers the core."""
 
     id: str
+    #: The ruleset's name as a reader knows it (English, marked for the web's catalogs: 艦これRPG on a Japanese page),
+    #: shown wherever a page names the ruleset; `id` stays in addresses and files.
+    name: str
     #: The deadlines an encounter's `mode` may name: `pool` has battle rounds only; `kancolle` also base-phase
     #: cycles, free checks and the end phase (a deadline that is not a battle round).
     modes: tuple[str, ...]
@@ -128,6 +131,14 @@ class Ruleset(Protocol):
         pack: dict[str, Any] | None = None,
     ) -> Resolution:
         """Play `rounds` rounds. Raises BadInput for malformed input; never mutates its arguments."""
+        ...
+
+    def battle_over(self, state: dict[str, Any]) -> str | None:
+        """How the battle ended (kancolle: victory, defeat, wipeout, draw) once `state`, a deadline's final state,
+        leaves a further deadline nothing to play: no new deadline is then created or opened for its scenario (one
+        would resolve with no events). None while one still has something to play, and always for pool, whose GM
+        may bring its battle back: reinforcements and revivals are GM actions on the next round, and a scene's
+        checks need no enemy."""
         ...
 
     def roll_adhoc(

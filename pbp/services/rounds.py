@@ -26,7 +26,7 @@ from pbp import reports
 from pbp.db import Busy, database, is_sqlite, retried, write_transaction
 from pbp.engine import find_ruleset, seed_hash
 from pbp.engine.verify import build_bundle, continued, run_engine
-from pbp.errors import N_, Conflict, InvalidState, NotFound, UserError
+from pbp.errors import N_, Conflict, InvalidState, NotFound, Text, UserError
 from pbp.lru import Lru
 from pbp.models import (
     AdhocCheck,
@@ -218,6 +218,7 @@ def create_round(scenario_id: int, deadline: datetime, *, actor_id: int | None =
     gms.require_gm(scenario.campaign_id, actor_id)
     now = to_db(clock.now())
     with write_transaction():
+        _refuse_after_battle(scenario_id, N_("be created"))
         last = Round.select(Round.number).where(Round.scenario == scenario_id).order_by(Round.number.desc()).first()
         rnd = Round.create(scenario=scenario_id, number=(last.number + 1) if last else 1, deadline=to_db(deadline))
         audit.log("round.create", f"round:{rnd.id}", now, actor_id=actor_id, deadline=iso_utc(rnd.deadline))
@@ -245,6 +246,7 @@ def open_round(round_id: int, *, actor_id: int | None = None, clock: Clock = SYS
             )
             raise InvalidState(N_("%(refusal)s; %(hint)s", refusal=said, hint=hint) if hint else said)
         _refuse_out_of_order(rnd, N_("be opened"))
+        _refuse_after_battle(rnd.scenario_id, N_("be opened"))
         if rnd.deadline <= now:
             raise InvalidState(N_("round %(round)s's deadline has passed: extend it first", round=round_id))
         move_state(rnd, OPEN, now, seed=seed, seed_hash=seed_hash(seed), opened_at=now)
@@ -415,17 +417,56 @@ _STATES: Lru[bytes] = Lru(32)
 
 
 def _previous_state(rnd: Round) -> dict[str, Any] | None:
-    """The final state of the previous resolved round (a fresh copy: callers may change it), decoded once per
-    process for each version of that resolution (an override makes a new version, hence a new key)."""
+    """The final state of the previous resolved round (a fresh copy: callers may change it)."""
     head = previous_resolution(rnd, Resolution.id, Resolution.version)  # not created_at: SQLite would walk the JSON
-    if head is None:
-        return None
+    return None if head is None else _state_of(head)
+
+
+def _state_of(head: Resolution) -> dict[str, Any]:
+    """A resolution's final state (`head` has its id and version; a fresh copy), decoded once per process for each
+    version of that resolution (an override makes a new version, hence a new key)."""
     key = (str(database.obj.database), head.id, head.version)  # a resolution is never deleted, only versioned
     blob = _STATES.get_or_make(
         key, lambda: marshal.dumps(Resolution.select(Resolution.state).where(Resolution.id == head.id).get().state)
     )
     state: dict[str, Any] = marshal.loads(blob)
     return state
+
+
+#: How a battle ended (`Ruleset.battle_over`), as a page or a refusal says it.
+OUTCOME_WORDS = {"victory": N_("victory"), "defeat": N_("defeat"), "wipeout": N_("wipe-out"), "draw": N_("draw")}
+
+
+def battle_over(scenario_id: int, *, published: bool = False) -> str | None:
+    """How the scenario's battle ended when its last resolved round (`published`: its last published one, what the
+    players may know) left nothing for a further deadline to play (`Ruleset.battle_over`); None while it goes on."""
+    states = (RESOLVED, PUBLISHED) if not published else (PUBLISHED,)
+    head = (
+        Resolution.select(Resolution.id, Resolution.version, Resolution.ruleset)
+        .join(Round)
+        .where(Round.scenario == scenario_id, Round.state.in_(states))
+        .order_by(Round.number.desc())
+        .first()
+    )
+    return None if head is None else find_ruleset(head.ruleset).battle_over(_state_of(head))
+
+
+def outcome_word(outcome: str | None) -> Text | None:
+    """How a battle ended in words (`OUTCOME_WORDS`); None for a battle that goes on."""
+    return None if outcome is None else OUTCOME_WORDS.get(outcome, Text(outcome))
+
+
+def _refuse_after_battle(scenario_id: int, doing: str) -> None:
+    """No deadline after a battle that is over (one would resolve with no events): `doing` is what is refused."""
+    outcome = battle_over(scenario_id)
+    if outcome is not None:
+        raise InvalidState(
+            N_(
+                "the scenario's battle is over (%(outcome)s): no new round can %(doing)s",
+                outcome=outcome_word(outcome),
+                doing=doing,
+            )
+        )
 
 
 def round_encounter(rnd: Round, scenario: Scenario) -> dict[str, Any]:

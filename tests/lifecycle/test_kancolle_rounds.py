@@ -10,7 +10,7 @@ import pytest
 
 from pbp.engine import find_ruleset
 from pbp.engine.verify import verify_bundle
-from pbp.errors import UserError
+from pbp.errors import InvalidState, UserError
 from pbp.models import Report, Resolution, Round, Scenario
 from pbp.paths import CAMPAIGNS_DIR
 from pbp.services import accounts, campaigns, characters, entries, publishing, rounds, scenarios, schedule, shaping
@@ -39,10 +39,10 @@ def fleet(db, clock, monkeypatch):
     return gm.id, runs, members
 
 
-def _play(gm: int, scenario: int, members, clock) -> int:
-    """One deadline: a round opened, every ship girl's entry as legal_actions offers it, the deadline passed and the
-    scheduler's tick closing and resolving it."""
-    rnd = rounds.create_round(scenario, clock.now() + timedelta(hours=1), actor_id=gm, clock=clock)
+def _play(gm: int, scenario: int, members, clock, rnd: Round | None = None) -> int:
+    """One deadline: a round (`rnd`, else a new one) opened, every ship girl's entry as legal_actions offers it, the
+    deadline passed and the scheduler's tick closing and resolving it."""
+    rnd = rnd or rounds.create_round(scenario, clock.now() + timedelta(hours=1), actor_id=gm, clock=clock)
     rounds.open_round(rnd.id, actor_id=gm, clock=clock)
     encounter = rounds.round_encounter(rnd, rounds.round_context(rnd))
     for user, character in members:
@@ -128,3 +128,41 @@ def test_a_kancolle_state_keeps_its_own_round_count_from_deadline_to_deadline() 
     assert continued(split, 2) == split
     assert continued({"ruleset": "pool", "round": 1}, 2) == {"ruleset": "pool", "round": 2}
     assert continued({"round": 1}, 3) == {"round": 3}  # a pool state may leave its ruleset out
+
+
+def test_no_round_is_created_or_opened_for_a_battle_that_is_over(fleet, clock) -> None:
+    """The after-battle deadline still comes once the battle ends; after it a deadline would resolve with no events,
+    so the service refuses to create one or to open a draft made ahead, and says how the battle ended."""
+    gm, runs, members = fleet
+    sortie = runs["nansei_sortie"]
+    for _ in range(5):
+        rid = _play(gm, sortie, members, clock)
+        if Resolution.get(Resolution.round == rid).state["battle"]["outcome"] is not None:
+            break
+    assert rounds.battle_over(sortie) is None  # ended, not yet settled: the after-battle deadline is to come
+    after = rounds.create_round(sortie, clock.now() + timedelta(hours=1), actor_id=gm, clock=clock)
+    ahead = rounds.create_round(sortie, clock.now() + timedelta(hours=2), actor_id=gm, clock=clock)
+    _play(gm, sortie, members, clock, after)
+    outcome = Resolution.get(Resolution.round == after.id).state["battle"]["outcome"]
+    assert rounds.battle_over(sortie) == outcome
+    assert rounds.battle_over(sortie, published=True) is None  # the players learn it when the GM publishes
+    word = {"victory": "victory", "defeat": "defeat", "wipeout": "wipe-out", "draw": "draw"}[outcome]
+    with pytest.raises(InvalidState, match=rf"battle is over \({word}\): no new round can be created"):
+        rounds.create_round(sortie, clock.now() + timedelta(hours=1), actor_id=gm, clock=clock)
+    with pytest.raises(InvalidState, match=rf"battle is over \({word}\): no new round can be opened"):
+        rounds.open_round(ahead.id, actor_id=gm, clock=clock)
+    assert Round.get_by_id(ahead.id).state == "draft"
+    assert Round.select().where(Round.scenario == sortie).count() == after.number + 1
+    publishing.publish_round(after.id, actor_id=gm, clock=clock)
+    assert rounds.battle_over(sortie, published=True) == outcome
+    rounds.create_round(runs["chinjufu_day"], clock.now() + timedelta(hours=1), actor_id=gm, clock=clock)  # goes on
+
+
+def test_only_a_settled_kancolle_battle_is_over_and_a_pool_battle_never_is() -> None:
+    """kancolle: over once the after-battle deadline has run, never in a base phase; pool: the GM may still add
+    units or revive on the next round, so no state of it is over, not even one without a unit left."""
+    battle = {"mode": "battle", "battle": {"outcome": "wipeout", "settled": False}}
+    assert KANCOLLE.battle_over(battle) is None
+    assert KANCOLLE.battle_over({**battle, "battle": {"outcome": "wipeout", "settled": True}}) == "wipeout"
+    assert KANCOLLE.battle_over({"mode": "base", "battle": {"outcome": "victory", "settled": True}}) is None
+    assert find_ruleset("pool").battle_over({"ruleset": "pool", "round": 9, "units": []}) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbp.engine.dice import DiceSource
-from pbp.engine.errors import BadInput, Problem
+from pbp.engine.errors import N_, BadInput, Problem
 from pbp.engine.kancolle import legal, schema, sheets
 from pbp.engine.kancolle.base import BaseRun
 from pbp.engine.kancolle.battle import Battle
@@ -25,6 +25,7 @@ class KancolleRuleset:
     """Seed 000's 2d6 behaviour checks, base phase and fleet battle."""
 
     id = "kancolle"
+    name = N_("KanColle RPG")
     modes: tuple[str, ...] = ("battle", "base", "checks", "end")
     override_field = "result"
     gm_action_kinds: tuple[str, ...] = ()  # not in contract v3 (the 提督 records them by hand)
@@ -133,6 +134,14 @@ class KancolleRuleset:
                 run.end_phase()
         unused = [o["check"] for o in overrides or [] if o["check"] not in run.used_overrides]  # file order
         return Resolution(state=state, events=run.events, unused_overrides=unused)
+
+    def battle_over(self, state: dict[str, Any]) -> str | None:
+        """A battle's outcome once its after-battle deadline has run (`battle.settled`, §9): a later deadline does
+        nothing (C-4). A base phase, free checks or the end phase are never a battle that ended."""
+        battle = state.get("battle") or {}
+        if state.get("mode", "battle") != "battle" or not battle.get("settled"):
+            return None
+        return battle.get("outcome")
 
     def roll_adhoc(
         self,

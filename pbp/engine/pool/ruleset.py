@@ -11,7 +11,7 @@ import marshal
 from typing import Any, cast
 
 from pbp.engine.dice import DiceSource
-from pbp.engine.errors import BadInput, Problem
+from pbp.engine.errors import N_, BadInput, Problem
 from pbp.engine.overrides import check_order, validate_overrides
 from pbp.engine.pool import gm_actions, legal, schema, tactics
 from pbp.engine.pool.battle import Battle
@@ -32,6 +32,7 @@ class PoolRuleset:
     """Seed 004's success-count rules."""
 
     id = "pool"
+    name = N_("Success-count rules")
     modes: tuple[str, ...] = ("battle",)
     override_field = "successes"
     gm_action_kinds = gm_actions.KINDS
@@ -149,6 +150,10 @@ class PoolRuleset:
         return Resolution(
             state=cast(dict[str, Any], state), events=cast(list[dict[str, Any]], battle.events), unused_overrides=unused
         )
+
+    def battle_over(self, state: dict[str, Any]) -> str | None:
+        """Never: with every enemy or every PC removed, the GM may still add units or revive on the next round."""
+        return None
 
     def roll_adhoc(
         self,
