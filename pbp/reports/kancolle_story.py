@@ -259,7 +259,9 @@ class KancolleNarrator(Narrator):
         self._moment_open.add(uid)
         self.at = i - 1
         words = self._words_of(uid)
-        moment = self._opening_moment([words.inner(self), words.intent(self), words.speech(self, 1)])
+        inner, intent = words.inner(self), words.intent(self)
+        known = bool(intent) or self.name(uid) in inner  # just said of her: her first line needs no "she said"
+        moment = self._opening_moment([inner, intent, words.speech(self, 1, known=known)])
         self.at = i
         if deed is not None:  # the beat is the deed itself: its other lines follow it
             self._moment_open.discard(uid)
@@ -300,7 +302,8 @@ class KancolleNarrator(Narrator):
             slot = "idle.no_entry" if uid not in self.prose else "idle.waited"
             if self.mode != "battle" or self.aftermath:
                 slot = "idle.after" if self.aftermath else "idle.base"
-            parts = [words.inner(self), self.say(slot, n=n), words.intent(self), words.speech(self, None)]
+            # her words follow a sentence about her (the moment, or her intent): the first needs no tag
+            parts = [words.inner(self), self.say(slot, n=n), words.intent(self), words.speech(self, None, known=True)]
             out.append(self._join(self._opening_moment(parts)))
         if len(out) > 2 and not any(self.prose.get(uid) for uid in self.cast if uid not in deeds):
             return [self._join(out)]  # several quiet moments without a word of their own: one paragraph
