@@ -34,15 +34,17 @@ class Comment:
     text_en: str = ""
 
 
-def cast(round_id: int) -> list[tuple[int, str]]:
-    """The round's characters as (id, name), in the order the battle lists them: whom a comment may be on."""
+def cast(round_id: int, locale: str = "ja") -> list[tuple[int, str]]:
+    """The round's characters as (id, name in `locale`, else Japanese), in the order the battle lists them: whom a
+    comment may be on."""
     encounter = Resolution.select(Resolution.encounter).where(Resolution.round == round_id).scalar()
     ids = [
         cid
         for u in (encounter or {}).get("units") or []
         if isinstance(u, dict) and u.get("side") == "pc" and (cid := character_id_of(str(u.get("id")))) is not None
     ]
-    names = dict(Character.select(Character.id, Character.name).where(Character.id.in_(ids)).tuples()) if ids else {}
+    rows = Character.select(Character.id, Character.name, Character.sheet).where(Character.id.in_(ids)) if ids else []
+    names = {c.id: str((c.sheet or {}).get(locale) or c.name) for c in rows}
     return [(cid, names[cid]) for cid in ids if cid in names]
 
 

@@ -17,6 +17,6 @@ class NoteForm(SiteForm):
             DataRequired(message=_("Fill this in.")),
             Length(max=NOTE_LIMIT, message=_("Up to %(max)s characters.", max=NOTE_LIMIT)),
         ],
-        description=_("Only this player and the campaign's GMs read it; it is never published."),
+        description=_("Read by this thread's player and the campaign's GMs only; never published."),
         render_kw={"maxlength": NOTE_LIMIT},
     )

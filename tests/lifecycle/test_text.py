@@ -368,6 +368,7 @@ INTERNAL = {
     "judging.judges": "the ruleset is a campaign's, checked when it was loaded",
     "judging.judging_of": "the state is a round's, one of the lifecycle's constants",
     "master_comments.shown": "the locale is the page's, 'ja' or 'en' from the code",
+    "master_comments.cast": "the locale is the page's, 'ja' or 'en' from the code",
     "master_comments.section_html": "the names and comments are stored ones, checked by save_comments (covered)",
 }
 

@@ -16,6 +16,7 @@ from pbp.services._common import REASON_LIMIT
 from pbp.services.master_comments import COMMENT_LIMIT
 from pbp.services.rounds import PUBLISHED, RESOLVED
 from pbp.web.forms import SiteForm
+from pbp.web.i18n import page_locale
 
 TOO_LONG = _("Up to %(max)s characters.", max=COMMENT_LIMIT)
 
@@ -60,7 +61,7 @@ def desk(rnd: Round, form: CommentsForm | None = None, refusal: str | None = Non
     with the stored comments unless `form` brings what the GM typed."""
     if rnd.state not in (RESOLVED, PUBLISHED):
         return None
-    cast = master_comments.cast(rnd.id)
+    cast = master_comments.cast(rnd.id, page_locale())
     if form is None:
         form = form_for(cast)(formdata=None)
         for cid, comment in master_comments.stored(rnd.id).items():
