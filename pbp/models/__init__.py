@@ -4,7 +4,7 @@ from pbp.models.accounts import User
 from pbp.models.base import BaseModel
 from pbp.models.campaigns import Campaign, CampaignGM, Character, GrowthRequest
 from pbp.models.ops import AuditLog, Heartbeat, NotificationOptOut, Outbox, RateCount
-from pbp.models.player import EntryDraft, Notice, ParkedText
+from pbp.models.player import EntryDraft, EntryWish, Notice, ParkedText
 from pbp.models.rounds import (
     AdhocCheck,
     Entry,
@@ -57,6 +57,7 @@ ALL_MODELS: tuple[type[BaseModel], ...] = (
     MasterComment,
     ScenarioNote,
     CharacterIcon,
+    EntryWish,
 )
 
 __all__ = [
@@ -70,6 +71,7 @@ __all__ = [
     "CharacterIcon",
     "Entry",
     "EntryDraft",
+    "EntryWish",
     "EntryRevision",
     "GmAction",
     "GmOrder",

@@ -25,6 +25,24 @@ class EntryDraft(BaseModel):
         indexes = ((("round", "character"), True),)
 
 
+class EntryWish(BaseModel):
+    """What a player asks of the GM beside a round's entry (PBW habits): the PCs to act with (連携, shown to them and
+    the GM), whether the GM may add to what is written (アドリブ) or have the character meet others (絡み), and a
+    note to the GM. The writer's and the campaign's GMs' alone (the partners see only that they were named); never
+    published, never part of the entry's receipt. One per character and round."""
+
+    round = peewee.ForeignKeyField(Round, backref="wishes")
+    character = peewee.ForeignKeyField(Character, backref="wishes")
+    partners = JSONField()  # character ids
+    adlib = peewee.CharField(max_length=16, default="")
+    contact = peewee.CharField(max_length=16, default="")
+    gm_note = peewee.TextField(default="")
+    saved_at = peewee.DateTimeField()
+
+    class Meta:
+        indexes = ((("round", "character"), True),)
+
+
 class ParkedText(BaseModel):
     """An entry's text posted when its writer's session had ended (a logout on another device): kept under a random
     token that only that browser's session holds, until the same user logs in there and it becomes the draft."""

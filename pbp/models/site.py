@@ -68,6 +68,7 @@ UNWATCHED = (
     "parked_text",
     "notice",
     "scenario_note",
+    "entry_wish",
 )
 
 

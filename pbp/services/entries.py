@@ -141,6 +141,14 @@ def _refuse_unless_entrant(
         raise Forbidden(N_("%(name)s is not taking part in this scenario", name=name))
 
 
+def refuse_unless_entrant(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Round:
+    """The round, when this user's character may enter it now (the checks a save makes: theirs, taking part, the
+    round open before its deadline); a UserError otherwise. For what is saved beside an entry (`entry_wishes`)."""
+    rnd = _round(round_id)
+    _refuse_unless_entrant(rnd, character_id, user_id, to_db(clock.now()))
+    return rnd
+
+
 @dataclass(frozen=True)
 class _OrderContext:
     """What validating an order in a round reads besides the order: the round's scenario (its campaign joined), the

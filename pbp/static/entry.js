@@ -64,7 +64,7 @@ function wireChoices(group) {
 function wireDraft(form) {
   const url = form.dataset.draft;
   const status = document.getElementById("draft-status");
-  const areas = Array.from(form.querySelectorAll("textarea"));
+  const areas = Array.from(form.querySelectorAll('textarea[name^="prose"]')); // the entry's text, not the note
   const token = form.querySelector('input[name="csrf_token"]');
   if (!url || !token || !areas.length) return;
   let timer = null;

@@ -13,7 +13,8 @@ is not text must be refused, and what is accepted reads back equal. They cover (
   `problems_of` (a scenario TOML's text);
 - characters: `create_character` and `edit_character` (every text of the sheet), `request_growth` (skill names,
   note), `decide_growth` (reason), `grant_growth_points` (reason), `character_id_of` (a unit id);
-- entries: `save_entry` (prose, the strings in the order);
+- entries: `save_entry` (prose, the strings in the order); entry_wishes: `check_wish` (partners, choices, the note
+  to the GM, then stored by `save_wish`);
 - rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
 - publishing: `edit_report` (story, intro, outro, English story);
 - notifications: `set_email` (address), `set_preference` (kind), `save_settings` (both), `set_webhook` (URL);
@@ -52,6 +53,7 @@ from pbp.models import (
     Campaign,
     Character,
     Entry,
+    EntryWish,
     GmOrder,
     GrowthRequest,
     MasterComment,
@@ -73,6 +75,7 @@ from pbp.services import (
     characters,
     drafts,
     entries,
+    entry_wishes,
     gms,
     judging,
     line_fates,
@@ -701,6 +704,33 @@ def test_entries_take_any_text(stage: Stage, order: dict[str, Any], prose: str, 
         assert entry.prose == lines(prose)
         assert entry.prose_en == (lines(prose_en) if prose_en and prose_en.strip() else None)
         assert all(entry.order[k] == v for k, v in order.items() if k != "unit")
+
+
+@covers("entry_wishes.check_wish")
+@FAST
+@given(
+    partners=st.lists(TEXT | st.sampled_from(["1", "2", "3", "０"]), max_size=4),
+    adlib=TEXT | st.sampled_from(entry_wishes.ADLIB),
+    contact=TEXT | st.sampled_from(entry_wishes.CONTACT),
+    note=TEXT,
+)
+@example(partners=[], adlib="", contact="", note="GMへ\x00")
+@example(partners=["\x00"], adlib="", contact="", note="")
+@example(partners=[], adlib="welcome\x00", contact="", note="")
+def test_entry_wishes_take_any_text(stage: Stage, partners: list[str], adlib: str, contact: str, note: str) -> None:
+    w = stage.world
+    character = w.characters[0]
+
+    def save() -> None:
+        wish = entry_wishes.check_wish(
+            stage.open_round, character, partners=partners, adlib=adlib, contact=contact, gm_note=note
+        )
+        entry_wishes.save_wish(stage.open_round, character, user_id=w.players[0], wish=wish, clock=w.clock)
+
+    if accepted(save, partners, adlib, contact, note):
+        row = EntryWish.get(EntryWish.round == stage.open_round, EntryWish.character == character)
+        assert (row.adlib, row.contact, row.gm_note) == (adlib, contact, note.strip())
+        assert row.partners == list(dict.fromkeys(int(p) for p in partners))
 
 
 @covers("rounds.hold_round", "rounds.cancel_round", "rounds.override_check")

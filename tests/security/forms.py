@@ -111,7 +111,7 @@ FORMS: dict[tuple[str, str], Form] = {
     ("/rounds/<row:round_id>/entry/<row:character_id>", "POST"): Form(
         "player",
         ENTRY,
-        text=("prose", "prose_en"),
+        text=("prose", "prose_en", "gm_note"),
         other=(
             *ORDER_FIELDS,
             "minor_ability",
@@ -121,6 +121,9 @@ FORMS: dict[tuple[str, str], Form] = {
             "evade_item",
             "setup",
             "preview",
+            "partners",
+            "adlib",
+            "contact",
         ),
         bases=({"preview": "1"}, {"major": ""}),
         shown=(ENTRY,),

@@ -29,7 +29,7 @@ from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
 from pbp.reports.narrative import Names, lexicon
 from pbp.reports.orders import order_words
 from pbp.reports.unitstate import UnitRow, unit_table
-from pbp.services import rounds
+from pbp.services import entry_wishes, rounds
 from pbp.services._common import REASON_LIMIT
 from pbp.services.characters import unit_id
 from pbp.services.clock import from_db
@@ -153,6 +153,8 @@ class EntryRow:
     orders: list[str] | None = None
     prose: Markup | None = None
     prose_en: Markup | None = None
+    wish: entry_wishes.Wish | None = None  # what the player asks of the GM beside the entry
+    partners: list[str] | None = None  # the wish's partners by name
 
 
 def _rendered(text: str | None) -> Markup | None:
@@ -180,6 +182,7 @@ def entry_rows(rnd: Round, names: Names, ruleset: str = "pool") -> list[EntryRow
     }
     ids = [*joined, *sorted(cid for cid in entries if cid not in joined)]
     characters = {c.id: c for c in Character.select(Character, User).join(User).where(Character.id.in_(ids))}
+    wishes = entry_wishes.wishes_in(rnd.id)
     rows = []
     for c in (characters[cid] for cid in ids):
         uid = unit_id(c.id)
@@ -194,6 +197,10 @@ def entry_rows(rnd: Round, names: Names, ruleset: str = "pool") -> list[EntryRow
                 orders=words(entry.order) if entry else None,
                 prose=_rendered(entry.prose if entry else None),
                 prose_en=_rendered(entry.prose_en if entry else None),
+                wish=wishes.get(c.id),
+                partners=[names.display.get(unit_id(p)) or str(p) for p in wishes[c.id].partners]
+                if c.id in wishes
+                else None,
             )
         )
     return rows

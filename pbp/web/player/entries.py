@@ -28,7 +28,8 @@ from pbp.errors import InvalidState, UserError
 from pbp.reports import render_markdown
 from pbp.reports.battlemap import MapView, battle_map, field_box
 from pbp.reports.narrative import Names
-from pbp.services import drafts, entries
+from pbp.services import drafts, entries, entry_wishes
+from pbp.services.characters import unit_id
 from pbp.services.clock import from_db
 from pbp.services.entry_desk import EntryDesk, OrderDesk, entry_desk
 from pbp.web.blog.queries import character_names, pack_name
@@ -186,6 +187,9 @@ def _page(
         receipt = entries.receipt_for(desk.round.id, desk.character.id, e.order, e.prose, e.saved_at, e.prose_en)
     locale = page_locale()
     belongs_to(desk.campaign.slug)
+    offered = entry_wishes.partners_offered(desk.round.id, desk.character.id)
+    asking = entry_wishes.named_by(desk.round.id, desk.character.id)
+    called = character_names([unit_id(c) for c in {*offered, *asking}], locale)
     scene = kancolle is None and desk.scenario.kind == "scene"  # its checks at once: no map, no battle controls
     plain = not (scene or kancolle)  # a battle of the pool's rules: the map to act on beside the orders
     body = render_template(
@@ -214,6 +218,9 @@ def _page(
         draft=draft,
         restored=restored,
         unsaved=restored or request.method == "POST",
+        partners=[(c, called.get(unit_id(c), str(c))) for c in offered],
+        named_by=[called.get(unit_id(c), str(c)) for c in asking],
+        note_limit=entry_wishes.NOTE_LIMIT,
     )
     return body, status
 
@@ -242,7 +249,9 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
         saved_order = shown.entry.order if shown.entry else None
         kancolle = shown.campaign.ruleset == "kancolle"
         order = kancolle_form.form_of(saved_order) if kancolle else form_of(saved_order)
-        return _page(shown, form, order, saved="saved" in request.args, draft=draft, restored=restored)
+        wish = entry_wishes.wish_of(round_id, character_id) or entry_wishes.Wish()
+        fields = FormData({**{k: order[k] for k in order}, **_wish_fields(wish)})
+        return _page(shown, form, fields, saved="saved" in request.args, draft=draft, restored=restored)
     # A save that goes through answers with a redirect: the form (the posted one, for the page) is built only when a
     # page is shown; CSRFProtect has checked the token of every POST already.
     fields = FormData(request.form.to_dict(flat=False))
@@ -250,7 +259,14 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     prose = request.form.get("prose", "")
     if "preview" in request.form:
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, preview=prose)
-    if parsed.errors:
+    try:  # what is asked of the GM beside the entry: checked first, so a save refused for it writes nothing
+        wish = entry_wishes.check_wish(
+            round_id, character_id, partners=fields.many("partners"), adlib=fields.one("adlib"),
+            contact=fields.one("contact"), gm_note=request.form.get("gm_note", ""),
+        )  # fmt: skip
+    except UserError as refused:
+        wish, parsed.errors[refused.field or "form"] = None, localized(refused.message)
+    if parsed.errors or wish is None:
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, status=422)
     try:
         entries.save_entry(
@@ -280,7 +296,19 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
                                    prose_en=prose_en, **ids)  # fmt: skip
             return page, 422
         return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
+    try:
+        entry_wishes.save_wish(round_id, character_id, user_id=current_user.id, wish=wish, clock=app_clock())
+    except UserError as refused:  # the entry is saved; the wish met a change meanwhile (a partner left, the deadline)
+        why = localized(refused.message)
+        errors = {"form": gettext("Your entry is saved, but not what you ask of the GM beside it: %(why)s", why=why)}
+        return _page(desk(), EntryForm(), fields, errors=errors, status=409)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
+
+
+def _wish_fields(wish: entry_wishes.Wish) -> dict[str, list[str]]:
+    """The form's fields for a stored wish."""
+    return {"partners": [str(c) for c in wish.partners], "adlib": [wish.adlib], "contact": [wish.contact],
+            "gm_note": [wish.gm_note]}  # fmt: skip
 
 
 def _sentence(text: str) -> str:

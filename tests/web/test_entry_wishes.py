@@ -1,0 +1,92 @@
+"""What a player asks of the GM beside an entry (issue 30, item 6): 連携 partners, アドリブ and 絡み, a note to the GM.
+Saved with the entry and shown again in the form; a partner is told who named them and sees nothing else; the GM
+reads all of it on the round's page; a wish the service refuses is said beside its field and nothing is saved."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from pbp import db as pbp_db
+from pbp.models import EntryWish
+from pbp.services.entries import receipt_for
+from pbp.web import database
+from tests.web.test_entries import ATTACK, WRITING, app_at, page, save, signed_in, stored, url
+from tests.web.world import World, build_world
+
+NOTE = "カガチ壱とは因縁があります。できれば一騎打ちで。"
+
+
+@pytest.fixture
+def world(tmp_path) -> World:
+    return build_world(f"sqlite:///{tmp_path / 'pbp.sqlite3'}")
+
+
+def wish_row(app, world) -> EntryWish | None:
+    with pbp_db.using(database.of(app)):
+        return EntryWish.get_or_none(
+            EntryWish.round == world.open_round, EntryWish.character == world.characters["aoi"]
+        )
+
+
+def test_a_wish_is_saved_with_the_entry_shown_again_and_leaves_the_receipt_alone(world) -> None:
+    app = app_at(world, WRITING)
+    client = signed_in(app)
+    makoto = str(world.characters["makoto"])
+    wish = {"partners": makoto, "adlib": "little", "contact": "welcome", "gm_note": NOTE}
+    status, _ = save(client, url(world), prose=stored(app, world).prose, **ATTACK, **wish)
+    assert status == 303
+    row = wish_row(app, world)
+    assert row is not None and (row.partners, row.adlib, row.contact, row.gm_note) == (
+        [world.characters["makoto"]], "little", "welcome", NOTE
+    )  # fmt: skip
+    e = stored(app, world)  # the receipt is the entry's, order and prose alone: the wish is not in it
+    assert e.receipt == receipt_for(world.open_round, e.character_id, e.order, e.prose, e.saved_at, e.prose_en).digest
+    html = page(client, url(world))
+    assert f'name="partners" value="{makoto}" checked' in html
+    assert 'name="adlib" value="little" checked' in html and 'name="contact" value="welcome" checked' in html
+    assert NOTE in html
+
+
+@pytest.mark.parametrize(("lang", "told"), [("ja", "葵 があなたを連携相手に指名しました"), ("en", "Aoi named you")])
+def test_a_partner_is_told_who_named_them_and_never_reads_the_note_which_the_gm_does(world, lang, told) -> None:
+    app = app_at(world, WRITING)
+    wish = {"partners": str(world.characters["makoto"]), "adlib": "none", "contact": "none", "gm_note": NOTE}
+    assert save(signed_in(app), url(world), prose="霧の中へ。", **ATTACK, **wish)[0] == 303
+    partner = page(signed_in(app, "player2", lang=lang), url(world, "makoto"))
+    assert told in unescape(re.sub(r"<[^>]+>", "", partner)) and NOTE not in partner
+    gm = page(signed_in(app, "gm", lang=lang), f"/gm/demo/rounds/{world.open_round}/")
+    assert NOTE in gm and ("真琴" in gm or "Makoto" in gm)
+
+
+@pytest.mark.parametrize(
+    ("fields", "where"),
+    [
+        ({"partners": "999999"}, "partners"),  # not taking part in the scenario
+        ({"partners": "pc1"}, "partners"),
+        ({"adlib": "always"}, "adlib"),
+        ({"contact": "maybe"}, "contact"),
+        ({"gm_note": "あ" * 401}, "gm_note"),
+        ({"gm_note": "GMへ\x00"}, "gm_note"),
+    ],
+)
+def test_a_wish_the_service_refuses_is_said_beside_its_field_and_nothing_is_saved(world, fields, where) -> None:
+    app = app_at(world, WRITING)
+    client = signed_in(app, lang="en")
+    before = stored(app, world).receipt
+    status, html = save(client, url(world), prose="書き直した文章。", **ATTACK, **fields)
+    assert status == 422 and f'id="err-{where}"' in html and "書き直した文章。" in html
+    assert stored(app, world).receipt == before and wish_row(app, world) is None
+
+
+def test_the_note_to_the_gm_is_not_part_of_the_autosaved_draft(world) -> None:
+    """entry.js sends the prose fields alone: the note is the entry's, saved with it."""
+    html = page(signed_in(app_at(world, WRITING)), url(world))
+    assert '<textarea id="gm_note" name="gm_note" rows="3" maxlength="400"' in html
+    assert (
+        "querySelectorAll('textarea[name^=\"prose\"]')"
+        in (Path(__file__).parents[2] / "pbp/static/entry.js").read_text()
+    )
