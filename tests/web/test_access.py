@@ -19,6 +19,7 @@ from pbp.models import (
     Character,
     Entry,
     EntryDraft,
+    EntryWish,
     GmAction,
     GmOrder,
     GrowthRequest,
@@ -463,8 +464,8 @@ CSRF_CASES = {
     ),
     "/rounds/<row:round_id>/entry/<row:character_id>": (
         "player",
-        {"prose": "forged", "major": ""},
-        lambda app, client: _entry_prose(app) != "forged",
+        {"prose": "forged", "major": "", "gm_note": "forged"},
+        lambda app, client: _entry_prose(app) != "forged" and _gm_note(app) is None,
     ),
     "/rounds/<row:round_id>/entry/<row:character_id>/draft": (
         "player",
@@ -792,6 +793,13 @@ def _is_gm(app: Flask, name: str) -> bool:
 def _entry_prose(app: Flask) -> str:
     with pbp_db.using(database.of(app)):
         return Entry.get(Entry.round == 3, Entry.character == 1).prose
+
+
+def _gm_note(app: Flask) -> str | None:
+    """player1's note to the GM beside its entry in the open round (None: no wish saved)."""
+    with pbp_db.using(database.of(app)):
+        wish = EntryWish.get_or_none(EntryWish.round == 3, EntryWish.character == 1)
+        return None if wish is None else wish.gm_note
 
 
 def _draft_prose(app: Flask) -> str | None:
