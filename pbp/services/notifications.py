@@ -254,6 +254,17 @@ FINISHED = (SENT, SKIPPED, FAILED)  # a row's last statuses: it never turns pend
 # ---- writing notifications (inside the caller's transaction) -----------------------------------------------------
 
 
+def scenario_names(scenario: ScenarioModel, pack: dict[str, Any] | None) -> dict[str, str]:
+    """A scenario's title for a payload, and the pack's English one (`scenario_en`, which English texts use; the title
+    when the pack gives none)."""
+    spec = ((pack or {}).get("scenarios") or {}).get(scenario.pack_scenario) or {}
+    english = spec.get("en") if isinstance(spec, dict) else None
+    return {
+        "scenario": scenario.title,
+        "scenario_en": english if isinstance(english, str) and english else scenario.title,
+    }
+
+
 def round_payload(rnd: Round, *, published: bool = False) -> dict[str, Any]:
     """What every round notification says: its id, number, scenario title (and the pack's English one, which English
     texts use), campaign and deadline; `path` the page it links: the report once `published`, else the scenario's
@@ -261,13 +272,10 @@ def round_payload(rnd: Round, *, published: bool = False) -> dict[str, Any]:
     scenario = ScenarioModel.select(ScenarioModel, Campaign.slug, Campaign.timezone, Campaign.pack).join(Campaign)
     scenario = scenario.where(ScenarioModel.id == rnd.scenario_id).get()
     slug = scenario.campaign.slug
-    spec = ((scenario.campaign.pack or {}).get("scenarios") or {}).get(scenario.pack_scenario) or {}
-    english = spec.get("en") if isinstance(spec, dict) else None
     return {
         "round": rnd.id,
         "number": rnd.number,
-        "scenario": scenario.title,
-        "scenario_en": english if isinstance(english, str) and english else scenario.title,
+        **scenario_names(scenario, scenario.campaign.pack),
         "campaign": slug,
         "path": (
             f"/blog/{slug}/{scenario.slug}/round-{rnd.number}/"

@@ -111,12 +111,12 @@ def write(scenario_id: int, player_id: int, body: str, *, author_id: int, clock:
 
 def _tell(scenario_id: int, player_id: int, author_id: int, now: datetime) -> None:
     """The other side of the thread hears of a new message (its text stays on the site: the notice only links it)."""
-    scenario = (
-        Scenario.select(Scenario, Campaign.id, Campaign.slug).join(Campaign).where(Scenario.id == scenario_id).get()
-    )
+    query = Scenario.select(Scenario, Campaign.id, Campaign.slug, Campaign.pack).join(Campaign)
+    scenario = query.where(Scenario.id == scenario_id).get()
     slug = scenario.campaign.slug
     author = User.get_by_id(author_id)
-    payload = {"scenario": scenario.title, "campaign": slug, "who": author.display_name or author.name}
+    who = author.display_name or author.name
+    payload = {**notifications.scenario_names(scenario, scenario.campaign.pack), "campaign": slug, "who": who}
     if author_id == player_id:
         page = f"/gm/{slug}/scenarios/{scenario.slug}/notes/{player_id}"
         users = gms.gm_ids(scenario.campaign.id) - {author_id}

@@ -372,6 +372,7 @@ INTERNAL = {
     "judging.judging_of": "the state is a round's, one of the lifecycle's constants",
     "master_comments.shown": "the locale is the page's, 'ja' or 'en' from the code",
     "master_comments.cast": "the locale is the page's, 'ja' or 'en' from the code",
+    "notifications.scenario_names": "the scenario is a stored row, the pack a campaign's (load_campaign checked it)",
     "master_comments.section_html": "the names and comments are stored ones, checked by save_comments (covered)",
 }
 

@@ -120,7 +120,7 @@ def test_a_note_reaches_its_player_and_the_gms_only_and_tells_the_other_side(wor
     assert _post(gm, thread, body="了解しました").status_code == 303
     with pbp_db.using(database.of(make_app(world.url))):
         mine = Notice.select().where(Notice.kind == "note.new", Notice.user == p1).get()
-        assert mine.payload["page"] == NOTES
+        assert mine.payload["page"] == NOTES and mine.payload["scenario_en"] == "The Battle of the Tama River"
     assert "了解しました" in _text(player1.get(NOTES))
 
 
