@@ -17,11 +17,12 @@ from PIL import Image
 
 from pbp import db as pbp_db
 from pbp.models import CharacterIcon, MasterComment, Notice, ReportCorrection, Round, Scenario, User
-from pbp.services import publishing, rounds, scenario_notes, secret_terms
+from pbp.services import icons, publishing, rounds, scenario_notes, secret_terms
 from pbp.services.clock import FixedClock
 from pbp.web import database
 from pbp.web.export import export_site
 from tests.web.conftest import csrf_token, make_app, signed_in
+from tests.web.test_kancolle_journey import fleet  # noqa: F401  (the kancolle demo, for its sheet)
 from tests.web.world import START, World, build_world
 
 ROUND = 3  # the world's open round: resolved here, so the GM can comment before publishing
@@ -222,3 +223,13 @@ def _upload_to_other(client):
     token = csrf_token(client, "/characters/2/icon")
     form = {"csrf_token": token, "icon": (io.BytesIO(_picture()), "x.jpg")}
     return client.post("/characters/1/icon", data=form, content_type="multipart/form-data")
+
+
+def test_a_kancolle_ship_girls_sheet_shows_her_icon(fleet):  # noqa: F811  (the imported fixture)
+    """The kancolle sheet has the icon's line too (its own template)."""
+    name, character = next(iter(fleet.characters.items()))
+    with pbp_db.using(database.of(make_app(fleet.url))):
+        user = User.get(User.name == name).id
+        digest = icons.set_icon(character, user, _picture(), clock=fleet.clock).digest
+    page = signed_in(fleet.url, name, lang="en").get(f"/characters/{character}/edit").get_data(as_text=True)
+    assert f"/characters/{character}/icon.webp?v={digest}" in page and f'href="/characters/{character}/icon"' in page
