@@ -16,9 +16,10 @@ import pytest
 from PIL import Image
 
 from pbp import db as pbp_db
-from pbp.models import CharacterIcon, MasterComment, Notice, ReportCorrection, Round, Scenario, User
-from pbp.services import icons, publishing, rounds, scenario_notes, secret_terms
+from pbp.models import CharacterIcon, MasterComment, Notice, ReportCorrection, Round, Scenario, ScenarioNote, User
+from pbp.services import icons, master_comments, publishing, rounds, scenario_notes, secret_terms
 from pbp.services.clock import FixedClock
+from pbp.services.master_comments import Comment
 from pbp.web import database
 from pbp.web.export import export_site
 from tests.web.conftest import csrf_token, make_app, signed_in
@@ -233,3 +234,18 @@ def test_a_kancolle_ship_girls_sheet_shows_her_icon(fleet):  # noqa: F811  (the 
         digest = icons.set_icon(character, user, _picture(), clock=fleet.clock).digest
     page = signed_in(fleet.url, name, lang="en").get(f"/characters/{character}/edit").get_data(as_text=True)
     assert f"/characters/{character}/icon.webp?v={digest}" in page and f'href="/characters/{character}/icon"' in page
+
+
+def test_the_audit_log_says_comments_notes_and_icons_in_words(world):
+    """A comment, a note and an icon, in the campaign's log as sentences."""
+    with pbp_db.using(database.of(make_app(world.url))):
+        p2 = User.get(User.name == "player2").id
+        gm = User.get(User.name == "gm").id
+        scenario = Scenario.get(Scenario.slug == "tama_river").id
+        icons.set_icon(2, p2, _picture(), clock=FixedClock(AFTER))
+        ScenarioNote.delete().where(ScenarioNote.author == p2).execute()  # another test's flood
+        scenario_notes.write(scenario, p2, "a word", author_id=p2, clock=FixedClock(AFTER))
+        master_comments.save_comments(3, [Comment(2, "監査の確認")], note="audit", actor_id=gm, clock=FixedClock(AFTER))
+    page = _text(signed_in(world.url, "gm", lang="en").get("/gm/demo/audit"))
+    for said in ("the comments on the characters of round 3", "wrote in the private notes of", "set the icon of"):
+        assert said in page, said

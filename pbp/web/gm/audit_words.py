@@ -61,6 +61,11 @@ SAYS: dict[str, Any] = {
     "growth.approve": _("approved a growth request of %(target)s"),
     "growth.deny": _("denied a growth request of %(target)s: %(reason)s"),
     "character.grant": _("granted %(target)s %(points)s growth points: %(reason)s"),
+    "character.icon": _("set the icon of %(target)s"),
+    "character.icon_removed": _("took away the icon of %(target)s"),
+    "comment.edit": _("saved the comments on the characters of %(target)s"),
+    "comment.correct": _("corrected the comments on the characters of %(target)s: %(note)s"),
+    "note.write": _("wrote in the private notes of %(target)s"),
 }
 ROSTER = {
     "accept": _("accepted %(character)s into %(target)s"),
