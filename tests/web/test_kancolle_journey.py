@@ -189,6 +189,35 @@ def test_the_battle_through_the_forms_to_the_night_and_after(fleet, lang) -> Non
                 break
     assert "battle_start" in seen and "battle_end" in seen
     assert "night_check" in seen
+    _the_battle_is_over(fleet, lang, res.state["battle"]["outcome"])
+
+
+def _the_battle_is_over(fleet: Fleet, lang: str, outcome: str) -> None:
+    """After the after-battle deadline the GM's overview, the new-round page and the scenario's public pages (its page
+    and its reports') say the battle is over and how it ended; the console offers no new round and refuses one
+    posted."""
+    words = {"ja": {"victory": "勝利", "defeat": "敗北", "wipeout": "全滅", "draw": "引き分け"},
+             "en": {"victory": "victory", "defeat": "defeat", "wipeout": "wipe-out", "draw": "draw"}}  # fmt: skip
+    word = words[lang][outcome]
+    over = {"ja": f"戦闘は終わりました（{word}）。", "en": f"The battle is over: {word}."}[lang]
+    gm = _client(fleet, "gm", lang)
+    overview = html.unescape(gm.get(f"/gm/{SLUG}/").get_data(as_text=True))
+    card = overview.split('id="scenario-nansei_sortie"', 1)[1].split("</section>", 1)[0]
+    assert over in card and "/rounds/new" not in card
+    assert "/scenarios/chinjufu_day/rounds/new" in overview  # the base phase goes on
+    new_url = f"/gm/{SLUG}/scenarios/nansei_sortie/rounds/new"
+    page = gm.get(new_url).get_data(as_text=True)
+    assert over in html.unescape(page) and 'name="deadline"' not in page
+    with _db(fleet):
+        before = Round.select().where(Round.scenario == fleet.runs["nansei_sortie"]).count()
+    posted = gm.post(new_url, data={"deadline": "2031-01-01T12:00", "csrf_token": csrf_token(gm, f"/gm/{SLUG}/")})
+    assert posted.status_code == 409 and over in html.unescape(posted.get_data(as_text=True))
+    with _db(fleet):
+        assert Round.select().where(Round.scenario == fleet.runs["nansei_sortie"]).count() == before
+    player = _client(fleet, "player1", lang)
+    for public in (f"/campaigns/{SLUG}/scenarios/nansei_sortie/", f"/blog/{SLUG}/nansei_sortie/"):
+        assert over in html.unescape(player.get(public).get_data(as_text=True)), public
+    assert "battle-over" not in player.get(f"/blog/{SLUG}/chinjufu_day/").get_data(as_text=True)  # it goes on
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])

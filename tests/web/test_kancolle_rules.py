@@ -59,3 +59,17 @@ def test_pools_rules_page_keeps_its_primer(world):
     html = make_app(world.url, LOCALE="en").test_client().get("/rules/pool/").get_data(as_text=True)
     for anchor in ("check", "engagement", "gauge", "statuses", "round"):
         assert f'<li><a href="#{anchor}">' in html, anchor
+
+
+@pytest.mark.parametrize(
+    ("locale", "ruleset", "title"),
+    [
+        ("ja", "kancolle", "ルール：艦これRPG"),
+        ("en", "kancolle", "Rules: KanColle RPG"),
+        ("ja", "pool", "ルール：成功数ルール"),
+        ("en", "pool", "Rules: Success-count rules"),
+    ],
+)
+def test_the_rules_page_names_its_ruleset_in_the_pages_language_not_by_its_id(world, locale, ruleset, title):
+    html = make_app(world.url, LOCALE=locale).test_client().get(f"/rules/{ruleset}/").get_data(as_text=True)
+    assert f"<h1>{title}</h1>" in html and f"<title>{title} — " in html

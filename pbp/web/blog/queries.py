@@ -26,7 +26,7 @@ from pbp.services import icons, master_comments, publishing
 from pbp.services.characters import character_id_of, unit_id
 from pbp.services.clock import from_db
 from pbp.services.master_comments import Shown
-from pbp.services.rounds import PUBLISHED
+from pbp.services.rounds import PUBLISHED, battle_over, outcome_word
 from pbp.text import is_japanese
 from pbp.web.blog.cache import cached
 from pbp.web.data import rulebook
@@ -297,8 +297,11 @@ def campaign_info(slug: str, *, locale: str) -> dict[str, str] | None:
     }
 
 
-def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict[str, str], list[ReportCard]] | None:
-    """A scenario's public face (title, public text) and its published reports in round order."""
+def scenario_reports(
+    campaign: str, scenario: str, *, locale: str
+) -> tuple[dict[str, str | None], list[ReportCard]] | None:
+    """A scenario's public face (title, public text, how its battle ended once its published rounds leave no deadline
+    to play) and its published reports in round order."""
     rows = list(
         _published().where(Campaign.slug == campaign, Scenario.slug == scenario).order_by(Round.number, Round.id)
     )
@@ -307,7 +310,12 @@ def scenario_reports(campaign: str, scenario: str, *, locale: str) -> tuple[dict
     cards = [_card(r, locale) for r in rows]
     found = rows[0].scenario
     spec = (pack_of(found.campaign_id)[0].get("scenarios") or {}).get(found.pack_scenario) or {}
-    return {"title": cards[0].scenario_title, "public_text": described(spec, locale) or found.public_text}, cards
+    over = outcome_word(battle_over(found.id, published=True))
+    return {
+        "title": cards[0].scenario_title,
+        "public_text": described(spec, locale) or found.public_text,
+        "over": over,
+    }, cards
 
 
 def battlefield(

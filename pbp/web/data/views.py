@@ -4,8 +4,10 @@ needs no JavaScript (a GET form and its results page), and a ruleset's rules pag
 from __future__ import annotations
 
 from flask import abort, g, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
+from pbp.engine import find_ruleset
 from pbp.models import Campaign
 from pbp.web.data import bp, rulebook
 from pbp.web.data.catalog import SECTION_OF, SECTIONS, Catalog, catalog
@@ -61,7 +63,7 @@ def rules(ruleset: str) -> str:
     primer = rulebook.primer(ruleset, page_locale())
     return render_template(
         "data/rules.html",
-        ruleset=ruleset,
+        ruleset=gettext(find_ruleset(ruleset).name),
         html=Markup(html),
         primer=Markup(primer) if primer else None,
         primer_sections=rulebook.primer_sections(primer) if primer else [],

@@ -1,10 +1,13 @@
-"""What the GM's overview shows, read in a few queries (no packs, no resolutions)."""
+"""What the GM's overview shows, read in a few queries (no packs; of the resolutions only the last one's final state,
+whether the battle is over)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pbp.errors import Text
 from pbp.models import Campaign, Participation, Round, Scenario
+from pbp.services import rounds as lifecycle
 from pbp.services.clock import local_text
 
 
@@ -26,6 +29,7 @@ class ScenarioRow:
     slots: int
     joined: int
     rounds: list[RoundRow] = field(default_factory=list)
+    over: Text | None = None  # how the battle ended, once no deadline is left to play (`rounds.battle_over`)
 
 
 def scenarios_of(campaign: Campaign) -> list[ScenarioRow]:
@@ -53,4 +57,7 @@ def scenarios_of(campaign: Campaign) -> list[ScenarioRow]:
     )
     for r in rounds:
         rows[r.scenario_id].rounds.append(RoundRow(r.id, r.number, r.state, local_text(r.deadline, campaign.timezone)))
+    for row in rows.values():
+        if any(r.state in (lifecycle.RESOLVED, lifecycle.PUBLISHED) for r in row.rounds):
+            row.over = lifecycle.outcome_word(lifecycle.battle_over(row.id))
     return list(rows.values())

@@ -22,7 +22,7 @@ from wtforms import HiddenField, IntegerField, SelectField, StringField, TextAre
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from pbp.engine import find_ruleset
-from pbp.errors import Conflict, Forbidden, NotFound, UserError
+from pbp.errors import Conflict, Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, Entry, Participation, Resolution, Round, User
 from pbp.reports import render_markdown
 from pbp.reports.dicelog import GmLine, LogLine, dice_log, gm_lines
@@ -358,10 +358,12 @@ def confirm_move(
 @bp.route("/<slug:campaign>/scenarios/<slug:scenario>/rounds/new", methods=["GET", "POST"])
 @login_required
 def new_round(campaign: str, scenario: str) -> Response | str | tuple[str, int]:
-    """A draft round for the scenario (its next number) with the deadline typed in the campaign's time zone."""
+    """A draft round for the scenario (its next number) with the deadline typed in the campaign's time zone; for a
+    scenario whose battle is over, how it ended instead of the form (the service refuses a round posted anyway)."""
     found = gm_campaign(campaign)
     where = campaign_scenario(found, scenario)
     form = NewRoundForm()
+    over = rounds.outcome_word(rounds.battle_over(where.id))
     if form.validate_on_submit():
         try:
             deadline = parse_deadline(form.deadline.data or "", found.timezone, app_clock().now())
@@ -370,9 +372,16 @@ def new_round(campaign: str, scenario: str) -> Response | str | tuple[str, int]:
         except ValueError as e:
             form.deadline.errors = [str(e)]
         else:
-            rnd = rounds.create_round(where.id, deadline, actor_id=current_user.id, clock=app_clock())
+            try:
+                rnd = rounds.create_round(where.id, deadline, actor_id=current_user.id, clock=app_clock())
+            except InvalidState as refusal:
+                page = render_template(
+                    "gm/round_new.html", campaign=found, scenario=where, form=form, over=over,
+                    refusal=refusal_text(refusal),
+                )  # fmt: skip
+                return page, form_status(refusal)
             return redirect(url_for("gm.round_dashboard", campaign=found.slug, round_id=rnd.id, done="created"), 303)
-    page = render_template("gm/round_new.html", campaign=found, scenario=where, form=form)
+    page = render_template("gm/round_new.html", campaign=found, scenario=where, form=form, over=over)
     return (page, 422) if request.method == "POST" else page
 
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbp.engine.pool.encounters import public_scenario
-from pbp.errors import N_, Forbidden, NotFound
+from pbp.errors import N_, Forbidden, NotFound, Text
 from pbp.models import Campaign, Character, Entry, Participation, Round, Scenario
 from pbp.services import characters
 from pbp.services.clock import from_db, to_db
-from pbp.services.rounds import CLOSED, OPEN, PUBLISHED, RESOLVED
+from pbp.services.rounds import CLOSED, OPEN, PUBLISHED, RESOLVED, battle_over, outcome_word
 from pbp.services.scenarios import APPLIED, JOINED, resolved_round, waitlist
 from pbp.web.blog.queries import described, has_reports, pack_name
 
@@ -217,6 +217,7 @@ class ScenarioPage:
     signup_closed_at: datetime | None
     lottery_seed: str | None
     under_way: int | None  # the first resolved round's number
+    over: Text | None  # how the battle ended, once the published rounds leave no deadline to play
     has_reports: bool
     open_round: Round | None
     gimmicks: list[Named] = field(default_factory=list)
@@ -278,6 +279,7 @@ def scenario_page(
         signup_closed_at=from_db(scenario.signup_closed_at) if scenario.signup_closed_at else None,
         lottery_seed=scenario.lottery_seed,
         under_way=resolved_round(scenario.id),
+        over=outcome_word(battle_over(scenario.id, published=True)),
         has_reports=_has_published_round(scenario.id),
         open_round=open_round,
         gimmicks=[
