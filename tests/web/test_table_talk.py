@@ -249,3 +249,10 @@ def test_the_audit_log_says_comments_notes_and_icons_in_words(world):
     page = _text(signed_in(world.url, "gm", lang="en").get("/gm/demo/audit"))
     for said in ("the comments on the characters of round 3", "wrote in the private notes of", "set the icon of"):
         assert said in page, said
+
+
+def test_the_characters_chronicle_shows_the_icon(world):
+    with pbp_db.using(database.of(make_app(world.url))):
+        digest = icons.set_icon(2, _user_id(world, "player2"), _picture(), clock=FixedClock(AFTER)).digest
+    page = make_app(world.url).test_client().get("/blog/demo/characters/2/").get_data(as_text=True)
+    assert f'src="/characters/2/icon.webp?v={digest}"' in page

@@ -20,6 +20,7 @@ from pbp.web.blog.cache import cached
 from pbp.web.clock import shown_zone
 from pbp.web.hosts import absolute
 from pbp.web.i18n import isolate, page_locale
+from pbp.web.player.icons import icon_digest
 from pbp.web.pronouns import PRONOUN_LABELS
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -153,8 +154,9 @@ def character(campaign: str, character_id: int) -> str:
         abort(404)
     pronoun = PRONOUN_LABELS[found.pronoun]
     return render_template(
-        "blog/character.html", character=found, cards=found.cards, campaign=campaign, pronoun=pronoun
-    )
+        "blog/character.html", character=found, cards=found.cards, campaign=campaign, pronoun=pronoun,
+        face=(character_id, icon_digest(character_id)),
+    )  # fmt: skip
 
 
 def _feed(cards: list[queries.ReportCard], title: str, self_path: str, home_path: str) -> Response:
