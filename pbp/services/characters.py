@@ -9,6 +9,7 @@ from typing import Any
 
 from pbp.db import retried, write_transaction
 from pbp.engine import BadInput, Problem, canonical, find_ruleset
+from pbp.engine import errors as engine_errors
 from pbp.errors import N_, Conflict, Forbidden, InvalidState, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import audit, gms, notifications
@@ -25,6 +26,9 @@ from pbp.services._common import (
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 NOTE_LIMIT = 400
+#: Characters of a character's description: said beside the field with the ruleset's problems, so the sheet's
+#: whole-JSON limit (SHEET_LIMIT) is never the one a player meets.
+DESCRIPTION_LIMIT = 2_000
 #: Parts of a sheet only a growth request or the GM may change (R-CHECK-3: levels rise with growth points).
 GROWTH_KEYS = ("stats", "skills", "growth_points")
 
@@ -41,10 +45,21 @@ class BadSheet(UserError):
 
 def _check_sheet(campaign: Campaign, sheet: dict[str, Any]) -> None:
     """Refuse a sheet the ruleset finds a problem in."""
-    checked_json(sheet, N_("sheet"), SHEET_LIMIT)
-    problems = find_ruleset(campaign.ruleset).validate_character(campaign.pack, sheet)
+    problems = _text_problems(sheet)
+    if not problems:  # the description is the only free text a sheet form holds: past it, the sheet is no form's
+        checked_json(sheet, N_("sheet"), SHEET_LIMIT)
+    problems += find_ruleset(campaign.ruleset).validate_character(campaign.pack, sheet)
     if problems:
         raise BadSheet(problems)
+
+
+def _text_problems(sheet: dict[str, Any]) -> list[Problem]:
+    """The sheet's description over its limit, as a problem beside its field (said with every other one)."""
+    text = sheet.get("description")
+    if not isinstance(text, str) or len(text.strip()) <= DESCRIPTION_LIMIT:
+        return []
+    template = engine_errors.N_("description: %(count)d characters, over the limit of %(limit)d")
+    return [Problem.said("description", template, count=len(text.strip()), limit=DESCRIPTION_LIMIT)]
 
 
 def unit_id(character_id: int) -> str:
@@ -63,7 +78,6 @@ def create_character(campaign_id: int, owner_id: int, sheet: dict[str, Any], *, 
     """A new character from a sheet (its name is the sheet's `ja`); it starts with the pack's growth points."""
     campaign = get_or_fail(Campaign, campaign_id, N_("campaign"))
     get_or_fail(User, owner_id, N_("user"))
-    checked_json(sheet, N_("sheet"), SHEET_LIMIT)
     sheet = {**sheet, "growth_points": int(campaign.pack.get("creation", {}).get("growth_points", 0))}
     _check_sheet(campaign, sheet)
     now = to_db(clock.now())

@@ -113,8 +113,9 @@ def _password() -> list:
     return [_required(), Length(PASSWORD_MIN, PASSWORD_MAX, message=PASSWORD_RULE)]
 
 
-def _limit(most: int) -> dict[str, int]:
-    """A field's `maxlength` (the browser stops typing there; a paste is cut) and the counter the form shows."""
+def shown_limit(most: int) -> dict[str, int]:
+    """A field's `maxlength` (the browser stops typing there; a paste is cut) and the counter the form shows; the
+    service behind the form still refuses more, in its own words beside the field."""
     return {"maxlength": most}
 
 
@@ -123,19 +124,19 @@ class RegisterForm(SiteForm):
         _("User name"),
         [_required(), Regexp(r"[A-Za-z0-9_.-]{2,40}\Z", message=NAME_RULE)],
         description=NAME_RULE,
-        render_kw={**_limit(40), "autocomplete": "username"},
+        render_kw={**shown_limit(40), "autocomplete": "username"},
     )
     display_name = StringField(
         _("Display name"),
         [Optional(), Length(max=NAME_LIMIT, message=_("Up to %(max)s characters.", max=NAME_LIMIT))],
         description=_("Shown to others; any script."),
-        render_kw=_limit(NAME_LIMIT),
+        render_kw=shown_limit(NAME_LIMIT),
     )
     password = PasswordField(
         _("Password"),
         _password(),
         description=PASSWORD_RULE,
-        render_kw={**_limit(PASSWORD_MAX), "autocomplete": "new-password"},
+        render_kw={**shown_limit(PASSWORD_MAX), "autocomplete": "new-password"},
     )
     email = EmailField(
         _("E-mail address"),
@@ -143,7 +144,7 @@ class RegisterForm(SiteForm):
         description=_(
             "Optional: where notices and the link for a forgotten password go (the notifications page changes it)."
         ),
-        render_kw={**_limit(ADDRESS_LIMIT), "autocomplete": "email"},
+        render_kw={**shown_limit(ADDRESS_LIMIT), "autocomplete": "email"},
     )
 
 

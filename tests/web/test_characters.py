@@ -262,7 +262,7 @@ def edit_url(world: World) -> str:
 def form_of(html: str) -> dict:
     """What the browser would send back unchanged (texts, the version, the vehicle and the ticked boxes)."""
     fields: dict = {key: value_of(html, key) for key in ("ja", "en", "version")}
-    fields["description"] = unescape(re.search(r'<textarea id="description" name="description">\n?(.*?)</textarea>',
+    fields["description"] = unescape(re.search(r'<textarea[^>]* name="description"[^>]*>\n?(.*?)</textarea>',
                                                html, re.S)[1])  # fmt: skip
     fields["vehicle"] = re.search(r'<option value="([^"]*)" selected>', html)[1]
     for key in ("weapons", "vehicle_weapons", "items", "abilities"):
@@ -569,3 +569,18 @@ def test_a_problem_with_a_level_on_an_existing_sheet_stands_at_its_group(app, wo
     client = signed_in(app, lang="en")
     status, html, _ = post(client, edit_url(world), form_of(page(client, edit_url(world))))
     assert status == 422 and "level 6 is outside 1..5" in error_at(html, "skills")
+
+
+def test_a_long_description_is_said_beside_it_with_every_other_problem(app, world) -> None:
+    """Issue 30, item 5: the sheet's whole-JSON limit hid the budget's problems behind one "sheet too long"; the
+    description has its own limit, said beside it at the same time as the gear over its budget."""
+    client = signed_in(app, lang="en")
+    html = page(client, edit_url(world))
+    assert f'maxlength="{characters.DESCRIPTION_LIMIT}"' in html and 'maxlength="80"' in html
+    long = "あ" * (characters.DESCRIPTION_LIMIT + 1)
+    fields = {**form_of(html), "items": ["charm", "tablet", "energy_drink"], "description": long}
+    status, html, _ = post(client, edit_url(world), fields)
+    assert status == 422
+    assert "over the limit of 2000" in error_at(html, "description")
+    assert "R-GEAR-2" in error_at(html, "items")
+    assert long in html  # what was typed is kept

@@ -21,10 +21,11 @@ from pbp.errors import Forbidden, InvalidState, NotFound, UserError
 from pbp.models import Campaign, Character, GrowthRequest, User
 from pbp.services import campaign_settings, characters, publishing
 from pbp.services._common import said_problems
+from pbp.services.characters import NOTE_LIMIT
 from pbp.services.clock import from_db
 from pbp.web.blog.queries import pack_name
 from pbp.web.errors import form_status
-from pbp.web.forms import SiteForm
+from pbp.web.forms import SiteForm, shown_limit
 from pbp.web.gm import bp
 from pbp.web.gm.access import gm_campaign
 from pbp.web.i18n import localized, page_locale, refusal_text
@@ -34,7 +35,9 @@ STATUS = {"pending": _("waiting"), "approved": _("approved"), "denied": _("denie
 
 
 class DecisionForm(SiteForm):
-    reason = TextAreaField(_("Reason"), description=_("Shown to the player. Required to deny."))
+    reason = TextAreaField(
+        _("Reason"), render_kw=shown_limit(NOTE_LIMIT), description=_("Shown to the player. Required to deny.")
+    )
 
 
 class AwardForm(SiteForm):

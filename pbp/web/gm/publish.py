@@ -21,6 +21,7 @@ from pbp.models import Campaign, Round
 from pbp.reports.diff import line_diff
 from pbp.reports.weave import LEFT_OUT, QUOTED, TOLD
 from pbp.services import publishing, rounds, secret_terms
+from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT
 from pbp.services.clock import from_db
 from pbp.services.leaks import secret_name
 from pbp.services.line_fates import entry_fates
@@ -28,7 +29,7 @@ from pbp.services.publishing import LeakFound, Review
 from pbp.services.rounds import PUBLISHED, RESOLVED, state_word
 from pbp.web.clock import app_clock
 from pbp.web.errors import error_page, form_status, redrawn
-from pbp.web.forms import SiteForm
+from pbp.web.forms import SiteForm, shown_limit
 from pbp.web.gm import EXPIRED_PAGES, bp
 from pbp.web.gm import comment_desk as comments
 from pbp.web.gm.access import campaign_round, gm_campaign
@@ -53,18 +54,35 @@ KINDS = {"speech": _("dialogue"), "action": _("plan"), "inner": _("thought"), "n
 EXPIRED = _("Your session's security token expired while you wrote. Nothing was saved: press the button again.")
 
 
+#: The report's Markdown fields show what the story's renderer takes at most (the service refuses more, beside them).
+_MARKDOWN = shown_limit(MARKDOWN_LIMIT)
+
+
 class ReportForm(SiteForm):
-    intro = TextAreaField(_("Intro"), description=_("Markdown, above the story (images allowed). Japanese page only."))
-    story = TextAreaField(_("Story (Japanese)"), description=_("Markdown: the generated draft, yours to edit."))
-    outro = TextAreaField(_("Outro"), description=_("Markdown, below the story (images allowed). Japanese page only."))
+    intro = TextAreaField(
+        _("Intro"),
+        render_kw=_MARKDOWN,
+        description=_("Markdown, above the story (images allowed). Japanese page only."),
+    )
+    story = TextAreaField(
+        _("Story (Japanese)"), render_kw=_MARKDOWN, description=_("Markdown: the generated draft, yours to edit.")
+    )
+    outro = TextAreaField(
+        _("Outro"),
+        render_kw=_MARKDOWN,
+        description=_("Markdown, below the story (images allowed). Japanese page only."),
+    )
     story_en = TextAreaField(
         _("Story (English)"),
+        render_kw=_MARKDOWN,
         description=_(
             "Markdown. Left as generated, or emptied, the English page tells the story written from the facts."
         ),
     )
     note = TextAreaField(
-        _("Correction note"), description=_("Required: shown with today's date above the corrected report.")
+        _("Correction note"),
+        render_kw=shown_limit(REASON_LIMIT),
+        description=_("Required: shown with today's date above the corrected report."),
     )
     #: "yes" once the GM confirmed publishing a round whose deadline lies ahead or whose entries are missing.
     confirm = HiddenField()

@@ -26,8 +26,9 @@ from wtforms import (
 from wtforms.validators import Length, Optional
 
 from pbp.engine import Problem
+from pbp.services.secret_terms import TERM_LENGTH, TERMS_LIMIT
 from pbp.web.data.words import WORDS
-from pbp.web.forms import SiteForm
+from pbp.web.forms import SiteForm, shown_limit
 from pbp.web.i18n import problem_text
 
 NAME, TEXT, NOTES = 80, 4_000, 20_000
@@ -125,6 +126,7 @@ def secret_terms_field() -> TextAreaField:
     return TextAreaField(
         _("Secret terms"),
         validators=[Optional()],
+        render_kw=shown_limit(TERMS_LIMIT * (TERM_LENGTH + 1)),
         description=_(
             "One a line: found in any text about to be published (the report, the reasons, the units' names) whatever"
             " its length, in full- or half-width, katakana or hiragana, with or without spaces."

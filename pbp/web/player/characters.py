@@ -17,10 +17,11 @@ from pbp.engine.pool.pack_data import LEVEL_MAX, LEVEL_MIN
 from pbp.errors import UserError
 from pbp.models import Campaign, Character
 from pbp.services import characters
-from pbp.services.characters import BadSheet, StaleSheet, sheet_version
+from pbp.services._common import NAME_LIMIT
+from pbp.services.characters import DESCRIPTION_LIMIT, NOTE_LIMIT, BadSheet, StaleSheet, sheet_version
 from pbp.web.clock import app_clock
 from pbp.web.data.views import belongs_to
-from pbp.web.forms import SiteForm
+from pbp.web.forms import SiteForm, shown_limit
 from pbp.web.i18n import page_locale, refusal_text
 from pbp.web.player import bp, kancolle_sheet, queries
 from pbp.web.player.expired import keeps_input
@@ -49,18 +50,21 @@ GROWTH_STATUS = {
 
 class SheetForm(SiteForm):
     ja = StringField(
-        _("Name"), description=_("In any script; the English pages and reports use it too unless you give one below.")
+        _("Name"),
+        render_kw=shown_limit(NAME_LIMIT),
+        description=_("In any script; the English pages and reports use it too unless you give one below."),
     )
     en = StringField(
         _("Name on English pages and reports (optional)"),
+        render_kw=shown_limit(NAME_LIMIT),
         description=_("In Latin letters, say. Left empty, the name above is used."),
     )
-    description = TextAreaField(_("Description"))
+    description = TextAreaField(_("Description"), render_kw=shown_limit(DESCRIPTION_LIMIT))
     version = HiddenField()
 
 
 class GrowthForm(SiteForm):
-    note = TextAreaField(_("Note to the GM (optional)"))
+    note = TextAreaField(_("Note to the GM (optional)"), render_kw=shown_limit(NOTE_LIMIT))
 
 
 def _refused(refusal: UserError, known: list[str]) -> dict[str, str]:
