@@ -57,6 +57,34 @@ function wireBudget(form) {
   update();
 }
 
+// A weapon the chosen vehicle comes with (data-built-into: its vehicles) is shown as built in and cannot be bought:
+// the box is emptied and disabled, its cost hidden and its "built in" mark shown; the server draws the same.
+function wireBuiltIn(form) {
+  const vehicle = form.querySelector("select[name=vehicle]");
+  if (!vehicle) return;
+  const follow = () => {
+    form.querySelectorAll("input[data-built-into]").forEach((input) => {
+      const builtIn = input.dataset.builtInto.split(" ").includes(vehicle.value);
+      if (builtIn) input.checked = false;
+      input.disabled = builtIn;
+      const label = input.closest("label");
+      label.classList.toggle("built-in", builtIn);
+      const mark = label.querySelector(".built-in-mark");
+      const cost = label.querySelector(".cost");
+      if (mark) mark.hidden = !builtIn;
+      if (cost) cost.hidden = builtIn;
+    });
+  };
+  vehicle.addEventListener("change", () => {
+    follow();
+    form.dispatchEvent(new Event("change")); // the budget counts the emptied boxes
+  });
+  follow();
+}
+
 document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("form.sheet-form").forEach(wireBudget);
+  document.querySelectorAll("form.sheet-form").forEach((form) => {
+    wireBuiltIn(form);
+    wireBudget(form);
+  });
 });

@@ -161,6 +161,7 @@ class Choice:
     name: str
     cost: int | None = None
     about: str = ""  # the pack's description in the page's language: what a player picks it for
+    built_into: tuple[str, ...] = ()  # the vehicles this weapon comes with (R-GEAR-3): free there, not bought
 
 
 @dataclass
@@ -218,6 +219,17 @@ def _enemy_only(pack: dict) -> dict[str, set[str]]:
     return {"weapons": theirs - ours, "abilities": enemy_abilities, "items": set()}
 
 
+def _built_into(pack: dict) -> dict[str, tuple[str, ...]]:
+    """Each weapon's playable vehicles that come with it built in (R-GEAR-3): the form shows it as built in there
+    (内蔵) instead of offering it for its cost, which the rules would refuse."""
+    out: dict[str, list[str]] = {}
+    for vid, vehicle in (pack.get("vehicles") or {}).items():
+        if vehicle.get("playable") is not False:
+            for weapon in vehicle.get("weapons") or []:
+                out.setdefault(weapon, []).append(vid)
+    return {weapon: tuple(vids) for weapon, vids in out.items()}
+
+
 def _fits(key: str, entry: dict) -> bool:
     """Whether a pack entry belongs in a gear list: a weapon list takes its mount's weapons (or unmounted ones)."""
     mount = MOUNTS.get(key)
@@ -254,11 +266,18 @@ def sheet_page(campaign: Campaign, sheet: dict[str, Any], locale: str, *, creati
         if entry.get("playable") is not False or sheet.get("vehicle") == v
     ]
     hidden = _enemy_only(pack)
+    built = _built_into(pack)
     gear = {}
     for key, section in SECTIONS.items():
         held = set(sheet.get(key) or []) if isinstance(sheet.get(key), list) else set()
         gear[key] = [
-            Choice(i, _name(pack, section, i, locale), entry.get("cost"), described(entry, locale))
+            Choice(
+                i,
+                _name(pack, section, i, locale),
+                entry.get("cost"),
+                described(entry, locale),
+                built.get(i, ()) if key == "vehicle_weapons" else (),
+            )
             for i, entry in (pack.get(section) or {}).items()
             if i in held or (i not in hidden[section] and _fits(key, entry))
         ]
