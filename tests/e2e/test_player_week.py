@@ -1,4 +1,5 @@
-"""The player's week in a real browser, in Japanese and English, against gunicorn: the entry form autosaves the text
+"""The player's week in a real browser, in Japanese and English, against gunicorn: a sheet sent with several
+problems says them all at once; the entry form autosaves the text
 as a draft, which another device offers back; a logout on that device ends the first one's session, whose Save then
 keeps the text through a new login and lands back in the form with it, where the odds give the chance to hit each
 target and a click on the map sets where to move; once the round is published, マイページ's "since your last visit"
@@ -66,6 +67,20 @@ def map_click_to_move(page: Page, says: dict[str, str]) -> tuple[str, str]:
     return x, y
 
 
+def every_error_at_once(page: Page) -> None:
+    """A sheet with no name, items over their budget and a built-in weapon's box is refused with a message beside
+    each field at once (not one batch per send), the ticks kept; the built-in one cannot be ticked at all."""
+    page.select_option("#vehicle", "savior")
+    assert page.is_disabled("input[name=vehicle_weapons][value=beam_rifle]")  # the Savior's own: built in
+    for item in ("charm", "tablet", "energy_drink"):
+        page.check(f"input[name=items][value={item}]")
+    page.click("form.sheet-form button[type=submit]")
+    assert page.locator("#err-ja").is_visible() and page.locator("#err-items").is_visible()
+    assert page.is_checked("input[name=items][value=energy_drink]")
+    for item in ("charm", "tablet", "energy_drink"):
+        page.uncheck(f"input[name=items][value={item}]")
+
+
 def sign_in(page: Page, url: str, name: str) -> None:
     page.fill("input[name=name]", name)
     page.fill("input[name=password]", PASSWORD)
@@ -78,6 +93,7 @@ def test_autosave_survives_a_forced_logout_and_the_notices_lead_to_the_report(si
     run, name = site.new_run(), f"week-{lang}"
     register(page, site.url, name, says["name"][0])
     page.goto(site.url + "/campaigns/demo/characters/new")
+    every_error_at_once(page)
     page.fill("input[name=ja]", says["name"][0])
     page.fill("input[name=en]", says["name"][1])
     page.select_option("#vehicle", "savior")
