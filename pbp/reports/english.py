@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
-
-import lemminflect
+from types import ModuleType
 
 __all__ = ["PRONOUNS", "as_attempt", "common_noun", "with_pronoun"]
 
@@ -76,11 +75,21 @@ _JOINED = re.compile(r"(\b(?:and|or|then)\s+(?:\w+ly\s+)?)([a-z]+s)\b")
 
 
 @cache
+def _lexicon() -> ModuleType:
+    """lemminflect, imported on first use: it brings numpy, whose thread pool starts at import and would otherwise
+    start in every process that reads this module, before the scheduler lowers its priority."""
+    import lemminflect  # noqa: PLC0415
+
+    return lemminflect
+
+
+@cache
 def _base(word: str, plural: bool) -> str | None:
     """The base form of `word` when it is a present-tense verb for its subject (takes -> take; take for they)."""
-    lemmas = lemminflect.getAllLemmas(word, upos="VERB").get("VERB") or ()
+    lexicon = _lexicon()
+    lemmas = lexicon.getAllLemmas(word, upos="VERB").get("VERB") or ()
     for lemma in lemmas:
-        if word == lemma if plural else word in lemminflect.getInflection(lemma, tag="VBZ"):
+        if word == lemma if plural else word in lexicon.getInflection(lemma, tag="VBZ"):
             return lemma
     return None
 
@@ -115,5 +124,5 @@ def _in_past(m: re.Match[str]) -> str:
     if verb == "'s":  # he's: he is; a name's is a possessive (as Makoto's wingman)
         return f"{word} {subject} was" if subject in ("he", "she", "it") else m.group(0)
     base = _base(verb.strip(), False)
-    past = lemminflect.getInflection(base, tag="VBD") if base else ()
+    past = _lexicon().getInflection(base, tag="VBD") if base else ()
     return f"{word} {subject} {past[0]}" if past else m.group(0)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbp.db import write_transaction
+from pbp.db import retried, write_transaction
 from pbp.errors import N_, InvalidState, UserError
 from pbp.models import EntryWish, Participation, Round
 from pbp.services._common import checked_text
@@ -70,6 +70,7 @@ def check_wish(
     return Wish(tuple(chosen), adlib, contact, note)
 
 
+@retried
 def save_wish(round_id: int, character_id: int, *, user_id: int, wish: Wish, clock: Clock = SYSTEM) -> None:
     """Store the wish `check_wish` made (one per character and round, replaced), while the round takes the entry."""
     now = to_db(clock.now())

@@ -92,11 +92,11 @@ def test_the_desk_the_secret_terms_and_the_roster(site, page_factory, lang, widt
     page.goto(site.url + f"/gm/demo/rounds/{refused}/review")
     page.select_option("select[name=check]", index=1)  # the first is the prompt
     page.fill("input[name=successes]", "0")
-    page.fill("textarea[name=reason]", f"{TERM}のため")
+    page.fill("textarea#reason", f"{TERM}のため")  # the override's (the judging forms have theirs)
     page.click("section.override-form button.primary")
     page.wait_for_selector("section.override-form .error")
     assert says["term"] in page.locator("section.override-form .error").inner_text()
-    assert page.locator("textarea[name=reason]").input_value() == f"{TERM}のため"
+    assert page.locator("textarea#reason").input_value() == f"{TERM}のため"
     _shot(page, "override-refused", lang, width)
 
     run, (first, second) = _applicants(site)

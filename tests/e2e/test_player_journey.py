@@ -57,7 +57,7 @@ def test_register_join_write_save_edit_meet_the_deadline_and_read_the_report(sit
     page.click(f'section.due-entries a.button.primary[href="{entry_path}"]')
     entry_url = site.url + entry_path
     page.wait_for_url(entry_url)
-    assert page.locator("svg.battlemap").is_visible()
+    assert page.locator("svg.battlemap[role=img]").is_visible()
     assert no_horizontal_scroll(page)
     page.check("input[name=major][value=attack]")
     assert page.locator("#major-attack").is_visible() and not page.locator("#major-full_move").is_visible()

@@ -341,6 +341,7 @@ INTERNAL = {
     "notifications.post_webhook": "the URL was checked by set_webhook, the kind is an outbox row's",
     "notifications.finish": "the error is an exception's text",
     "rounds.count_failure": "the error is an exception's text",
+    "rounds.outcome_word": "the outcome is a ruleset's battle_over value, a constant of the engine; it stores nothing",
     "leaks.refuse_leaking_reason": "the reason was checked by record_action/override_check (both covered) before",
     "campaigns.add_scenario": "called by load_campaign and create_scenario with a pack's key and a checked slug",
     "characters.unspent_growth": "reads a sheet stored after create_character/edit_character checked it",

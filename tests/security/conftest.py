@@ -97,7 +97,12 @@ def _file(world: World) -> Path:
 def pristine(world: World, tmp_path: Path) -> World:
     """A copy of the security world as it was built, for a test that must find every page as made: the session's
     world is changed by the tests that send forms (hypothesis may close a sign-up or withdraw an entry)."""
-    copy = tmp_path / "pbp.sqlite3"
+    return pristine_copy(world, tmp_path)
+
+
+def pristine_copy(world: World, folder: Path) -> World:
+    """`pristine`'s copy in `folder` (a module's tests that read it and change nothing share one)."""
+    copy = folder / "pbp.sqlite3"
     _copy(_file(world).with_name(PRISTINE), copy)
     return replace(world, url=f"sqlite:///{copy}")
 

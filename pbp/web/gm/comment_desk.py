@@ -30,6 +30,7 @@ class CommentsForm(SiteForm):
         [Length(max=REASON_LIMIT)],
         description=_("Required once the report is published: shown with today's date above the corrected report."),
         render_kw={"maxlength": REASON_LIMIT},
+        id="comments-note",  # the report's own form above has a correction note too
     )
 
 

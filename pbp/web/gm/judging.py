@@ -35,33 +35,48 @@ _FILL = _("Fill this in.")
 
 
 class BonusForm(SiteForm):
-    """A PC's プレイングボーナス: whose entry, +dice, +successes (0 and 0 takes it away) and the published reason."""
+    """A PC's プレイングボーナス: whose entry, +dice, +successes (0 and 0 takes it away) and the published reason. Its
+    fields' ids are its own: the review's override form has a `successes` and a `reason` too."""
 
-    character = SelectField(_("Entry"), validate_choice=False)
-    dice = IntegerField(_("+Dice"), [InputRequired(message=_FILL), NumberRange(0, BONUS_MAX)], default=0)
-    successes = IntegerField(_("+Successes"), [InputRequired(message=_FILL), NumberRange(0, BONUS_MAX)], default=0)
+    character = SelectField(_("Entry"), validate_choice=False, id="bonus-character")
+    dice = IntegerField(
+        _("+Dice"), [InputRequired(message=_FILL), NumberRange(0, BONUS_MAX)], default=0, id="bonus-dice"
+    )
+    successes = IntegerField(
+        _("+Successes"), [InputRequired(message=_FILL), NumberRange(0, BONUS_MAX)], default=0, id="bonus-successes"
+    )
     reason = TextAreaField(
         _("Reason"),
         [Length(max=REASON_LIMIT)],
         description=_("Published with the GM's actions (needed unless you take the bonus away with 0 and 0)."),
+        id="bonus-reason",
     )
 
 
 class AdhocForm(SiteForm):
     """An ad-hoc check: who rolls which skill (`<character>|<skill>`), the successes it needs, the story's words."""
 
-    roll = SelectField(_("Who rolls, and which skill"), validate_choice=False)
-    need = IntegerField(_("Successes needed"), [InputRequired(message=_FILL), NumberRange(0, NEED_MAX)], default=1)
+    roll = SelectField(_("Who rolls, and which skill"), validate_choice=False, id="adhoc-roll")
+    need = IntegerField(
+        _("Successes needed"), [InputRequired(message=_FILL), NumberRange(0, NEED_MAX)], default=1, id="adhoc-need"
+    )
     success_text = StringField(
-        _("On a success, the story says"), [Length(max=REASON_LIMIT)], description=_("Optional: one sentence.")
+        _("On a success, the story says"),
+        [Length(max=REASON_LIMIT)],
+        description=_("Optional: one sentence."),
+        id="adhoc-success-text",
     )
     failure_text = StringField(
-        _("On a failure, the story says"), [Length(max=REASON_LIMIT)], description=_("Optional: one sentence.")
+        _("On a failure, the story says"),
+        [Length(max=REASON_LIMIT)],
+        description=_("Optional: one sentence."),
+        id="adhoc-failure-text",
     )
     reason = TextAreaField(
         _("Reason"),
         [InputRequired(message=_FILL), Length(max=REASON_LIMIT)],
         description=_("Published with the dice log: the creative action the check is for."),
+        id="adhoc-reason",
     )
 
 

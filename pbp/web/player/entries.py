@@ -259,14 +259,20 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
     prose = request.form.get("prose", "")
     if "preview" in request.form:
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, preview=prose)
-    try:  # what is asked of the GM beside the entry: checked first, so a save refused for it writes nothing
-        wish = entry_wishes.check_wish(
-            round_id, character_id, partners=fields.many("partners"), adlib=fields.one("adlib"),
-            contact=fields.one("contact"), gm_note=request.form.get("gm_note", ""),
-        )  # fmt: skip
-    except UserError as refused:
-        wish, parsed.errors[refused.field or "form"] = None, localized(refused.message)
-    if parsed.errors or wish is None:
+    # What is asked of the GM beside the entry, when the form sent it: checked first, so a save refused for it writes
+    # nothing. A save without those fields (a script's, a page drawn before they existed) leaves the wish as it is
+    # and costs the deadline's rush no read.
+    asks = any(name in request.form for name in WISH_FIELDS)
+    wish: entry_wishes.Wish | None = None
+    if asks:
+        try:
+            wish = entry_wishes.check_wish(
+                round_id, character_id, partners=fields.many("partners"), adlib=fields.one("adlib"),
+                contact=fields.one("contact"), gm_note=request.form.get("gm_note", ""),
+            )  # fmt: skip
+        except UserError as refused:
+            parsed.errors[refused.field or "form"] = localized(refused.message)
+    if parsed.errors or (asks and wish is None):
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, status=422)
     try:
         entries.save_entry(
@@ -297,12 +303,17 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             return page, 422
         return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
     try:
-        entry_wishes.save_wish(round_id, character_id, user_id=current_user.id, wish=wish, clock=app_clock())
+        if wish is not None:
+            entry_wishes.save_wish(round_id, character_id, user_id=current_user.id, wish=wish, clock=app_clock())
     except UserError as refused:  # the entry is saved; the wish met a change meanwhile (a partner left, the deadline)
         why = localized(refused.message)
         errors = {"form": gettext("Your entry is saved, but not what you ask of the GM beside it: %(why)s", why=why)}
         return _page(desk(), EntryForm(), fields, errors=errors, status=409)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
+
+
+#: The form's fields of what the player asks of the GM beside the entry (`entry_wishes`).
+WISH_FIELDS = ("partners", "adlib", "contact", "gm_note")
 
 
 def _wish_fields(wish: entry_wishes.Wish) -> dict[str, list[str]]:
