@@ -28,8 +28,7 @@ def _shot(page, name: str, lang: str, width: int) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"gm-judging-{name}-{lang}-{width}.png"), full_page=True)
 
 
-@pytest.mark.parametrize("width", [1280, 360])
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize(("lang", "width"), [("ja", 360), ("en", 1280)])  # each language, each width (suite time)
 def test_a_play_bonus_and_an_adhoc_check_reach_the_published_report(site, page_factory, lang, width) -> None:
     says = SAYS[lang]
     run = site.new_run()

@@ -37,8 +37,7 @@ def _png() -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("width", [1280, 360])
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize(("lang", "width"), [("ja", 360), ("en", 1280)])  # each language, each width (suite time)
 def test_an_icon_a_private_note_and_a_comment(site, page_factory, lang, width) -> None:
     says = SAYS[lang]
     run = site.new_run()
