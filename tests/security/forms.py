@@ -160,7 +160,7 @@ FORMS: dict[tuple[str, str], Form] = {
         "GM",
         f"/gm/demo/rounds/{RESOLVED_ROUND}/comments",
         text=("note", "comment-1", "comment_en-1", "comment-2", "comment_en-2"),
-        stored=("comment-1", "comment_en-1"),
+        stored=("comment-1",),  # alone past the note's shorter limit (the English comment is the same field's kind)
         shown=(f"/gm/demo/rounds/{RESOLVED_ROUND}/report",),
     ),
     ("/campaigns/<slug:campaign>/scenarios/<slug:scenario>/notes", "POST"): Form(
@@ -315,8 +315,7 @@ FORMS: dict[tuple[str, str], Form] = {
         text=("reason", "success_text", "failure_text"),
         other=("roll", "need"),
         bases=({"roll": "1|情報処理", "need": "1"},),
-        stored=("reason",),
-        shown=(f"/gm/demo/rounds/{RESOLVED_ROUND}/review",),
+        shown=(f"/gm/demo/rounds/{RESOLVED_ROUND}/review",),  # its three fields share one limit: sent together only
     ),
     ("/gm/<slug:campaign>/rounds/<row:round_id>/adhoc/<row:check_id>/remove", "POST"): Form(
         "GM", f"/gm/demo/rounds/{RESOLVED_ROUND}/adhoc/999/remove"
