@@ -419,3 +419,18 @@ def test_a_round_of_another_campaign_or_none_is_not_found_under_this_one(world):
     assert client.get("/gm/rival/rounds/1/").status_code == 403  # not the rival's GM
     assert client.get("/gm/demo/rounds/999/").status_code == 404
     assert client.get("/gm/demo/rounds/999/review").status_code == 404
+
+
+def test_the_review_shows_each_entry_s_prose_beside_its_checks(world):
+    """Issue 31, item 8: the GM judges a check with the プレイング in sight: each entry's prose in a card with the
+    checks its character rolled, by id (as the dice log and the override form name them)."""
+    client = signed_in(world.url, "gm", lang="en")
+    html = client.get(f"/gm/demo/rounds/{world.published[0]}/review").get_data(as_text=True)
+    section = html.split('class="entries review-entries"', 1)[1].split("</section>", 1)[0]
+    cards = section.split('<article class="entry-card')[1:]
+    assert cards, "no entry on the review"
+    aoi = next(card for card in cards if "Aoi" in card or "葵" in card)
+    assert 'class="prose story"' in aoi
+    checks = re.findall(r"<li>(r\d+-c\d+) — ", aoi)
+    dice_log = html.split('id="dice-title"', 1)[1].split("</section>", 1)[0]
+    assert checks and all(c in dice_log for c in checks)  # each one the dice log above shows

@@ -7,7 +7,7 @@ battlefield, and the override form) and a new round for a scenario. Every action
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -402,6 +402,8 @@ class Review:
     skill: Callable[[str], str]  # a skill's name in the page's language
     gm_actions: list[GmLine]  # the GM's actions before the round, with their reasons (as the blog shows them)
     version: int | None = None
+    entries: list[EntryRow] = field(default_factory=list)  # the round's entries, as the round's page shows them
+    checks_of: dict[str, list[str]] = field(default_factory=dict)  # each unit's checks (`checks`' words), by unit id
 
 
 def _review(
@@ -417,7 +419,10 @@ def _review(
     names = _names(rnd, units)
     log = dice_log(events, names)
     checks: dict[str, str] = {}  # an area attack's one roll stands in the log once per target: offered once
+    by_name = {names.unit(uid): uid for uid in units}
+    checks_of: dict[str, list[str]] = {}
     for roll in (r for line in log for r in line.rolls if r.check and r.check not in checks):
+        checks_of.setdefault(by_name.get(roll.unit, roll.unit), []).append(str(roll.check))
         checks[str(roll.check)] = ngettext(
             "%(check)s — %(unit)s, %(skill)s: %(num)s success",
             "%(check)s — %(unit)s, %(skill)s: %(num)s successes",
@@ -438,6 +443,8 @@ def _review(
         weapon=lambda wid: names.of("weapons", wid),
         skill=lambda sid: names.of("skills", sid),
         gm_actions=gm_lines(gm_actions or [], names),
+        entries=entry_rows(rnd, names),
+        checks_of={uid: [checks[c] for c in ids] for uid, ids in checks_of.items()},
     )
 
 
