@@ -136,12 +136,14 @@ def test_a_refused_action_is_announced_at_the_top_and_said_once_in_its_form(worl
 
 def test_an_action_form_returns_to_itself_and_a_recorded_action_to_the_list(world):
     """Each form is sent to its own anchor (a refusal comes back scrolled to it); once recorded, the browser is
-    sent to the list of recorded actions."""
+    sent to the list of recorded actions, which says it was."""
     gm = _as(world, "gm")
     page = gm.get(ACTIONS).get_data(as_text=True)
     assert f'action="{ACTIONS}#action-set_position"' in page and 'id="recorded"' in page
     response = _post(gm, ACTIONS, {"kind": "retreat", "unit": "kagachi1", "reason": "a"})
-    assert response.status_code == 303 and response.headers["Location"].endswith(f"{ACTIONS}#recorded")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"{ACTIONS}?done=recorded#recorded")
+    said = gm.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'role="status">行動を記録しました' in said  # the confirmation issue 31 asks of every GM action
 
 
 def test_a_revive_sent_with_no_dead_unit_says_so_in_its_form(world):

@@ -29,6 +29,12 @@ from pbp.web.player.entries import battlefield, percent
 from pbp.web.player.orders import COORDINATE_LIMIT, FormData, form_of, named, order_of, refusal_errors
 
 #: The kinds of GM action, as the page names them.
+#: What the actions page says after a change went through (the confirmation issue 31 asks of every GM action).
+DONE = {
+    "recorded": _("The action is recorded; its reason will be published with the round's dice log."),
+    "deleted": _("The action is deleted."),
+    "ordered": _("The enemy's order is saved."),
+}
 KINDS = {
     "add_unit": _("Reinforcement"),
     "remove_unit": _("Take off the battlefield"),
@@ -120,6 +126,7 @@ def _actions_page(
         failed=kind,
         values=request.form if kind else {},
         errors=errors or {},
+        done=DONE.get(request.args.get("done", "")) if request.method == "GET" else None,
         enemies=sorted(pack.get("enemies") or {}),
         statuses=sorted(pack.get("statuses") or {}),
         stages=range(STAGES),
@@ -155,7 +162,9 @@ def actions(campaign: str, round_id: int) -> Response | tuple[str, int]:
         status = form_status(refusal)
         said = named(refusal.message, _names(desk), ids=True)  # the units and statuses by their names
         return _actions_page(desk, form, kind=kind, errors={refusal.field or "form": said}, status=status)
-    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id, _anchor="recorded"), 303)
+    return redirect(
+        url_for("gm.actions", campaign=campaign, round_id=round_id, done="recorded", _anchor="recorded"), 303
+    )
 
 
 @bp.post("/<slug:campaign>/rounds/<row:round_id>/actions/<row:action_id>/delete")
@@ -172,7 +181,9 @@ def delete_action(campaign: str, round_id: int, action_id: int) -> Response | tu
     except UserError as refusal:
         status = form_status(refusal)
         return _actions_page(desk, form, errors={"form": named(refusal.message, _names(desk), ids=True)}, status=status)
-    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id, _anchor="recorded"), 303)
+    return redirect(
+        url_for("gm.actions", campaign=campaign, round_id=round_id, done="deleted", _anchor="recorded"), 303
+    )
 
 
 def _order_page(
@@ -240,4 +251,4 @@ def enemy_order(campaign: str, round_id: int, unit: str) -> Response | tuple[str
     except UserError as refusal:
         status = form_status(refusal)
         return _order_page(desk, unit, form, fields, refusal=refusal, status=status)
-    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id), 303)
+    return redirect(url_for("gm.actions", campaign=campaign, round_id=round_id, done="ordered"), 303)
