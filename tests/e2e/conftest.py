@@ -112,3 +112,10 @@ def register(page: Page, url: str, name: str, display_name: str, email: str = ""
 
 def no_horizontal_scroll(page: Page) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def shot(page: Page, stem: str) -> None:
+    """A page looked at: it does not scroll sideways, and its full-page screenshot is kept as `stem`.png."""
+    assert no_horizontal_scroll(page), stem
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{stem}.png"), full_page=True)

@@ -13,7 +13,7 @@ from pbp.models import Campaign, Character, Participation, Scenario, User
 from pbp.services import entries, publishing, rounds, scenarios, secret_terms
 from pbp.services.demo import PLAYERS
 from pbp.services.publishing import LeakFound
-from tests.e2e.conftest import SCREENSHOTS, log_in, no_horizontal_scroll
+from tests.e2e.conftest import log_in, shot
 from tests.e2e.runs import cast, draft_round, entries_arrive
 
 TERM = "紅月之契"  # a secret term of four kanji: the phrase check alone would pass it
@@ -24,9 +24,7 @@ SAYS = {
 
 
 def _shot(page, name: str, lang: str, width: int) -> None:
-    assert no_horizontal_scroll(page), name
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"gm-desk-{name}-{lang}-{width}.png"), full_page=True)
+    shot(page, f"gm-desk-{name}-{lang}-{width}")
 
 
 def _held_and_refused(site) -> tuple[int, int, str]:

@@ -10,7 +10,7 @@ import pytest
 
 from pbp.models import Resolution, Round, User
 from pbp.services import publishing, rounds
-from tests.e2e.conftest import SCREENSHOTS, log_in, no_horizontal_scroll
+from tests.e2e.conftest import log_in, shot
 from tests.e2e.runs import cast, draft_round, entries_arrive
 
 REASON = {"ja": "挟撃の段取りが見事だった", "en": "a superb pincer plan"}
@@ -23,9 +23,7 @@ SAYS = {
 
 
 def _shot(page, name: str, lang: str, width: int) -> None:
-    assert no_horizontal_scroll(page), name
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"gm-judging-{name}-{lang}-{width}.png"), full_page=True)
+    shot(page, f"gm-judging-{name}-{lang}-{width}")
 
 
 @pytest.mark.parametrize(("lang", "width"), [("ja", 360), ("en", 1280)])  # each language, each width (suite time)

@@ -13,7 +13,7 @@ from PIL import Image
 
 from pbp.models import Character, Round, Scenario, User
 from pbp.services import publishing, rounds
-from tests.e2e.conftest import SCREENSHOTS, log_in, no_horizontal_scroll
+from tests.e2e.conftest import log_in, shot
 from tests.e2e.runs import cast, draft_round, entries_arrive
 
 NOTE = {"ja": "GMさんへ：葵の過去に触れてもかまいません。", "en": "Dear GM: feel free to bring up Aoi's past."}
@@ -26,9 +26,7 @@ SAYS = {
 
 
 def _shot(page, name: str, lang: str, width: int) -> None:
-    assert no_horizontal_scroll(page), name
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"table-talk-{name}-{lang}-{width}.png"), full_page=True)
+    shot(page, f"table-talk-{name}-{lang}-{width}")
 
 
 def _png() -> bytes:
