@@ -107,7 +107,7 @@ def test_create_open_order_resolve_override_edit_leak_publish(site, page_factory
     page.check(f"input[name=targets][value={makoto_unit}]")
     assert makoto in page.locator("fieldset.targets").inner_text()  # named in the page's language
     page.click("form.entry-form button.primary")
-    page.wait_for_url(f"**/gm/demo/rounds/{round_id}/actions")
+    page.wait_for_url(f"**/gm/demo/rounds/{round_id}/actions?done=ordered")
     assert says["ordered"] in page.locator("ul.characters").inner_text()
 
     page.goto(site.url + f"/gm/demo/rounds/{round_id}/")
