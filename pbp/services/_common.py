@@ -58,6 +58,12 @@ def is_text(value: str) -> bool:
     return text_problem(value) is None
 
 
+def lf_lines(text: str) -> str:
+    """A textarea's text with its line breaks as LF: a browser sends CRLF, and one line break is one character,
+    counted and stored the same way the form's counter counts it."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def storable_text(value: str, field: str) -> str:
     """`value` as it is, refused (naming `field`) when it is not text (see `text_problem`): nothing is dropped."""
     problem = text_problem(value)

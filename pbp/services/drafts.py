@@ -18,7 +18,7 @@ from pbp.db import retried, write_transaction
 from pbp.errors import N_, Forbidden, NotFound, UserError
 from pbp.models import Campaign, Character, EntryDraft, ParkedText, Participation, Round, Scenario
 from pbp.services import notifications
-from pbp.services._common import is_text, storable_text
+from pbp.services._common import is_text, lf_lines, storable_text
 from pbp.services.clock import SYSTEM, Clock, to_db
 from pbp.services.rounds import OPEN
 
@@ -54,7 +54,7 @@ class Draft:
 
 def _normalised(text: str | None, label: str) -> str:
     """As the entry's prose is stored and counted: newlines as LF."""
-    return storable_text(text or "", label).replace("\r\n", "\n").replace("\r", "\n")
+    return lf_lines(storable_text(text or "", label))
 
 
 def _writers_round(round_id: int, character_id: int, user_id: int) -> tuple[Round, int, str]:

@@ -27,7 +27,15 @@ from pbp.models import (
 )
 from pbp.reports.battlemap import field_box
 from pbp.services import gms
-from pbp.services._common import ORDER_LIMIT, checked_json, get_or_fail, order_refusal, storable_text, text_problem
+from pbp.services._common import (
+    ORDER_LIMIT,
+    checked_json,
+    get_or_fail,
+    lf_lines,
+    order_refusal,
+    storable_text,
+    text_problem,
+)
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
@@ -289,16 +297,10 @@ def _offered_check(action: dict[str, Any], checks: list[dict[str, Any]], slot: s
     return {**action, "skill": chosen["skill"], "need": chosen["need"]}
 
 
-def _normalised_prose(prose: str) -> str:
-    """The prose as stored and counted: browsers send a textarea's newlines as CRLF; one newline is one character,
-    so the limit counts code points after CRLF and CR become LF, exactly as the form's counter does."""
-    return prose.replace("\r\n", "\n").replace("\r", "\n")
-
-
 def _english_version(prose_en: str | None) -> str | None:
     """The English version as stored: normalised as the prose is; None when not written (blank is not written).
     Refused, as the prose is, when it is not text: checked before a blank one is dropped."""
-    text = _normalised_prose(prose_en or "")
+    text = lf_lines(prose_en or "")
     problem = text_problem(text)
     if problem:
         raise UserError(
@@ -328,7 +330,7 @@ def save_entry(
     a resolution, the campaign's rules...), when everything is checked again as it is now. So a crowd saving before
     a deadline does not queue behind validations."""
     now = to_db(clock.now())
-    prose, prose_en = _normalised_prose(prose), _english_version(prose_en)
+    prose, prose_en = lf_lines(prose), _english_version(prose_en)
     db = database.obj
     version = site.seen(db)  # as the request first read it (for its signed-in user): every read below is as new
     rnd = _KEPT.get(("round", round_id), version, lambda: _round(round_id))

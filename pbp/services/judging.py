@@ -31,16 +31,13 @@ from pbp.services.rounds import (
     OPEN,
     RESOLVED,
     ResolutionFailed,
-    _inputs_engine,
-    _overrides_of,
     _refuse_out_of_order,
-    _store,
     engine_inputs,
     lock_reworked,
     lock_round,
     round_context,
-    round_prose,
     state_word,
+    work_out_again,
 )
 
 #: The states in which the GM judges a round's entries: before resolution, or resolved and still under review.
@@ -140,14 +137,12 @@ def _settle(rnd: Round, now: Any, actor_id: int | None) -> None:
                 ruleset = find_ruleset(inputs.ruleset)
                 ruleset.roll_adhoc(inputs.encounter, Resolved({}, []), checks, SeededDice("0"), [])
             return
-        overrides = _overrides_of(rnd.id, find_ruleset(inputs.ruleset).override_field)
-        done = _inputs_engine(inputs, rnd.seed, overrides)
+        work_out_again(rnd, scenario, inputs, now, actor_id=actor_id)
     except BadInput as e:
         problems = said_problems(e.problems)
         raise UserError(N_("the ad-hoc check cannot be rolled: %(problems)s", problems=problems), "skill") from e
     except ResolutionFailed as e:
         raise UserError(N_("the round cannot be worked out from this: %(error)s", error=str(e))) from e
-    _store(rnd, scenario, done, round_prose(rnd.id), now, first=False, actor_id=actor_id)
 
 
 def _checked_reason(round_id: int, reason: str) -> str:

@@ -9,16 +9,16 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from markupsafe import escape
-from peewee import fn
 
 from pbp import reports
 from pbp.db import retried, write_transaction
 from pbp.errors import N_, InvalidState, Text, UserError
-from pbp.models import Character, MasterComment, Report, ReportCorrection, Resolution, Round, Scenario
+from pbp.models import Character, MasterComment, Report, Resolution, Round, Scenario
 from pbp.services import audit, gms, leaks
-from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, storable_text
+from pbp.services._common import REASON_LIMIT, checked_text, get_or_fail, lf_lines, storable_text
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
+from pbp.services.corrections import keep_correction
 from pbp.services.rounds import PUBLISHED, RESOLVED, lock_round, state_word
 
 #: The characters a comment may have (a few sentences; the story is the place for more).
@@ -53,10 +53,6 @@ def stored(round_id: int) -> dict[int, MasterComment]:
     return {c.character_id: c for c in MasterComment.select().where(MasterComment.round == round_id)}
 
 
-def _lines(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
 def _checked(comments: list[Comment], cast_ids: set[int]) -> dict[int, tuple[str, str | None]]:
     """Each comment checked (its field named `comment-<id>` or `comment_en-<id>`): text, within the limit, on a
     character of the round."""
@@ -77,7 +73,7 @@ def _checked(comments: list[Comment], cast_ids: set[int]) -> dict[int, tuple[str
 def _text(value: str, label: str, field: str) -> str:
     """A comment checked (`checked_text`), its refusal placed beside its own field."""
     try:
-        return checked_text(_lines(value), label, COMMENT_LIMIT, required=False)
+        return checked_text(lf_lines(value), label, COMMENT_LIMIT, required=False)
     except UserError as refusal:
         refusal.field = field
         raise
@@ -183,14 +179,7 @@ def _keep_as_published(
     comments), dated on the public page like a story's (`publishing.correct_report`)."""
     report = Report.get(Report.round == rnd.id)
     shown = [(names.get(cid, str(cid)), c.text) for cid, c in before.items() if c.text]
-    number = 1 + (
-        ReportCorrection.select(fn.MAX(ReportCorrection.number)).where(ReportCorrection.round == rnd.id).scalar() or 0
-    )
-    ReportCorrection.create(
-        round=rnd.id, number=number, note=why, corrected_at=now, corrected_by=actor_id,
-        old_md=report.published_md or "", old_html=(report.html or "") + section_html(shown),
-        old_html_en=report.html_en,
-    )  # fmt: skip
+    keep_correction(report, why, now, actor_id, old_html=(report.html or "") + section_html(shown))
     Report.update(corrected_at=now, updated_at=now).where(Report.round == rnd.id).execute()
 
 

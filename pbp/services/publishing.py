@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from peewee import fn
-
 from pbp import reports
 from pbp.db import database, is_sqlite, retried, write_transaction
 from pbp.engine.verify import build_bundle, chain_difference, verify_bundle
@@ -30,9 +28,10 @@ from pbp.models import (
 )
 from pbp.reports.leaks import Leak
 from pbp.services import audit, campaign_settings, characters, gms, leaks, master_comments, notifications
-from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail
+from pbp.services._common import MARKDOWN_LIMIT, REASON_LIMIT, checked_text, get_or_fail, lf_lines
 from pbp.services.characters import character_id_of
 from pbp.services.clock import SYSTEM, Clock, to_db
+from pbp.services.corrections import keep_correction
 from pbp.services.rounds import (
     PUBLISHED,
     RESOLVED,
@@ -75,17 +74,13 @@ def _checked_parts(
     """The parts given (None: left as they are), each checked, its line breaks made `\\n` (a browser sends
     `\\r\\n`: the text as generated must compare equal); an empty English story is None (generated)."""
     parts: dict[str, str | None] = {
-        column: checked_text(_lines(text), label, MARKDOWN_LIMIT, required=column == "draft_md")
+        column: checked_text(lf_lines(text), label, MARKDOWN_LIMIT, required=column == "draft_md")
         for (column, label), text in zip(_PARTS, (markdown, intro, outro, story_en), strict=True)
         if text is not None
     }
     if parts.get("story_en_md") == "":
         parts["story_en_md"] = None
     return parts
-
-
-def _lines(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def campaign_of(round_id: int) -> int:
@@ -387,20 +382,14 @@ def correct_report(
         if html == report.html and html_en == report.html_en:
             raise UserError(N_("nothing to correct: the text is as published"), "report")
         _refuse_leaks(rnd, new["intro_md"], new["draft_md"], new["outro_md"], story_en_md, "the correction")
-        number = 1 + (
-            ReportCorrection.select(fn.MAX(ReportCorrection.number)).where(ReportCorrection.round == round_id).scalar()
-            or 0
-        )
-        correction = ReportCorrection.create(
-            round=round_id, number=number, note=why, corrected_at=now, corrected_by=actor_id,
-            old_md=report.published_md or "", old_html=report.html or "", old_html_en=report.html_en,
-        )  # fmt: skip
+        correction = keep_correction(report, why, now, actor_id)
         published = _published_md(new["intro_md"], new["draft_md"], new["outro_md"])
         Report.update(
             **new, published_md=published, html=html, html_en=html_en, corrected_at=now, updated_at=now
         ).where(Report.round == round_id).execute()
         changed = sorted(column for column in parts if parts[column] != getattr(report, column))
-        audit.log("report.correct", f"round:{round_id}", now, actor_id=actor_id, number=number, note=why, parts=changed)
+        audit.log("report.correct", f"round:{round_id}", now, actor_id=actor_id, number=correction.number, note=why,
+                  parts=changed)  # fmt: skip
     return correction
 
 

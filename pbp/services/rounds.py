@@ -983,6 +983,17 @@ def lock_reworked(rnd: Round) -> None:
         )
 
 
+def work_out_again(
+    rnd: Round, scenario: Scenario, inputs: EngineInputs, now: datetime, *, actor_id: int | None
+) -> None:
+    """Inside the write transaction of a change to what a resolved round is played from (a プレイングボーナス, an
+    ad-hoc check; `lock_reworked` taken): the round played again from `inputs` with its own seed and overrides and
+    stored as its next version, the replaced one kept in the history. ResolutionFailed when it cannot be."""
+    overrides = _overrides_of(rnd.id, find_ruleset(inputs.ruleset).override_field)
+    done = _inputs_engine(inputs, rnd.seed, overrides)
+    _store(rnd, scenario, done, round_prose(rnd.id), now, first=False, actor_id=actor_id)
+
+
 @retried
 def override_check(
     round_id: int,

@@ -12,7 +12,7 @@ from pbp.db import retried, write_transaction
 from pbp.errors import N_, Forbidden, UserError
 from pbp.models import Campaign, Character, Participation, Scenario, ScenarioNote, User
 from pbp.services import audit, gms, notifications
-from pbp.services._common import checked_text, get_or_fail
+from pbp.services._common import checked_text, get_or_fail, lf_lines
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 #: The characters a message may have.
@@ -82,7 +82,7 @@ def write(scenario_id: int, player_id: int, body: str, *, author_id: int, clock:
     """Add a message to the thread (its player or the campaign's GMs); the other side is told on their notice list
     and by e-mail if they take it. Refused over `NOTE_LIMIT` characters or past `BURST` messages a `WINDOW`."""
     try:
-        text = checked_text(body.replace("\r\n", "\n").replace("\r", "\n"), N_("the message"), NOTE_LIMIT)
+        text = checked_text(lf_lines(body), N_("the message"), NOTE_LIMIT)
     except UserError as refusal:
         refusal.field = "body"
         raise

@@ -13,7 +13,7 @@ from pbp.db import retried, write_transaction
 from pbp.errors import N_, InvalidState, UserError
 from pbp.models import AuditLog, Campaign, Scenario, ScenarioSecret
 from pbp.services import audit, gms
-from pbp.services._common import MARKDOWN_LIMIT, NAME_LIMIT, checked_text, get_or_fail, locked
+from pbp.services._common import MARKDOWN_LIMIT, NAME_LIMIT, checked_text, get_or_fail, lf_lines, locked
 from pbp.services.clock import SYSTEM, Clock, to_db
 
 #: The texts, with the word a refusal names each by, and their limits.
@@ -106,7 +106,7 @@ def _checked(key: str, value: str) -> str:
     of that name."""
     label, limit = TEXTS[key]
     try:
-        return checked_text(value, label, limit, required=False).replace("\r\n", "\n").replace("\r", "\n")
+        return lf_lines(checked_text(value, label, limit, required=False))
     except UserError as refusal:
         raise UserError(refusal.message, key) from None
 

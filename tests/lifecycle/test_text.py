@@ -341,6 +341,7 @@ INTERNAL = {
     "notifications.post_webhook": "the URL was checked by set_webhook, the kind is an outbox row's",
     "notifications.finish": "the error is an exception's text",
     "rounds.count_failure": "the error is an exception's text",
+    "corrections.keep_correction": "the note was checked by correct_report/save_comments (both covered) before",
     "rounds.outcome_word": "the outcome is a ruleset's battle_over value, a constant of the engine; it stores nothing",
     "leaks.refuse_leaking_reason": "the reason was checked by record_action/override_check (both covered) before",
     "campaigns.add_scenario": "called by load_campaign and create_scenario with a pack's key and a checked slug",

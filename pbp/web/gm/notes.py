@@ -3,19 +3,15 @@ scenario with their thread (`/gm/<campaign>/scenarios/<scenario>/notes`), and on
 
 from __future__ import annotations
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, render_template, request, url_for
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from pbp.errors import Forbidden, NotFound, UserError
 from pbp.models import Campaign, Scenario, User
 from pbp.services import scenario_notes
-from pbp.web.clock import app_clock
-from pbp.web.errors import form_status
 from pbp.web.gm import bp
 from pbp.web.gm.access import campaign_scenario, gm_campaign
-from pbp.web.i18n import refusal_text
-from pbp.web.note_form import NoteForm
+from pbp.web.note_form import NoteForm, send_note
 
 
 @bp.get("/<slug:campaign>/scenarios/<slug:scenario>/notes")
@@ -47,15 +43,5 @@ def note_thread(campaign: str, scenario: str, user_id: int) -> Response | tuple[
         abort(404)
     if request.method == "GET":
         return _page(found, sc, player, NoteForm(formdata=None))
-    form = NoteForm()
-    if not form.validate_on_submit():
-        return _page(found, sc, player, form, 422)
-    try:
-        scenario_notes.write(sc.id, user_id, form.body.data or "", author_id=current_user.id, clock=app_clock())
-    except (Forbidden, NotFound):
-        raise
-    except UserError as refusal:
-        form.body.errors = [refusal_text(refusal)]
-        return _page(found, sc, player, form, form_status(refusal))
-    url = url_for("gm.note_thread", campaign=campaign, scenario=scenario, user_id=user_id, _anchor="latest")
-    return redirect(url, 303)
+    sent = url_for("gm.note_thread", campaign=campaign, scenario=scenario, user_id=user_id, _anchor="latest")
+    return send_note(sc.id, user_id, lambda form, status: _page(found, sc, player, form, status), sent)

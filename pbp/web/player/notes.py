@@ -3,18 +3,14 @@
 
 from __future__ import annotations
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, render_template, request, url_for
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from pbp.errors import Forbidden, NotFound, UserError
 from pbp.models import Campaign, Scenario
 from pbp.services import scenario_notes
-from pbp.web.clock import app_clock
-from pbp.web.errors import form_status
 from pbp.web.gm.labels import scenario_title
-from pbp.web.i18n import refusal_text
-from pbp.web.note_form import NoteForm
+from pbp.web.note_form import NoteForm, send_note
 from pbp.web.player import bp
 
 
@@ -46,16 +42,5 @@ def scenario_notes_page(campaign: str, scenario: str) -> Response | tuple[str, i
     found = _scenario(campaign, scenario)
     if request.method == "GET":
         return _page(found, NoteForm(formdata=None))
-    form = NoteForm()
-    if not form.validate_on_submit():
-        return _page(found, form, 422)
-    try:
-        scenario_notes.write(
-            found.id, current_user.id, form.body.data or "", author_id=current_user.id, clock=app_clock()
-        )
-    except (Forbidden, NotFound):
-        raise
-    except UserError as refusal:
-        form.body.errors = [refusal_text(refusal)]
-        return _page(found, form, form_status(refusal))
-    return redirect(url_for("player.scenario_notes_page", campaign=campaign, scenario=scenario, _anchor="latest"), 303)
+    sent = url_for("player.scenario_notes_page", campaign=campaign, scenario=scenario, _anchor="latest")
+    return send_note(found.id, current_user.id, lambda form, status: _page(found, form, status), sent)
