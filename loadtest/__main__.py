@@ -38,6 +38,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from loadtest.version import VersionWatch
+
 os.environ["PBP_CHEAP_PASSWORD_HASHING"] = "1"  # before pbp.services.accounts is imported
 
 PLAYERS, READERS, CLIENTS, THREADS = 200, 50, 2, 8  # THREADS: saturating threads per client process
@@ -175,6 +177,8 @@ def run_once(kind: str, faults: bool, neighbour: bool = True) -> bool:
         sampler = None if faults else _sampler(bound, database, servers, procs)
         if sampler is not None:
             sampler.start(until=rush)
+        watch = VersionWatch(bound)
+        watch.start()
         for p in procs:
             assert p.stdin is not None
             p.stdin.write(json.dumps(times) + "\n")
@@ -183,10 +187,12 @@ def run_once(kind: str, faults: bool, neighbour: bool = True) -> bool:
             servers.faults(until=deadline + AFTER, deadline=deadline, seed=int(deadline))
         results = [json.loads(p.communicate(timeout=RUSH + 300)[0]) for p in procs]
         resolved_by = _wait_resolved(bound, round_ids, timeout=120)
+        watch.stop()
         hog.stop()
         servers.stop()
+        (folder / "requests.json").write_text(json.dumps({"times": times, "results": results}))
         ok = _report(bound, database, round_ids, deadline, times, results, servers.kills, faults, resolved_by,
-                     sampler)  # fmt: skip
+                     sampler, watch)  # fmt: skip
         kept = not ok
         return ok
     except BaseException:
@@ -197,7 +203,7 @@ def run_once(kind: str, faults: bool, neighbour: bool = True) -> bool:
         servers.stop()
         database.drop()
         if kept:
-            print(f"the run's folder (server logs) is kept: {folder}")
+            print(f"the run's folder (server logs, every request in requests.json) is kept: {folder}")
         else:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -233,6 +239,13 @@ def _print_cpu(sampler: Any, times: dict[str, Any], results: list[dict[str, Any]
     print(f"{'phase':8}" + "".join(f"{k:>10}" for k in kinds))
     for phase, cost in rows:
         print(f"{phase:8}" + "".join(f"{cost[k]:10.2f}" for k in kinds))
+
+
+def _print_moves(watch: VersionWatch, times: dict[str, Any]) -> None:
+    """How far the site's version moved in each phase: each move makes every cached page cold (loadtest.version)."""
+    phases = [*times["saturation"], ["rush", times["rush"]], ["late", times["deadline"]], ["", times["rush_end"]]]
+    moved = [f"{name} {watch.moves(start, end)}" for (name, start), (_, end) in zip(phases, phases[1:], strict=False)]
+    print("the site's version moved: " + ", ".join(moved) + " (late: from the deadline to the rush's end)")
 
 
 def _wait_quiet(bound: Any, timeout: float) -> float | None:
@@ -278,6 +291,7 @@ def _report(
     faults: bool,
     resolved_by: float | None,
     sampler: Any,
+    watch: VersionWatch,
 ) -> bool:
     from pbp.models import AuditLog, Entry, EntryRevision, Resolution, ResolutionVersion, Round
     from pbp.services.clock import from_db
@@ -336,6 +350,7 @@ def _report(
     print(f"saturated entry saves {e_ratio:.0%} of hello (the figure issue 16 set at {GOAL_ENTRY_RATIO:.0%})")
     if sampler is not None:
         _print_cpu(sampler, times, results)
+    _print_moves(watch, times)
     if kills:
         print(f"faults: {len(kills)} SIGKILLs: " + ", ".join(f"{what} at T{at - deadline:+.1f}s" for at, what in kills))
 
