@@ -104,6 +104,8 @@ def _clients(servers: Any, world: Any, round_ids: list[int]) -> list[subprocess.
             "host": "127.0.0.1",
             "port": servers.port,
             "seed": i,
+            "client": i,
+            "clients": CLIENTS,
             "password": "loadtest-password",
             "players": [
                 {"name": p.name, "character_id": p.character_id, "round_id": round_ids[p.run], "fields": p.fields}

@@ -6,10 +6,10 @@ It reads one JSON line (the server, its players, the reader pages), logs every p
 home page for its CSRF token), prints `ready`, reads a second JSON line (the phases'
 times, epoch seconds) and runs them:
 
-- saturation (`times["saturation"]`: `hello 1`, `entry`, `hello 2`, `reader`, `hello 3`), `threads` threads each
-  sending its next request as soon as the last one is answered (a bare `/hello`, an entry save of one player per
-  thread, a reader page): each measured phase lies between two of the baseline's, so a neighbour's load that comes
-  and goes weighs on both sides of a ratio;
+- saturation (`times["saturation"]`: `hello 1`, `entry`, `warm`, `hello 2`, `reader`, `hello 3`), `threads`
+  threads each sending its next request as soon as the last one is answered (a bare `/hello`, an entry save of one
+  player per thread, every distinct blog page in turn (unmeasured), a reader page): each measured phase lies between
+  two of the baseline's, so a neighbour's load that comes and goes weighs on both sides of a ratio;
 - `rush`: every player saves and re-saves its entry with a pause between saves that shortens toward the deadline
   (one in ten then views its form; a refused save shows the form again, with its token), while the readers browse
   with a pause between pages, until `rush_end`.
@@ -158,12 +158,18 @@ def main() -> None:
     print("ready", flush=True)
     times = json.loads(sys.stdin.readline())
     pages: list[tuple[str, str]] = [(route, path) for route, path in spec["reader_paths"]]
+    distinct = list(dict.fromkeys(pages))  # the index and the campaign page come once per run in `pages`
+    walkers = spec["threads"] * spec["clients"]
 
     def saturate(k: int) -> None:
         b = Browser(host, port, log, lock)
         player = players[k % len(players)]
         phases = times["saturation"] + [["rush", times["rush"]]]
-        i = k
+        # Every saturating thread of every client starts at its own place, spread evenly over the pages: started
+        # side by side, they read the same few pages at once and the warm-up made half the blog (2026-12-06: 47
+        # of 102 pages per worker), so the measured phase met the other half cold.
+        i = (spec["client"] * spec["threads"] + k) * len(pages) // walkers
+        warm = (spec["client"] * spec["threads"] + k) * len(distinct) // walkers
         for (phase, start), (_next, end) in zip(phases, phases[1:], strict=False):
             _until(start)
             if phase == "entry":
@@ -176,6 +182,10 @@ def main() -> None:
             while time.time() < end:
                 if phase.startswith("hello"):
                     b.request("hello", "GET", "/hello")
+                elif phase == "warm":  # every page, each many times, so each worker has made each of them
+                    route, path = distinct[warm % len(distinct)]
+                    b.request(route, "GET", path)
+                    warm += 1
                 else:
                     route, path = pages[i % len(pages)]
                     b.request(route, "GET", path)
