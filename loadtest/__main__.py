@@ -45,6 +45,7 @@ os.environ["PBP_CHEAP_PASSWORD_HASHING"] = "1"  # before pbp.services.accounts i
 PLAYERS, READERS, CLIENTS, THREADS = 200, 50, 2, 8  # THREADS: saturating threads per client process
 RUSH = 60  # seconds from the rush's start to the deadline
 AFTER = 4  # seconds the players keep trying past the deadline
+LATE_SAMPLED = 6  # seconds past the rush's end the CPU is sampled: the resolution and publication
 SATURATE = 5  # seconds of each saturation phase
 #: The saturation phases in turn: each measured one between two of the baseline's (`hello`), whose mean it is
 #: compared with, so a neighbour's load that comes and goes during the run weighs on both sides of the ratio.
@@ -178,7 +179,7 @@ def run_once(kind: str, faults: bool, neighbour: bool = True) -> bool:
             hog.start()  # from the saturation phases to the rounds' publication
         sampler = None if faults else _sampler(bound, database, servers, procs)
         if sampler is not None:
-            sampler.start(until=rush)
+            sampler.start(until=deadline + AFTER + LATE_SAMPLED)
         watch = VersionWatch(bound)
         watch.start()
         for p in procs:
@@ -241,6 +242,13 @@ def _print_cpu(sampler: Any, times: dict[str, Any], results: list[dict[str, Any]
     print(f"{'phase':8}" + "".join(f"{k:>10}" for k in kinds))
     for phase, cost in rows:
         print(f"{phase:8}" + "".join(f"{cost[k]:10.2f}" for k in kinds))
+    deadline, late_end = times["deadline"], times["rush_end"] + LATE_SAMPLED
+    spans = (("the rush's last 10 s", deadline - 10, deadline), ("after the deadline", deadline, late_end))
+    for name, start, end in spans:
+        busy = sampler.cores(start, end)
+        if busy is not None:
+            print(f"cores busy {name} (the neighbour's among the machine's): "
+                  + ", ".join(f"{k} {busy[k]:.2f}" for k in kinds))  # fmt: skip
 
 
 def _print_moves(watch: VersionWatch, times: dict[str, Any]) -> None:

@@ -65,3 +65,11 @@ class Sampler:
         (t0, first), (t1, last) = inside[0], inside[-1]
         share = requests * (t1 - t0) / (end - start)  # the requests of the span sampled
         return {kind: (last[kind] - first[kind]) * 1000 / share for kind in last}
+
+    def cores(self, start: float, end: float) -> dict[str, float] | None:
+        """How many cores each kind kept busy on average between `start` and `end`, None without two samples."""
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        if len(inside) < 2:
+            return None
+        (t0, first), (t1, last) = inside[0], inside[-1]
+        return {kind: (last[kind] - first[kind]) / (t1 - t0) for kind in last}

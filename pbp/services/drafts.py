@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 
 from pbp.db import retried, write_transaction
 from pbp.errors import N_, Forbidden, NotFound, UserError
-from pbp.models import Campaign, Character, EntryDraft, ParkedText, Participation, Round, Scenario
+from pbp.models import Campaign, Character, EntryDraft, Notice, ParkedText, Participation, Round, Scenario
 from pbp.services import notifications
 from pbp.services._common import is_text, lf_lines, storable_text
 from pbp.services.clock import SYSTEM, Clock, to_db
@@ -129,17 +129,30 @@ def refused_late(
 ) -> None:
     """A save refused because the round no longer takes entries (its deadline passed, or it closed): the text is
     kept as the draft, plainly no entry, and the player is told so in the notice list (and by e-mail) as well as on
-    the refused form, in one transaction."""
+    the refused form, in one transaction. Told once per round and character: a player who tries again and again in
+    the minute after the deadline gets one e-mail, and the later texts replace the draft."""
     rnd, limit, _zone = _writers_round(round_id, character_id, user_id)
     prose, prose_en = _normalised(prose, N_("the prose")), _normalised(prose_en, N_("the English version"))
     now = to_db(clock.now())
-    name = Character.select(Character.name).where(Character.id == character_id).scalar()
+    page = f"/rounds/{round_id}/entry/{character_id}"
+    told = _told_late(rnd, user_id, page)
+    name = None if told else Character.select(Character.name).where(Character.id == character_id).scalar()
     with write_transaction():
         if max(len(prose), len(prose_en)) <= limit * DRAFT_FACTOR:
             _store(round_id, character_id, prose, prose_en, now)
-        page = f"/rounds/{round_id}/entry/{character_id}"
-        payload = notifications.round_payload(rnd)
-        notifications.queue("entry.late", now, users=[user_id], **payload, character=name, page=page)
+        if not told:
+            payload = notifications.round_payload(rnd)
+            notifications.queue("entry.late", now, users=[user_id], **payload, character=name, page=page)
+
+
+def _told_late(rnd: Round, user_id: int, page: str) -> bool:
+    """Whether the user was told of a late save on `page` since the round stopped taking entries (a new deadline
+    opens it again, and a late save after that one is told again)."""
+    ended = min(rnd.deadline, rnd.closed_at) if rnd.closed_at is not None else rnd.deadline
+    told = Notice.select(Notice.payload).where(
+        Notice.user == user_id, Notice.kind == "entry.late", Notice.created_at >= ended
+    )
+    return any(notice.payload.get("page") == page for notice in told)
 
 
 def draft_of(round_id: int, character_id: int, *, user_id: int) -> Draft | None:

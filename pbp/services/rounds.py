@@ -1149,6 +1149,23 @@ def open_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
     return [r.id for r in Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= now).order_by(Round.id)]
 
 
+@retried
+def close_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
+    """Close every open round whose deadline passed in one write transaction, as `close_round` closes one; their
+    ids. Runs of a campaign share a deadline: closed one by one, 50 of them moved the site's version 50 times within
+    the seconds after it, each move made every reader's page cold, and the saves refused meanwhile found their
+    reading moved and were made twice (issue 33). Locked in id order, as `close_round` locks one; the time is read
+    once they are all locked, so no save accepted before is stamped after the close."""
+    due = Round.select().where(Round.state == OPEN, Round.deadline <= to_db(clock.now())).order_by(Round.id)
+    with write_transaction():
+        rows = list(due if is_sqlite() else due.for_update())
+        now = to_db(clock.now())
+        for rnd in rows:
+            move_state(rnd, CLOSED, now, closed_at=now)
+            audit.log("round.close", f"round:{rnd.id}", now, was=OPEN, to=CLOSED, closed_at=iso_utc(now))
+    return [rnd.id for rnd in rows]
+
+
 def missing_characters(round_id: int, scenario_id: int) -> tuple[list[int], int]:
     """The ids of the round's joined, living characters with no entry (a dead one can no longer enter), in the
     order they joined, and how many joined, living characters there are."""

@@ -85,6 +85,16 @@ def _ask(step: str, query: Callable[[], list[int]], problems: list[Problem]) -> 
         return []
 
 
+def _close(clock: Clock, problems: list[Problem]) -> list[tuple[int, Any]]:
+    """The open rounds past their deadline closed together (`rounds.close_past_deadline`); when that fails, each on
+    its own, so one round that cannot close keeps no other open."""
+    try:
+        return [(rid, None) for rid in rounds.close_past_deadline(clock=clock)]
+    except Exception:  # the round at fault is named by the close one by one
+        return _each("close", _ask("close", lambda: rounds.open_past_deadline(clock=clock), problems),
+                     lambda rid: rounds.close_round(rid, clock=clock), problems)  # fmt: skip
+
+
 def tick(
     *,
     clock: Clock = SYSTEM,
@@ -99,8 +109,7 @@ def tick(
     signups = _each("signup", _ask("signup", lambda: scenarios.due_signups(clock=clock), problems),
                     lambda sid: scenarios.close_signup(sid, clock=clock), problems)  # fmt: skip
     signups_busy = [p.item for p in problems if p.step == "signup" and p.message == str(Busy())]
-    closed = _each("close", _ask("close", lambda: rounds.open_past_deadline(clock=clock), problems),
-                   lambda rid: rounds.close_round(rid, clock=clock), problems)  # fmt: skip
+    closed = _close(clock, problems)
     due = _ask("guard", lambda: rounds.due_round_ids(clock=clock), problems)
     held = [rid for rid, did in _each("guard", due, lambda rid: rounds.guard(rid, clock=clock), problems) if did]
     try:

@@ -64,6 +64,35 @@ def test_a_late_save_keeps_its_text_as_the_draft_and_tells_the_player(world) -> 
     assert "葵" in subject and "下書き" in body
 
 
+def test_late_saves_tell_the_player_once_per_round_until_a_new_deadline(world) -> None:
+    """Issue 33: every refused save after the deadline queued its own notice and e-mail (a player trying three
+    times got three mails, and each cost the rush's busiest seconds two more writes)."""
+    from pbp.models import Outbox
+
+    round_id = world.new_round()
+    world.clock.advance(3601)
+    cid, uid = world.characters[0], world.players[0]
+
+    def late(prose: str) -> None:
+        drafts.refused_late(round_id, cid, user_id=uid, prose=prose, clock=world.clock)
+        world.clock.advance(5)
+
+    def told() -> tuple[int, int]:
+        mails = Outbox.select().where(Outbox.kind == "entry.late", Outbox.recipient == uid).count()
+        return kinds_of(uid).count("entry.late"), mails
+
+    late("一度目")
+    late("二度目")
+    assert told() == (1, 1) and drafts.draft_of(round_id, cid, user_id=uid).prose == "二度目"
+    other = world.characters[1]
+    drafts.refused_late(round_id, other, user_id=world.players[1], prose="別の人", clock=world.clock)
+    assert kinds_of(world.players[1]).count("entry.late") == 1  # told per character
+    rounds.extend_round(round_id, world.clock.now() + timedelta(hours=1), clock=world.clock)
+    world.clock.advance(3601)
+    late("新しい締切のあと")
+    assert told() == (2, 2)
+
+
 def test_a_signups_result_and_a_growth_decision_reach_the_player(world) -> None:
     deadline = world.clock.now() + timedelta(days=1)
     run = campaigns.create_scenario(

@@ -156,6 +156,47 @@ def test_a_failing_step_is_a_problem_and_the_tick_goes_on(world, monkeypatch) ->
     assert [(p.step, "InterfaceError" in p.message, bool(p.trace)) for p in report.problems] == [("remind", True, True)]
 
 
+def test_the_rounds_sharing_a_deadline_close_together_in_one_transaction(world, db) -> None:
+    """Issue 33: 50 runs closed one by one moved the site's version 50 times in the seconds after their deadline."""
+    from pbp.db import is_sqlite
+    from pbp.models import AuditLog
+    from pbp.models.site import current
+
+    due = [world.new_round(deadline_in=60)]
+    due += [world.new_round(deadline_in=60, scenario=world.new_scenario(f"run-{k}")) for k in (2, 3)]
+    later = world.new_round(deadline_in=600, scenario=world.new_scenario("run-4"))
+    world.clock.advance(61)
+    before = current(db)
+    assert rounds.close_past_deadline(clock=world.clock) == due
+    rows = {r.id: r for r in Round.select()}
+    assert [rows[rid].state for rid in due] == ["closed"] * 3 and rows[later].state == "open"
+    assert len({rows[rid].closed_at for rid in due}) == 1
+    logged = AuditLog.select().where(AuditLog.action == "round.close").order_by(AuditLog.target)
+    assert sorted(a.target for a in logged) == sorted(f"round:{rid}" for rid in due)
+    # one commit: a reader sees the version move once (SQLite's triggers count each row inside it)
+    assert current(db) - before == (len(due) if is_sqlite() else 1)
+    assert rounds.close_past_deadline(clock=world.clock) == []
+
+
+def test_a_round_that_cannot_close_keeps_no_other_open(world, monkeypatch) -> None:
+    campaigns.set_hold_share(world.campaign, 1.0)
+    first = world.new_round(deadline_in=60)
+    second = world.new_round(deadline_in=60, scenario=world.new_scenario("run-2"))
+    world.clock.advance(61)
+    move = rounds.move_state
+
+    def refuse_first(rnd, to, now, **changes):
+        if rnd.id == first and to == "closed":
+            raise peewee.OperationalError("disk I/O error")
+        move(rnd, to, now, **changes)
+
+    monkeypatch.setattr(rounds, "move_state", refuse_first)
+    report = schedule.tick(clock=world.clock)
+    assert report.closed == [second] and Round.get_by_id(first).state == "open"
+    assert [(p.step, p.item) for p in report.problems] == [("close", first)]
+    assert (second, "resolved") in statuses(report)  # the first fails again where its resolution moves it
+
+
 def test_overdue_rounds_are_reported(world) -> None:
     rid = world.new_round(deadline_in=60)
     other = world.new_round(deadline_in=60, scenario=world.new_scenario("later"))
