@@ -3,7 +3,8 @@ processes, the load clients and the scheduler (each read from /proc), and the wh
 (/proc/stat). It says what a ratio to `/hello` is made of, e.g. which part of a save's cost is PostgreSQL's.
 
 Linux only (elsewhere nothing is printed). The processes are named once, before the phases: a process that dies
-takes its CPU time with it, so a run with faults prints no table.
+keeps the time it had used when last sampled, and one started after (a worker replacing a killed one) is not
+counted, so a run with faults prints no table.
 """
 
 from __future__ import annotations
@@ -38,13 +39,17 @@ class Sampler:
     def __init__(self, kinds: dict[str, list[int]]):
         self.kinds = kinds
         self.samples: list[tuple[float, dict[str, float]]] = []
+        self._last: dict[int, float] = {}
 
     @staticmethod
     def available() -> bool:
         return Path("/proc/stat").exists()
 
     def _sample(self) -> None:
-        seen = {kind: sum(_cpu(pid) for pid in pids) for kind, pids in self.kinds.items()}
+        for pids in self.kinds.values():
+            for pid in pids:  # a process that ended (a client at the rush's end) keeps what it used
+                self._last[pid] = max(self._last.get(pid, 0.0), _cpu(pid))
+        seen = {kind: sum(self._last[pid] for pid in pids) for kind, pids in self.kinds.items()}
         seen["machine"] = _machine()
         self.samples.append((time.time(), seen))
 
