@@ -38,6 +38,7 @@ from pbp.services._common import (
 )
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
+from pbp.services.entry_wishes import Wish, write_wish
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
 from pbp.services.rounds import ruleset_of as round_ruleset
 from pbp.services.scenarios import scenario_checks
@@ -147,14 +148,6 @@ def _refuse_unless_entrant(
     _refuse_unless_open(rnd, now)
     if status is None or not alive:
         raise Forbidden(N_("%(name)s is not taking part in this scenario", name=name))
-
-
-def refuse_unless_entrant(round_id: int, character_id: int, *, user_id: int, clock: Clock = SYSTEM) -> Round:
-    """The round, when this user's character may enter it now (the checks a save makes: theirs, taking part, the
-    round open before its deadline); a UserError otherwise. For what is saved beside an entry (`entry_wishes`)."""
-    rnd = _round(round_id)
-    _refuse_unless_entrant(rnd, character_id, user_id, to_db(clock.now()))
-    return rnd
 
 
 @dataclass(frozen=True)
@@ -319,10 +312,13 @@ def save_entry(
     prose: str,
     clock: Clock = SYSTEM,
     prose_en: str | None = None,
+    wish: Wish | None = None,
 ) -> Receipt:
     """Submit or edit a character's entry; returns the receipt. Refused after the deadline, outside `open`, over the
     campaign's prose limit, or when the ruleset finds a problem in the order (unknown target, weapon...). `prose_en`
     is a bilingual player's English version of the prose (optional, within the same limit): the English story's.
+    `wish`: what the player asks of the GM beside the entry (`entry_wishes.check_wish`), stored in the same
+    transaction (None leaves the stored one as it is).
 
     The order is validated before the write transaction (building the encounter and the ruleset's checks are most
     of a save's work): under it, only what may have changed since is checked again (the round's state and deadline),
@@ -338,8 +334,12 @@ def save_entry(
     context = _KEPT.get(("context", round_id), version, lambda: _order_context(rnd))
     stored = _check_entry(context, round_id, character_id, order, prose, version, prose_en)
     receipt = receipt_for(round_id, character_id, stored, prose, now, prose_en)
-    if not is_sqlite() and entry_writes.edit_if_unchanged(
-        db, round_id, character_id, stored, prose, receipt.digest, now, version, OPEN, prose_en
+    if (
+        wish is None
+        and not is_sqlite()
+        and entry_writes.edit_if_unchanged(
+            db, round_id, character_id, stored, prose, receipt.digest, now, version, OPEN, prose_en
+        )
     ):
         site.proven(db, version)  # the statement found the version it was given
         return receipt  # a re-save while nothing changed: one statement, which holds the round as the below does
@@ -366,6 +366,8 @@ def save_entry(
             stored = _check_entry(_order_context(rnd), round_id, character_id, order, prose, prose_en=prose_en)
             receipt = receipt_for(round_id, character_id, stored, prose, now, prose_en)
         entry_writes.store_entry(db, round_id, character_id, stored, prose, receipt.digest, now, prose_en)
+        if wish is not None:
+            write_wish(round_id, character_id, wish, now)
     return receipt
 
 

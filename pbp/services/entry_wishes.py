@@ -3,9 +3,10 @@
 what is written (アドリブ) and whether the character may meet the other PCs (絡み), and a note to the GM.
 
 The writer's and the campaign's GMs' alone: a named partner sees only who named them, never the note; nothing of it
-is published, exported into a round's bundle or part of the entry's receipt. Saved with the entry, checked first
-(`check_wish`) so that a save refused for its wish writes nothing, and under the same rule as the entry (the
-writer's character, taking part, the round open before its deadline).
+is published, exported into a round's bundle or part of the entry's receipt. Saved with the entry, in its
+transaction (`entries.save_entry`, `write_wish`), and checked first (`check_wish`) so that a save refused for its
+wish writes nothing: under the same rule as the entry (the writer's character, taking part, the round open before
+its deadline).
 """
 
 from __future__ import annotations
@@ -14,12 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbp.db import retried, write_transaction
 from pbp.errors import N_, InvalidState, UserError
 from pbp.models import EntryWish, Participation, Round
 from pbp.services._common import checked_text
-from pbp.services.clock import SYSTEM, Clock, to_db
-from pbp.services.entries import refuse_unless_entrant
 
 NOTE_LIMIT = 400  # characters of the note to the GM
 MOST_PARTNERS = 3
@@ -70,21 +68,17 @@ def check_wish(
     return Wish(tuple(chosen), adlib, contact, note)
 
 
-@retried
-def save_wish(round_id: int, character_id: int, *, user_id: int, wish: Wish, clock: Clock = SYSTEM) -> None:
-    """Store the wish `check_wish` made (one per character and round, replaced), while the round takes the entry."""
-    now = to_db(clock.now())
-    with write_transaction():
-        refuse_unless_entrant(round_id, character_id, user_id=user_id, clock=clock)
-        if not set(wish.partners) <= set(partners_offered(round_id, character_id)):  # a partner left meanwhile
-            raise InvalidState(N_("a partner is a character taking part in this scenario"), "partners")
-        values = {"partners": list(wish.partners), "adlib": wish.adlib, "contact": wish.contact,
-                  "gm_note": wish.gm_note, "saved_at": now}  # fmt: skip
-        updated = (
-            EntryWish.update(**values).where(EntryWish.round == round_id, EntryWish.character == character_id).execute()
-        )
-        if not updated:
-            EntryWish.create(round=round_id, character=character_id, **values)
+def write_wish(round_id: int, character_id: int, wish: Wish, now: datetime) -> None:
+    """Store the wish `check_wish` made (one per character and round, replaced) inside the entry's write transaction
+    (`entries.save_entry`, which checked the writer and the round): a partner who left since the check refuses the
+    whole save, so the entry and the wish beside it are stored together or not at all."""
+    if not set(wish.partners) <= set(partners_offered(round_id, character_id)):  # a partner left meanwhile
+        raise InvalidState(N_("a partner is a character taking part in this scenario"), "partners")
+    values = {"partners": list(wish.partners), "adlib": wish.adlib, "contact": wish.contact,
+              "gm_note": wish.gm_note, "saved_at": now}  # fmt: skip
+    updated = EntryWish.update(**values).where(EntryWish.round == round_id, EntryWish.character == character_id)
+    if not updated.execute():
+        EntryWish.create(round=round_id, character=character_id, **values)
 
 
 def _wish(row: EntryWish) -> Wish:

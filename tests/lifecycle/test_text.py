@@ -14,7 +14,7 @@ is not text must be refused, and what is accepted reads back equal. They cover (
 - characters: `create_character` and `edit_character` (every text of the sheet), `request_growth` (skill names,
   note), `decide_growth` (reason), `grant_growth_points` (reason), `character_id_of` (a unit id);
 - entries: `save_entry` (prose, the strings in the order); entry_wishes: `check_wish` (partners, choices, the note
-  to the GM, then stored by `save_wish`);
+  to the GM, then stored with the entry by `save_entry`);
 - rounds: `hold_round`, `cancel_round` (reasons), `override_check` (check id, reason);
 - publishing: `edit_report` (story, intro, outro, English story);
 - notifications: `set_email` (address), `set_preference` (kind), `save_settings` (both), `set_webhook` (URL);
@@ -728,7 +728,8 @@ def test_entry_wishes_take_any_text(stage: Stage, partners: list[str], adlib: st
         wish = entry_wishes.check_wish(
             stage.open_round, character, partners=partners, adlib=adlib, contact=contact, gm_note=note
         )
-        entry_wishes.save_wish(stage.open_round, character, user_id=w.players[0], wish=wish, clock=w.clock)
+        entries.save_entry(stage.open_round, character, user_id=w.players[0], order=w.order(), prose="行く",
+                           wish=wish, clock=w.clock)  # fmt: skip
 
     if accepted(save, partners, adlib, contact, note):
         row = EntryWish.get(EntryWish.round == stage.open_round, EntryWish.character == character)

@@ -90,3 +90,25 @@ def test_the_note_to_the_gm_is_not_part_of_the_autosaved_draft(world) -> None:
         "querySelectorAll('textarea[name^=\"prose\"]')"
         in (Path(__file__).parents[2] / "pbp/static/entry.js").read_text()
     )
+
+
+def test_a_partner_who_leaves_during_the_save_refuses_the_whole_save_beside_the_field(world, monkeypatch) -> None:
+    """The entry and its wish are one transaction: before, the entry was saved and the page said the wish was not."""
+    from pbp.services import entry_wishes
+
+    app = app_at(world, WRITING)
+    client = signed_in(app)
+    before = stored(app, world).prose
+    offered = entry_wishes.partners_offered
+    calls: list[int] = []
+
+    def leaving(round_id: int, character_id: int) -> list[int]:  # there at the check, gone at the write
+        calls.append(round_id)
+        return offered(round_id, character_id) if len(calls) == 1 else []
+
+    monkeypatch.setattr(entry_wishes, "partners_offered", leaving)
+    wish = {"partners": str(world.characters["makoto"]), "adlib": "", "contact": "", "gm_note": NOTE}
+    status, html = save(client, url(world), prose="連携して撃つ。", **ATTACK, **wish)
+    assert status == 422 and len(calls) >= 2  # checked, then found gone inside the save's transaction
+    assert stored(app, world).prose == before and wish_row(app, world) is None  # nothing of it stored
+    assert 'id="err-partners"' in html and "連携して撃つ。" in html and NOTE in html  # said beside it, all kept

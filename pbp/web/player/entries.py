@@ -283,6 +283,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             prose=prose,
             prose_en=request.form.get("prose_en", ""),
             clock=app_clock(),
+            wish=wish,
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
         late = entries.closed_reason(round_id, clock=app_clock()) if isinstance(refusal, InvalidState) else None
@@ -301,14 +302,9 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             page = render_template("player/entry_late.html", closed=CLOSED[str(late)], said=said, prose=prose,
                                    prose_en=prose_en, **ids)  # fmt: skip
             return page, 422
+        if refusal.field in WISH_FIELDS:  # a partner left since the check: nothing saved, said beside the field
+            return _page(desk(), EntryForm(), fields, errors={refusal.field: localized(refusal.message)}, status=422)
         return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
-    try:
-        if wish is not None:
-            entry_wishes.save_wish(round_id, character_id, user_id=current_user.id, wish=wish, clock=app_clock())
-    except UserError as refused:  # the entry is saved; the wish met a change meanwhile (a partner left, the deadline)
-        why = localized(refused.message)
-        errors = {"form": gettext("Your entry is saved, but not what you ask of the GM beside it: %(why)s", why=why)}
-        return _page(desk(), EntryForm(), fields, errors=errors, status=409)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
 
