@@ -274,6 +274,8 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             parsed.errors[refused.field or "form"] = localized(refused.message)
     if parsed.errors or (asks and wish is None):
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, status=422)
+    if wish is not None and entry_wishes.unchanged(round_id, character_id, wish):
+        wish = None  # the entry's save alone
     try:
         entries.save_entry(
             round_id,
