@@ -36,18 +36,19 @@ class Wish:
 
 def partners_offered(round_id: int, character_id: int) -> list[int]:
     """The characters a wish may name: the others taking part in the round's scenario, in the order they joined."""
-    scenario = Round.select(Round.scenario).where(Round.id == round_id).scalar()
+    scenario = Round.select(Round.scenario).where(Round.id == round_id)
     joined = Participation.select(Participation.character).where(
         Participation.scenario == scenario, Participation.status == "joined", Participation.character != character_id
-    )
+    )  # one query: the round's scenario as a subquery
     return [p.character_id for p in joined.order_by(Participation.id)]
 
 
 def check_wish(
     round_id: int, character_id: int, *, partners: Sequence[str], adlib: str, contact: str, gm_note: str
 ) -> Wish:
-    """The wish as it would be stored, or a UserError beside its field (`partners`, `adlib`, `contact`, `gm_note`)."""
-    offered = partners_offered(round_id, character_id)
+    """The wish as it would be stored, or a UserError beside its field (`partners`, `adlib`, `contact`, `gm_note`).
+    The partners on offer are read only when some are named (most saves name none)."""
+    offered = partners_offered(round_id, character_id) if partners else []
     chosen: list[int] = []
     for raw in partners:
         value = int(raw) if raw.isascii() and raw.isdigit() else None
