@@ -38,7 +38,7 @@ from pbp.services._common import (
 )
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.entry_wishes import Wish, write_wish
+from pbp.services.entry_wishes import Wish, unchanged, write_wish
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
 from pbp.services.rounds import ruleset_of as round_ruleset
 from pbp.services.scenarios import scenario_checks
@@ -101,25 +101,35 @@ def closed_reason_of(rnd: Round, now: datetime) -> str | None:
     return "deadline" if now >= rnd.deadline else None
 
 
-def closed_reason(round_id: int, *, clock: Clock = SYSTEM) -> str | None:
-    """`closed_reason_of` the round as it is now, from one read and no lock: a refused save is answered from it at
-    a deadline without building the whole form (the rush's refusals must not queue behind anything, issue 33)."""
-    return closed_reason_of(_round(round_id), to_db(clock.now()))
+class Closed(InvalidState):
+    """A save refused because the round takes no entries now: `reason` is `closed_reason_of`'s ("not_open" or
+    "deadline"). The page answers a late save from it alone (the rush's refusals must not queue behind anything,
+    issue 33)."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
 
 
 def _refuse_unless_open(rnd: Round, now: datetime) -> None:
-    if rnd.state != OPEN:
-        raise InvalidState(
+    reason = closed_reason_of(rnd, now)
+    if reason == "not_open":
+        raise Closed(
             N_(
                 "round %(round)s is %(state)s: entries are accepted only while it is open",
                 round=rnd.id,
                 state=state_word(rnd.state),
-            )
+            ),
+            reason,
         )
-    if now >= rnd.deadline:
-        raise InvalidState(
-            N_("the deadline passed at %(at)s", at=local_text(rnd.deadline, round_context(rnd).campaign.timezone))
-        )
+    if reason == "deadline":
+        raise Closed(N_("the deadline passed at %(at)s", at=local_text(rnd.deadline, _zone(rnd))), reason)
+
+
+def _zone(rnd: Round) -> str:
+    """The campaign's time zone the deadline is said in, kept under the site's version like the rest of a save's
+    reading (a late save would otherwise read the scenario and campaign for one word of its message)."""
+    return _KEPT.get(("zone", rnd.scenario_id), site.seen(database.obj), lambda: round_context(rnd).campaign.timezone)
 
 
 def _part(rnd: Round, character_id: int) -> tuple[int, str, bool, str | None] | None:
@@ -331,6 +341,8 @@ def save_entry(
     version = site.seen(db)  # as the request first read it (for its signed-in user): every read below is as new
     rnd = _KEPT.get(("round", round_id), version, lambda: _round(round_id))
     _refuse_unless_entrant(rnd, character_id, user_id, now, version)
+    if wish is not None and unchanged(round_id, character_id, wish):
+        wish = None  # a browser sends the wish with every save: unchanged, the entry's save alone
     context = _KEPT.get(("context", round_id), version, lambda: _order_context(rnd))
     stored = _check_entry(context, round_id, character_id, order, prose, version, prose_en)
     receipt = receipt_for(round_id, character_id, stored, prose, now, prose_en)

@@ -24,7 +24,7 @@ from pbp.engine import canonical
 from pbp.engine.kancolle.entry_odds import entry_odds
 from pbp.engine.pool.geometry import distance, movement
 from pbp.engine.pool.rules import FULL_MOVE_FACTOR
-from pbp.errors import InvalidState, UserError
+from pbp.errors import UserError
 from pbp.reports import render_markdown
 from pbp.reports.battlemap import MapView, battle_map, field_box
 from pbp.reports.narrative import Names
@@ -274,8 +274,6 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             parsed.errors[refused.field or "form"] = localized(refused.message)
     if parsed.errors or (asks and wish is None):
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, status=422)
-    if wish is not None and entry_wishes.unchanged(round_id, character_id, wish):
-        wish = None  # the entry's save alone
     try:
         entries.save_entry(
             round_id,
@@ -288,7 +286,7 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             wish=wish,
         )
     except UserError as refusal:  # late, over the limit, an order the rules refuse: all shown, nothing lost
-        late = entries.closed_reason(round_id, clock=app_clock()) if isinstance(refusal, InvalidState) else None
+        late = refusal.reason if isinstance(refusal, entries.Closed) else None
         if late in LATE:  # kept as the draft, and told in the notice list (text that is no text: not)
             user_id, prose_en, clock = current_user.id, request.form.get("prose_en", ""), app_clock()
 
