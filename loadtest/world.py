@@ -124,14 +124,14 @@ def open_rush_rounds(world: World, deadline: datetime) -> tuple[list[int], World
     return ids, replace(world, players=players)
 
 
-#: What a browser sends of the form's "asked of the GM" part when the player leaves it alone: its radios' checked
-#: defaults and the empty note (no partner ticked sends nothing). Until 2026-12-06 the run left them out, and so
-#: measured a save no browser sends (a wish is checked, and compared with the stored one, at every save).
-BROWSER_WISH = {"adlib": [""], "contact": [""], "gm_note": [""]}
-
-
 def _fields(form_of: Any, order: dict[str, Any] | None) -> dict[str, list[str]]:
-    return {**{k: list(v) for k, v in form_of(order).items()}, **BROWSER_WISH}
+    """The form's fields a browser sends: the order's, and the "asked of the GM" part left alone (its radios'
+    checked defaults, the empty note, no partner ticked, and the hidden digest of the wish it showed). Until
+    2026-12-06 the run left the wish out, and so measured a save no browser sends."""
+    from pbp.services import entry_wishes
+
+    wish = {"adlib": [""], "contact": [""], "gm_note": [""], "wish_shown": [entry_wishes.digest(entry_wishes.Wish())]}
+    return {**{k: list(v) for k, v in form_of(order).items()}, **wish}
 
 
 def set_deadline(world: World, round_ids: list[int], deadline: datetime) -> None:

@@ -38,7 +38,7 @@ from pbp.services._common import (
 )
 from pbp.services.characters import unit_id
 from pbp.services.clock import SYSTEM, Clock, iso_utc, local_text, to_db
-from pbp.services.entry_wishes import Wish, unchanged, write_wish
+from pbp.services.entry_wishes import Wish, write_wish
 from pbp.services.rounds import OPEN, PUBLISHED, round_context, shaped_encounter, state_word
 from pbp.services.rounds import ruleset_of as round_ruleset
 from pbp.services.scenarios import scenario_checks
@@ -341,8 +341,6 @@ def save_entry(
     version = site.seen(db)  # as the request first read it (for its signed-in user): every read below is as new
     rnd = _KEPT.get(("round", round_id), version, lambda: _round(round_id))
     _refuse_unless_entrant(rnd, character_id, user_id, now, version)
-    if wish is not None and unchanged(round_id, character_id, wish):
-        wish = None  # a browser sends the wish with every save: unchanged, the entry's save alone
     context = _KEPT.get(("context", round_id), version, lambda: _order_context(rnd))
     stored = _check_entry(context, round_id, character_id, order, prose, version, prose_en)
     receipt = receipt_for(round_id, character_id, stored, prose, now, prose_en)

@@ -11,8 +11,10 @@ its deadline).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from pbp.errors import N_, InvalidState, UserError
@@ -82,12 +84,12 @@ def write_wish(round_id: int, character_id: int, wish: Wish, now: datetime) -> N
         EntryWish.create(round=round_id, character=character_id, **values)
 
 
-def unchanged(round_id: int, character_id: int, wish: Wish) -> bool:
-    """Whether `wish` says what the stored one says (nothing stored: the form's defaults, nothing asked). A browser
-    sends the wish with every save: one that did not change it is the entry's save alone, which on PostgreSQL is
-    one statement (measured in-process: 1.7 ms against 3.9-5.1 with the wish written each time)."""
-    stored = wish_of(round_id, character_id) or Wish()
-    return replace(stored, saved_at=None) == replace(wish, saved_at=None)
+def digest(wish: Wish) -> str:
+    """A short digest of what a wish says (not when it was saved): the entry form carries the stored wish's as a
+    hidden field, and a save that sends the same wish back is the entry's save alone, without reading the stored
+    one (a browser sends the wish with every save; on PostgreSQL a re-save is then one statement)."""
+    said = [sorted(wish.partners), wish.adlib, wish.contact, wish.gm_note]
+    return hashlib.sha256(json.dumps(said, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
 def _wish(row: EntryWish) -> Wish:

@@ -112,3 +112,23 @@ def test_a_partner_who_leaves_during_the_save_refuses_the_whole_save_beside_the_
     assert status == 422 and len(calls) >= 2  # checked, then found gone inside the save's transaction
     assert stored(app, world).prose == before and wish_row(app, world) is None  # nothing of it stored
     assert 'id="err-partners"' in html and "連携して撃つ。" in html and NOTE in html  # said beside it, all kept
+
+
+def test_a_save_that_sends_back_the_wish_the_form_showed_leaves_it_unwritten(world, monkeypatch) -> None:
+    """A browser sends the wish with every save: sent back as shown (the form's hidden digest), the save is the
+    entry's alone; changed, it is written (a forged digest can only leave out the wish the same request sent)."""
+    from pbp.services import entries
+
+    written: list[int] = []
+    write = entries.write_wish
+    monkeypatch.setattr(entries, "write_wish", lambda *args: written.append(1) or write(*args))
+    app = app_at(world, WRITING)
+    client = signed_in(app)
+    wish = {"adlib": "little", "contact": "", "gm_note": NOTE}
+    assert save(client, url(world), prose="一度目。", **ATTACK, **wish)[0] == 303 and len(written) == 1
+    shown = re.search(r'name="wish_shown" value="([0-9a-f]{16})"', page(client, url(world))).group(1)
+    assert save(client, url(world), prose="二度目。", **ATTACK, **wish, wish_shown=shown)[0] == 303
+    assert stored(app, world).prose == "二度目。" and len(written) == 1  # the entry saved, the wish not written
+    changed = {**wish, "adlib": "none"}
+    assert save(client, url(world), prose="三度目。", **ATTACK, **changed, wish_shown=shown)[0] == 303
+    assert len(written) == 2 and wish_row(app, world).adlib == "none"  # the digest no longer matches

@@ -7,6 +7,7 @@ preview, a late save or an expired CSRF token shows the form again with everythi
 
 from __future__ import annotations
 
+import re
 from contextlib import suppress
 from dataclasses import dataclass
 from fractions import Fraction
@@ -172,9 +173,14 @@ def _page(
     refusal: UserError | None = None,
     draft: drafts.Draft | None = None,
     restored: bool = False,
+    wish_shown: str | None = None,
 ) -> tuple[str, int]:
     """The form's page. `draft`: the writer's autosaved text when it differs from the saved entry (offered, or
-    `restored` into the form); a page whose text is not the saved entry's tells the leave-page warning so."""
+    `restored` into the form); a page whose text is not the saved entry's tells the leave-page warning so.
+    `wish_shown`: the digest of the stored wish the form shows (`entry_wishes.digest`); a page made again for a
+    refused POST passes on the one posted (nothing was saved)."""
+    if wish_shown is None:
+        wish_shown = _posted_digest()
     names = names_for(desk)
     kancolle = _kancolle_parts(desk, names) if desk.campaign.ruleset == "kancolle" else None
     if refusal is not None and kancolle is not None:
@@ -221,6 +227,7 @@ def _page(
         partners=[(c, called.get(unit_id(c), str(c))) for c in offered],
         named_by=[called.get(unit_id(c), str(c)) for c in asking],
         note_limit=entry_wishes.NOTE_LIMIT,
+        wish_shown=wish_shown,
     )
     return body, status
 
@@ -251,7 +258,8 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
         order = kancolle_form.form_of(saved_order) if kancolle else form_of(saved_order)
         wish = entry_wishes.wish_of(round_id, character_id) or entry_wishes.Wish()
         fields = FormData({**{k: order[k] for k in order}, **_wish_fields(wish)})
-        return _page(shown, form, fields, saved="saved" in request.args, draft=draft, restored=restored)
+        return _page(shown, form, fields, saved="saved" in request.args, draft=draft, restored=restored,
+                     wish_shown=entry_wishes.digest(wish))  # fmt: skip
     # A save that goes through answers with a redirect: the form (the posted one, for the page) is built only when a
     # page is shown; CSRFProtect has checked the token of every POST already.
     fields = FormData(request.form.to_dict(flat=False))
@@ -274,6 +282,8 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             parsed.errors[refused.field or "form"] = localized(refused.message)
     if parsed.errors or (asks and wish is None):
         return _page(desk(), EntryForm(), fields, errors=parsed.errors, status=422)
+    if wish is not None and _posted_digest() == entry_wishes.digest(wish):
+        wish = None  # sent back as the form showed it: the entry's save alone, without reading the stored wish
     try:
         entries.save_entry(
             round_id,
@@ -310,6 +320,13 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
 
 #: The form's fields of what the player asks of the GM beside the entry (`entry_wishes`).
 WISH_FIELDS = ("partners", "adlib", "contact", "gm_note")
+
+
+def _posted_digest() -> str:
+    """The hidden `wish_shown` a POST carried: what the form showed of the stored wish (hex, else nothing). A forged
+    one can only make a save leave out the wish the same request sent, which a request may do anyway."""
+    posted = request.form.get("wish_shown", "") if request.method == "POST" else ""
+    return posted if re.fullmatch(r"[0-9a-f]{16}", posted) else ""
 
 
 def _wish_fields(wish: entry_wishes.Wish) -> dict[str, list[str]]:
