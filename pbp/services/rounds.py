@@ -1155,15 +1155,20 @@ def close_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
     ids. Runs of a campaign share a deadline: closed one by one, 50 of them moved the site's version 50 times within
     the seconds after it, each move made every reader's page cold, and the saves refused meanwhile found their
     reading moved and were made twice (issue 33). Locked in id order, as `close_round` locks one; the time is read
-    once they are all locked, so no save accepted before is stamped after the close."""
-    due = Round.select().where(Round.state == OPEN, Round.deadline <= to_db(clock.now())).order_by(Round.id)
+    once they are all locked, so no save accepted before is stamped after the close.
+
+    PostgreSQL: locked FOR NO KEY UPDATE, which waits for a save's FOR SHARE as FOR UPDATE does, but not for the
+    key checks of rows that point at a round (a late save's draft): the scheduler runs at a low priority and, on a
+    busy machine, holds the locks for a while, and every thread writing a late save's draft waited behind it."""
+    due = Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= to_db(clock.now())).order_by(Round.id)
     with write_transaction():
-        rows = list(due if is_sqlite() else due.for_update())
+        ids = [r.id for r in (due if is_sqlite() else due.for_update("FOR NO KEY UPDATE"))]
         now = to_db(clock.now())
-        for rnd in rows:
-            move_state(rnd, CLOSED, now, closed_at=now)
-            audit.log("round.close", f"round:{rnd.id}", now, was=OPEN, to=CLOSED, closed_at=iso_utc(now))
-    return [rnd.id for rnd in rows]
+        if ids:
+            Round.update(state=CLOSED, closed_at=now).where(Round.id.in_(ids), Round.state == OPEN).execute()
+        for rid in ids:
+            audit.log("round.close", f"round:{rid}", now, was=OPEN, to=CLOSED, closed_at=iso_utc(now))
+    return ids
 
 
 def missing_characters(round_id: int, scenario_id: int) -> tuple[list[int], int]:
