@@ -126,7 +126,7 @@ def _clients(servers: Any, world: Any, round_ids: list[int]) -> list[subprocess.
     return procs
 
 
-def run_once(kind: str, faults: bool, neighbour: bool = True) -> bool:
+def run_once(kind: str, faults: bool, neighbour: bool = True, keep: bool = False) -> bool:
     """One run; True when every check passed, and without faults every goal was met too."""
     from loadtest import world as worlds
     from loadtest.servers import Neighbour, Servers
@@ -196,7 +196,7 @@ def run_once(kind: str, faults: bool, neighbour: bool = True) -> bool:
         (folder / "requests.json").write_text(json.dumps({"times": times, "results": results}))
         ok = _report(bound, database, round_ids, deadline, times, results, servers.kills, faults, resolved_by,
                      sampler, watch)  # fmt: skip
-        kept = not ok
+        kept = keep or not ok
         return ok
     except BaseException:
         kept = True
@@ -440,11 +440,12 @@ def main() -> None:
     parser.add_argument("--db", choices=["sqlite", "postgresql", "all"], default="all")
     parser.add_argument("--faults", choices=["no", "yes", "both"], default="both")
     parser.add_argument("--neighbour", choices=["yes", "no"], default="yes", help="a process spinning on one core")
+    parser.add_argument("--keep", action="store_true", help="keep every run's folder (server logs, requests.json)")
     args = parser.parse_args()
     kinds = ["sqlite", "postgresql"] if args.db == "all" else [args.db]
     fault_modes = {"no": [False], "yes": [True], "both": [False, True]}[args.faults]
     random.seed()
-    ok = [run_once(kind, faults, args.neighbour == "yes") for faults in fault_modes for kind in kinds]
+    ok = [run_once(kind, faults, args.neighbour == "yes", args.keep) for faults in fault_modes for kind in kinds]
     print(f"\nmake loadtest: {sum(ok)} of {len(ok)} runs held every guarantee (and, without faults, every goal)")
     sys.exit(0 if all(ok) else 1)
 

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from itsdangerous.timed import TimestampSigner
 
 from pbp import db as pbp_db
-from pbp.errors import Forbidden, UserError
+from pbp.errors import Forbidden, NotFound, UserError
 from pbp.models import Entry, EntryDraft, EntryRevision, ParkedText
 from pbp.services import drafts
 from pbp.services.clock import FixedClock
@@ -73,6 +73,10 @@ def test_a_draft_is_the_writers_coalesced_never_an_entry_and_kept_late(world) ->
             drafts.save_draft(rnd, world.characters["makoto"], user_id=player1, prose="x", clock=later)
         with pytest.raises(Forbidden):
             drafts.draft_of(rnd, aoi, user_id=player1 + 1)
+        with pytest.raises(NotFound):  # no such round, no such character: refused by name
+            drafts.draft_of(10**6, aoi, user_id=player1)
+        with pytest.raises(NotFound):
+            drafts.draft_of(rnd, 10**6, user_id=player1)
         with pytest.raises(UserError):  # more than a draft may hold
             drafts.save_draft(rnd, aoi, user_id=player1, prose="あ" * 10**5, clock=FixedClock(LATE))
         late = drafts.save_draft(rnd, aoi, user_id=player1, prose="締切のあとで", clock=FixedClock(LATE))
