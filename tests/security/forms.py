@@ -124,6 +124,7 @@ FORMS: dict[tuple[str, str], Form] = {
             "partners",
             "adlib",
             "contact",
+            "wish_shown",
         ),
         bases=({"preview": "1"}, {"major": ""}),
         shown=(ENTRY,),
