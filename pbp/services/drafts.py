@@ -13,6 +13,7 @@ import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 import peewee
 
@@ -59,10 +60,17 @@ def _normalised(text: str | None, label: str) -> str:
     return lf_lines(storable_text(text or "", label))
 
 
-def _writers_round(round_id: int, character_id: int, user_id: int) -> tuple[Round, int, str]:
-    """The round, the campaign's prose limit and time zone when `user_id`'s character takes part in the round's
-    scenario; else refused like the entry form (NotFound, Forbidden). Two reads: a late save's draft is written in
-    the seconds after a deadline, when every round trip counts (issue 33)."""
+class _Writer(NamedTuple):
+    rnd: Round
+    limit: int  # the campaign's prose limit
+    zone: str  # the campaign's time zone
+    name: str  # the character's
+
+
+def _writers_round(round_id: int, character_id: int, user_id: int) -> _Writer:
+    """The round, the campaign's prose limit and time zone and the character's name when `user_id`'s character
+    takes part in the round's scenario; else refused like the entry form (NotFound, Forbidden). Two reads: a late
+    save's draft is written in the seconds after a deadline, when every round trip counts (issue 33)."""
     rnd = Round.get_or_none(Round.id == round_id)
     if rnd is None:
         raise NotFound(N_("no %(label)s %(id)s", label=N_("round"), id=round_id))
@@ -89,7 +97,7 @@ def _writers_round(round_id: int, character_id: int, user_id: int) -> tuple[Roun
         raise Forbidden(N_("character %(id)s is not yours", id=character_id))
     if participation is None:
         raise Forbidden(N_("%(name)s is not taking part in this scenario", name=name))
-    return rnd, int(limit), str(zone)
+    return _Writer(rnd, int(limit), str(zone), str(name))
 
 
 def _is_late(rnd: Round, saved_at: datetime) -> bool:
@@ -103,7 +111,7 @@ def save_draft(
     """Keep the text being written as the character's draft for the round (the writer's only). Refused within
     `DRAFT_GAP` of the last save (`TooSoon`), over `DRAFT_FACTOR` times the prose limit, or for another's character.
     Text the same as the draft is not written again. Never an entry, whatever the round's state."""
-    rnd, limit, zone = _writers_round(round_id, character_id, user_id)
+    rnd, limit, zone, _name = _writers_round(round_id, character_id, user_id)
     prose, prose_en = _normalised(prose, N_("the prose")), _normalised(prose_en, N_("the English version"))
     for text, field in ((prose, "prose"), (prose_en, "prose_en")):
         if len(text) > limit * DRAFT_FACTOR:
@@ -138,12 +146,11 @@ def refused_late(
     kept as the draft, plainly no entry, and the player is told so in the notice list (and by e-mail) as well as on
     the refused form, in one transaction. Told once per round and character: a player who tries again and again in
     the minute after the deadline gets one e-mail, and the later texts replace the draft."""
-    rnd, limit, _zone = _writers_round(round_id, character_id, user_id)
+    rnd, limit, _zone, name = _writers_round(round_id, character_id, user_id)
     prose, prose_en = _normalised(prose, N_("the prose")), _normalised(prose_en, N_("the English version"))
     now = to_db(clock.now())
     page = f"/rounds/{round_id}/entry/{character_id}"
     told = _told_late(rnd, user_id, page)
-    name = None if told else Character.select(Character.name).where(Character.id == character_id).scalar()
     with write_transaction():
         if max(len(prose), len(prose_en)) <= limit * DRAFT_FACTOR:
             _store(round_id, character_id, prose, prose_en, now)
@@ -164,7 +171,7 @@ def _told_late(rnd: Round, user_id: int, page: str) -> bool:
 
 def draft_of(round_id: int, character_id: int, *, user_id: int) -> Draft | None:
     """The character's draft for the round, for its writer only (None: none)."""
-    rnd, _limit, zone = _writers_round(round_id, character_id, user_id)
+    rnd, _limit, zone, _name = _writers_round(round_id, character_id, user_id)
     row = EntryDraft.get_or_none(EntryDraft.round == round_id, EntryDraft.character == character_id)
     if row is None:
         return None

@@ -1143,10 +1143,14 @@ def _unexpected(round_id: int, error: Exception, clock: Clock) -> ResolveOutcome
 # ---- the scheduler's other steps ------------------------------------------------------------------------------
 
 
+def _open_past_deadline(clock: Clock) -> peewee.ModelSelect:
+    now = to_db(clock.now())
+    return Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= now).order_by(Round.id)
+
+
 def open_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
     """Open rounds whose deadline passed (the tick closes them: entries are refused anyway)."""
-    now = to_db(clock.now())
-    return [r.id for r in Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= now).order_by(Round.id)]
+    return [r.id for r in _open_past_deadline(clock)]
 
 
 @retried
@@ -1160,7 +1164,7 @@ def close_past_deadline(*, clock: Clock = SYSTEM) -> list[int]:
     PostgreSQL: locked FOR NO KEY UPDATE, which waits for a save's FOR SHARE as FOR UPDATE does, but not for the
     key checks of rows that point at a round (a late save's draft): the scheduler runs at a low priority and, on a
     busy machine, holds the locks for a while, and every thread writing a late save's draft waited behind it."""
-    due = Round.select(Round.id).where(Round.state == OPEN, Round.deadline <= to_db(clock.now())).order_by(Round.id)
+    due = _open_past_deadline(clock)
     with write_transaction():
         ids = [r.id for r in (due if is_sqlite() else due.for_update("FOR NO KEY UPDATE"))]
         now = to_db(clock.now())

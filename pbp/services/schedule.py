@@ -85,14 +85,15 @@ def _ask(step: str, query: Callable[[], list[int]], problems: list[Problem]) -> 
         return []
 
 
-def _close(clock: Clock, problems: list[Problem]) -> list[tuple[int, Any]]:
+def _close(clock: Clock, problems: list[Problem]) -> list[int]:
     """The open rounds past their deadline closed together (`rounds.close_past_deadline`); when that fails, each on
     its own, so one round that cannot close keeps no other open."""
     try:
-        return [(rid, None) for rid in rounds.close_past_deadline(clock=clock)]
+        return rounds.close_past_deadline(clock=clock)
     except Exception:  # the round at fault is named by the close one by one
-        return _each("close", _ask("close", lambda: rounds.open_past_deadline(clock=clock), problems),
-                     lambda rid: rounds.close_round(rid, clock=clock), problems)  # fmt: skip
+        closed = _each("close", _ask("close", lambda: rounds.open_past_deadline(clock=clock), problems),
+                       lambda rid: rounds.close_round(rid, clock=clock), problems)  # fmt: skip
+        return [rid for rid, _ in closed]
 
 
 def tick(
@@ -138,7 +139,7 @@ def tick(
         signups_closed=[sid for sid, _ in signups],
         rounds=outcomes,
         signups_busy=signups_busy,
-        closed=[rid for rid, _ in closed],
+        closed=closed,
         held=held,
         published=[rid for rid, _ in published],
         reminded={rid: users for rid, users in reminded if users},

@@ -312,8 +312,6 @@ def entry(round_id: int, character_id: int) -> Response | tuple[str, int]:
             page = render_template("player/entry_late.html", closed=CLOSED[str(late)], said=said, prose=prose,
                                    prose_en=prose_en, **ids)  # fmt: skip
             return page, 422
-        if refusal.field in WISH_FIELDS:  # a partner left since the check: nothing saved, said beside the field
-            return _page(desk(), EntryForm(), fields, errors={refusal.field: localized(refusal.message)}, status=422)
         return _page(desk(), EntryForm(), fields, refusal=refusal, status=422)
     return redirect(url_for("player.entry", round_id=round_id, character_id=character_id, saved=1), 303)
 
