@@ -59,7 +59,8 @@ def test_an_icon_a_private_note_and_a_comment(site, page_factory, lang, width) -
     me.click("button[value=upload]")
     me.wait_for_url("**done=saved**")
     assert says["saved"] in me.locator("p.notice").inner_text()
-    assert me.evaluate("document.querySelector('.icon-now img').naturalWidth") == 256
+    now = me.locator(".icon-now img")  # waited for: the page's load can end before a lazy image's does
+    me.wait_for_function("img => img.complete && img.naturalWidth === 256", arg=now.element_handle())
     _shot(me, "icon", lang, width)
     me.goto(site.url + f"/campaigns/demo/scenarios/{run}/notes")
     me.fill("textarea[name=body]", NOTE[lang])
